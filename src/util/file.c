@@ -1,0 +1,156 @@
+#include "util/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int util_file_read(util_buf *out, const char *path, size_t max_size)
+{
+	struct stat st;
+	int fd, error = UTIL_ERROR;
+
+	util_buf_clear(out);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return util_error_set(UTIL_ENOTFOUND, "%s: no such file", path);
+		return util_error_set(UTIL_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+	}
+	if (fstat(fd, &st) < 0) {
+		error = util_error_set(UTIL_EINPUT, "%s: cannot stat: %s", path, strerror(errno));
+		goto done;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		error = util_error_set(UTIL_EINPUT, "%s: is a directory, not a file", path);
+		goto done;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error = util_error_set(UTIL_EINPUT, "%s: not a regular file", path);
+		goto done;
+	}
+	if (max_size && (size_t)st.st_size >= max_size) {
+		error = util_error_set(UTIL_EINPUT, "%s: file too large (%lld bytes; the limit is %zu bytes)",
+				       path, (long long)st.st_size, max_size);
+		goto done;
+	}
+	if (!util_buf_grow(out, (size_t)st.st_size)) {
+		error = util_error_set(UTIL_ENOMEM, "%s: out of memory", path);
+		goto done;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (!util_buf_grow(out, 65536)) {
+			error = util_error_set(UTIL_ENOMEM, "%s: out of memory", path);
+			goto done;
+		}
+		n = read(fd, out->ptr + out->len, out->cap - out->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error = util_error_set(UTIL_EINPUT, "%s: read error: %s", path, strerror(errno));
+			goto done;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		if (max_size && out->len >= max_size) {
+			error = util_error_set(UTIL_EINPUT, "%s: file too large (the limit is %zu bytes)",
+					       path, max_size);
+			goto done;
+		}
+	}
+	out->ptr[out->len] = '\0';
+	error = UTIL_OK;
+done:
+	close(fd);
+	return error;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void fsync_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd;
+
+	dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	if (!dir)
+		return;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+int util_file_write_atomic(const char *path, const char *data, size_t len)
+{
+	util_buf lock = UTIL_BUF_INIT;
+	struct stat st;
+	mode_t mode = 0666;
+	int fd = -1, error = UTIL_ERROR;
+
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return util_error_set(UTIL_EINPUT, "%s: not a regular file", path);
+		mode = st.st_mode & 07777;
+	}
+	util_buf_printf(&lock, "%s.lock", path);
+	if (util_buf_oom(&lock))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	fd = open(lock.ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			error = util_error_set(UTIL_ERROR, "%s: locked (%s exists; another hipport running?)",
+					       path, lock.ptr);
+		else
+			error = util_error_set(UTIL_ERROR, "%s: cannot create %s: %s", path, lock.ptr,
+					       strerror(errno));
+		goto done;
+	}
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		error = util_error_set(UTIL_ERROR, "%s: write failed: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		error = util_error_set(UTIL_ERROR, "%s: write failed: %s", path, strerror(errno));
+		goto fail;
+	}
+	fd = -1;
+	if (rename(lock.ptr, path) < 0) {
+		error = util_error_set(UTIL_ERROR, "%s: cannot replace: %s", path, strerror(errno));
+		goto fail;
+	}
+	fsync_parent(path);
+	error = UTIL_OK;
+	goto done;
+fail:
+	if (fd >= 0)
+		close(fd);
+	fd = -1;
+	unlink(lock.ptr);
+done:
+	util_buf_dispose(&lock);
+	return error;
+}
