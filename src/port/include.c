@@ -1,0 +1,234 @@
+/* #include directives: CUDA headers mapped to HIP ones (or dropped), duplicate
+ * HIP includes removed, and hip/hip_runtime.h inserted where a file has
+ * kernels or launches but no runtime header. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "port/xlate.h"
+
+static const char runtime_header[] = "hip/hip_runtime.h";
+
+typedef enum header_action {
+	HEADER_KEEP,   /* not a CUDA header, or left as is */
+	HEADER_RENAME,
+	HEADER_DROP
+} header_action;
+
+typedef struct header_plan {
+	header_action action;
+	const char *name; /* the header the output includes (RENAME, or KEEP of a non-CUDA header) */
+	size_t name_len;
+	const port_rule *rule;
+	port_ref_status status;
+} header_plan;
+
+static header_plan plan_header(const xlate *x, const xlate_include *inc)
+{
+	const char *name = x->src + inc->name_start;
+	size_t len = inc->name_end - inc->name_start;
+	const port_rule *rule = port_rules_find_header(x->rules, name, len);
+	header_plan plan = { HEADER_KEEP, name, len, rule, PORT_REF_CONVERTED };
+	const char *to;
+
+	if (!rule || (x->mark[inc->hash] & XLATE_PROTECT))
+		return plan;
+	if (rule->experimental && !x->opts->experimental) {
+		plan.status = PORT_REF_EXPERIMENTAL;
+		return plan;
+	}
+	if (rule->unsupported) {
+		plan.status = PORT_REF_UNSUPPORTED;
+		return plan;
+	}
+	to = (x->opts->roc && rule->roc) ? rule->roc : rule->hip;
+	if (!to) {
+		plan.action = HEADER_DROP;
+		plan.name = NULL;
+		plan.name_len = 0;
+		return plan;
+	}
+	if (rule->hip_added && x->opts->target_hip < rule->hip_added) {
+		if (!rule->fallback) {
+			plan.status = PORT_REF_TOO_NEW;
+			return plan;
+		}
+		to = rule->fallback;
+		plan.status = PORT_REF_FALLBACK;
+	}
+	plan.action = HEADER_RENAME;
+	plan.name = to;
+	plan.name_len = strlen(to);
+	return plan;
+}
+
+static bool is_runtime(const header_plan *plan)
+{
+	return plan->name && plan->name_len == sizeof(runtime_header) - 1 &&
+	       memcmp(plan->name, runtime_header, plan->name_len) == 0;
+}
+
+/* The first line after leading comments, #pragma once and a header guard. */
+static size_t after_preamble(const xlate *x)
+{
+	size_t i = 0, last_end = 0;
+	bool skipped = false;
+
+	while (i < x->ntok) {
+		if (x->tok[i].kind == PORT_TOKEN_COMMENT) {
+			last_end = x->tok[i].end;
+			skipped = true;
+			i++;
+			continue;
+		}
+		if (xlate_tok_is(x, i, "#") && i + 2 < x->ntok && xlate_tok_is(x, i + 1, "pragma") &&
+		    xlate_tok_is(x, i + 2, "once")) {
+			last_end = x->tok[i + 2].end;
+			skipped = true;
+			i += 3;
+			continue;
+		}
+		if (xlate_tok_is(x, i, "#") && i + 5 < x->ntok && xlate_tok_is(x, i + 1, "ifndef") &&
+		    xlate_tok_is(x, i + 3, "#") && xlate_tok_is(x, i + 4, "define") &&
+		    xlate_tok_len(x, i + 2) == xlate_tok_len(x, i + 5) &&
+		    memcmp(xlate_tok_text(x, i + 2), xlate_tok_text(x, i + 5), xlate_tok_len(x, i + 2)) == 0) {
+			size_t k = i + 6;
+
+			while (k < x->ntok && (x->tok[k].flags & PORT_TOKEN_DIRECTIVE) &&
+			       !(x->tok[k].flags & PORT_TOKEN_LINE_START))
+				k++;
+			last_end = x->tok[k - 1].end;
+			skipped = true;
+			i = k;
+			continue;
+		}
+		break;
+	}
+	if (!skipped)
+		return 0;
+	while (last_end < x->len && x->src[last_end] != '\n')
+		last_end++;
+	return last_end < x->len ? last_end + 1 : x->len;
+}
+
+void xlate_plan_runtime_header(xlate *x)
+{
+	size_t i, first_top = SIZE_MAX;
+
+	x->insert_at = SIZE_MAX;
+	if (!x->res->kernels && !x->nlaunches)
+		return;
+	for (i = 0; i < x->nincludes; i++) {
+		header_plan plan = plan_header(x, &x->includes[i]);
+
+		if (is_runtime(&plan))
+			return;
+		if (first_top == SIZE_MAX && x->includes[i].path.depth == 0 &&
+		    !(x->mark[x->includes[i].hash] & XLATE_PROTECT))
+			first_top = i;
+	}
+	if (first_top != SIZE_MAX) {
+		size_t at = x->tok[x->includes[first_top].hash].start;
+
+		while (at > 0 && x->src[at - 1] != '\n')
+			at--;
+		x->insert_at = at;
+	} else {
+		x->insert_at = after_preamble(x);
+	}
+}
+
+void xlate_emit_runtime_header(xlate *x, util_buf *out)
+{
+	if (out->len && out->ptr[out->len - 1] != '\n')
+		util_buf_puts(out, x->eol);
+	util_buf_printf(out, "#include \"%s\"%s", runtime_header, x->eol);
+	x->inserted = true;
+	x->res->header_inserted = true;
+}
+
+/* Whether a header included under earlier_path is also included wherever
+ * path is: the earlier #if branches enclose the current line. */
+static bool path_covers(const xlate_cond_path *earlier, const xlate_cond_path *path)
+{
+	return earlier->depth <= path->depth &&
+	       memcmp(earlier->items, path->items, earlier->depth * sizeof(uint32_t)) == 0;
+}
+
+static bool already_included(const xlate *x, const header_plan *plan, const xlate_cond_path *path)
+{
+	size_t i;
+
+	for (i = 0; i < x->nheaders; i++)
+		if (strlen(x->headers[i].name) == plan->name_len &&
+		    memcmp(x->headers[i].name, plan->name, plan->name_len) == 0 &&
+		    path_covers(&x->headers[i].path, path))
+			return true;
+	return false;
+}
+
+static void remember(xlate *x, const header_plan *plan, const xlate_cond_path *path)
+{
+	xlate_header *grown = realloc(x->headers, (x->nheaders + 1) * sizeof(*grown));
+	xlate_header *h;
+
+	if (!grown) {
+		x->oom = true;
+		return;
+	}
+	x->headers = grown;
+	h = &x->headers[x->nheaders];
+	h->name = strndup(plan->name, plan->name_len);
+	h->path.depth = path->depth;
+	h->path.items = malloc((path->depth ? path->depth : 1) * sizeof(uint32_t));
+	if (!h->name || !h->path.items) {
+		free(h->name);
+		free(h->path.items);
+		x->oom = true;
+		return;
+	}
+	memcpy(h->path.items, path->items, path->depth * sizeof(uint32_t));
+	x->nheaders++;
+}
+
+size_t xlate_emit_include(xlate *x, size_t hash, util_buf *out)
+{
+	size_t lo = 0, hi = x->nincludes;
+	const xlate_include *inc = NULL;
+	header_plan plan;
+	uint32_t start, stop;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (x->includes[mid].hash < hash)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	inc = &x->includes[lo];
+	plan = plan_header(x, inc);
+	start = x->tok[inc->hash].start;
+	stop = x->tok[inc->end - 1].end;
+	if (plan.rule)
+		xlate_add_ref(x, inc->name_start, inc->name_end - inc->name_start, plan.rule, plan.status);
+	if (plan.action == HEADER_RENAME && already_included(x, &plan, &inc->path))
+		plan.action = HEADER_DROP; /* a second include of the same HIP header */
+	switch (plan.action) {
+	case HEADER_KEEP:
+		util_buf_put(out, x->src + start, stop - start);
+		break;
+	case HEADER_RENAME:
+		util_buf_put(out, x->src + start, inc->name_start - start);
+		util_buf_put(out, plan.name, plan.name_len);
+		util_buf_put(out, x->src + inc->name_end, stop - inc->name_end);
+		break;
+	case HEADER_DROP:
+		break;
+	}
+	if (plan.action != HEADER_DROP && plan.name) {
+		remember(x, &plan, &inc->path);
+		if (is_runtime(&plan))
+			x->has_runtime_header = true;
+	}
+	return inc->end;
+}

@@ -1,0 +1,151 @@
+/* Kernel launches: kernel<<<grid, block[, shmem[, stream]]>>>(args), kept as
+ * they are or rewritten to hipLaunchKernelGGL(kernel, dim3(grid), dim3(block),
+ * shmem, stream, args) the way hipify-clang writes it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "port/xlate.h"
+
+/* The first token of the kernel name before '<<<': 'k', 'ns::k', 'k<T, 4>'. */
+static size_t kernel_start(const xlate *x, size_t open, bool *templated)
+{
+	size_t k = xlate_prev(x, open), p;
+
+	*templated = false;
+	if (k == SIZE_MAX)
+		return SIZE_MAX;
+	if (xlate_tok_is(x, k, ">") || xlate_tok_is(x, k, ">>")) {
+		int depth = 0;
+
+		for (;; k--) {
+			if (xlate_tok_is(x, k, ">"))
+				depth++;
+			else if (xlate_tok_is(x, k, ">>"))
+				depth += 2;
+			else if (xlate_tok_is(x, k, "<"))
+				depth--;
+			else if (xlate_tok_is(x, k, ";") || xlate_tok_is(x, k, "{") || xlate_tok_is(x, k, "}"))
+				return SIZE_MAX;
+			if (depth == 0 || k == 0)
+				break;
+		}
+		if (depth != 0)
+			return SIZE_MAX;
+		*templated = true;
+		k = xlate_prev(x, k);
+		if (k == SIZE_MAX)
+			return SIZE_MAX;
+	}
+	if (x->tok[k].kind != PORT_TOKEN_IDENT)
+		return SIZE_MAX;
+	while ((p = xlate_prev(x, k)) != SIZE_MAX && xlate_tok_is(x, p, "::")) {
+		size_t q = xlate_prev(x, p);
+
+		if (q == SIZE_MAX || x->tok[q].kind != PORT_TOKEN_IDENT)
+			return p; /* '::kernel' */
+		k = q;
+	}
+	return k;
+}
+
+int xlate_find_launches(xlate *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->ntok; i++) {
+		xlate_launch l, *grown;
+		int n;
+
+		if (!xlate_tok_is(x, i, "<<<") || (x->mark[i] & XLATE_PROTECT))
+			continue;
+		memset(&l, 0, sizeof(l));
+		l.open = i;
+		n = xlate_split_args(x, i, &l.close, l.config, 4, ">>>");
+		if (n < 0)
+			return xlate_error_at(x, x->tok[i].start, "'<<<' without a matching '>>>'");
+		if (n < 2 || n > 4)
+			return xlate_error_at(x, x->tok[i].start,
+					      "a kernel launch takes 2 to 4 arguments in <<<...>>>, not %d", n);
+		l.nconfig = n;
+		l.lparen = xlate_next(x, l.close);
+		if (!xlate_tok_is(x, l.lparen, "("))
+			return xlate_error_at(x, x->tok[l.close].start,
+					      "kernel launch without an argument list after '>>>'");
+		if (xlate_split_args(x, l.lparen, &l.rparen, NULL, 0, ")") < 0)
+			return xlate_error_at(x, x->tok[l.lparen].start, "unbalanced kernel arguments");
+		l.kernel = kernel_start(x, i, &l.templated);
+		if (l.kernel == SIZE_MAX || (x->mark[l.kernel] & XLATE_LAUNCH)) {
+			x->nlaunches++; /* counted, but an unusual callee is left as written */
+			continue;
+		}
+		grown = realloc(x->launches, (x->nlaunches + 1) * sizeof(*grown));
+		if (!grown)
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		x->launches = grown;
+		x->launches[x->nlaunches++] = l;
+		x->mark[l.kernel] |= XLATE_LAUNCH;
+		i = l.close;
+	}
+	return 0;
+}
+
+/* dim3(...) around a launch dimension, unless it already is one. */
+static void emit_dim3(xlate *x, const xlate_range *r, util_buf *out)
+{
+	size_t rparen;
+
+	if (r->end > r->begin + 2 && xlate_tok_is(x, r->begin, "dim3") &&
+	    xlate_tok_is(x, r->begin + 1, "(") &&
+	    xlate_split_args(x, r->begin + 1, &rparen, NULL, 0, ")") >= 0 && rparen + 1 == r->end) {
+		xlate_emit_range(x, r->begin, r->end, out);
+		return;
+	}
+	util_buf_puts(out, "dim3(");
+	xlate_emit_range(x, r->begin, r->end, out);
+	util_buf_putc(out, ')');
+}
+
+size_t xlate_emit_launch(xlate *x, size_t kernel, util_buf *out)
+{
+	size_t i;
+	const xlate_launch *l = NULL;
+
+	for (i = 0; i < x->nlaunches; i++)
+		if (x->launches[i].kernel == kernel && x->launches[i].close) {
+			l = &x->launches[i];
+			break;
+		}
+	if (!l) {
+		util_buf_put(out, xlate_tok_text(x, kernel), xlate_tok_len(x, kernel));
+		return kernel + 1;
+	}
+	util_buf_puts(out, "hipLaunchKernelGGL(");
+	if (l->templated)
+		util_buf_puts(out, "HIP_KERNEL_NAME(");
+	x->launch_name = l->kernel;
+	xlate_emit_range(x, l->kernel, l->open, out);
+	x->launch_name = SIZE_MAX;
+	if (l->templated)
+		util_buf_putc(out, ')');
+	util_buf_puts(out, ", ");
+	emit_dim3(x, &l->config[0], out);
+	util_buf_puts(out, ", ");
+	emit_dim3(x, &l->config[1], out);
+	util_buf_puts(out, ", ");
+	if (l->nconfig > 2)
+		xlate_emit_range(x, l->config[2].begin, l->config[2].end, out);
+	else
+		util_buf_putc(out, '0');
+	util_buf_puts(out, ", ");
+	if (l->nconfig > 3)
+		xlate_emit_range(x, l->config[3].begin, l->config[3].end, out);
+	else
+		util_buf_putc(out, '0');
+	if (l->rparen > l->lparen + 1) {
+		util_buf_puts(out, ", ");
+		xlate_emit_range(x, l->lparen + 1, l->rparen, out);
+	}
+	util_buf_putc(out, ')');
+	return l->rparen + 1;
+}
+

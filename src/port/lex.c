@@ -1,0 +1,176 @@
+#include "port/lex.h"
+
+#include <clang-c/Index.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/buf.h"
+#include "util/error.h"
+
+struct port_lexer {
+	CXIndex index;
+};
+
+/* libclang needs a translation unit to tokenize. Translation wants raw tokens
+ * only, so the file is handed over inside a skipped conditional: the
+ * preprocessor and Sema do no work, and clang_tokenize lexes the bytes raw. */
+static const char wrap_head[] = "#if 0\n";
+static const char wrap_tail[] = "\n#endif\n";
+
+static const char *const parse_args[] = {
+	"-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-host-only", "-fsyntax-only",
+	"-std=c++17", "-w", "-Xclang", "-fno-spell-checking", "-ferror-limit=0"
+};
+
+int port_lexer_new(port_lexer **out)
+{
+	port_lexer *lexer = calloc(1, sizeof(*lexer));
+
+	*out = NULL;
+	if (!lexer)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	lexer->index = clang_createIndex(0, 0);
+	if (!lexer->index) {
+		free(lexer);
+		return util_error_set(UTIL_ERROR, "libclang: cannot create an index");
+	}
+	*out = lexer;
+	return 0;
+}
+
+void port_lexer_free(port_lexer *lexer)
+{
+	if (!lexer)
+		return;
+	clang_disposeIndex(lexer->index);
+	free(lexer);
+}
+
+static uint8_t token_kind(CXTokenKind kind)
+{
+	switch (kind) {
+	case CXToken_Keyword:
+		return PORT_TOKEN_KEYWORD;
+	case CXToken_Identifier:
+		return PORT_TOKEN_IDENT;
+	case CXToken_Literal:
+		return PORT_TOKEN_LITERAL;
+	case CXToken_Comment:
+		return PORT_TOKEN_COMMENT;
+	default:
+		return PORT_TOKEN_PUNCT;
+	}
+}
+
+/* Marks line starts and preprocessor directive lines (with continuations). */
+static void mark_lines(const char *src, port_token *tokens, size_t count)
+{
+	size_t i;
+	bool in_directive = false;
+	uint32_t prev_end = 0;
+
+	for (i = 0; i < count; i++) {
+		uint32_t p;
+		bool newline = (i == 0), continued = false;
+
+		for (p = prev_end; p < tokens[i].start; p++) {
+			if (src[p] == '\n') {
+				continued = p > 0 && (src[p - 1] == '\\' ||
+						      (src[p - 1] == '\r' && p > 1 && src[p - 2] == '\\'));
+				newline = true;
+				if (!continued)
+					in_directive = false;
+			}
+		}
+		/* a block comment spanning lines ends a directive only by a newline after it */
+		if (newline && !continued)
+			tokens[i].flags |= PORT_TOKEN_LINE_START;
+		if ((tokens[i].flags & PORT_TOKEN_LINE_START) && tokens[i].end - tokens[i].start == 1 &&
+		    src[tokens[i].start] == '#')
+			in_directive = true;
+		if (in_directive)
+			tokens[i].flags |= PORT_TOKEN_DIRECTIVE;
+		prev_end = tokens[i].end;
+	}
+}
+
+int port_lexer_tokenize(port_lexer *lexer, const char *name, const char *src, size_t len,
+			port_token **out, size_t *count)
+{
+	util_buf wrapped = UTIL_BUF_INIT;
+	struct CXUnsavedFile unsaved;
+	CXTranslationUnit tu = NULL;
+	CXToken *toks = NULL;
+	unsigned ntoks = 0, i;
+	port_token *tokens = NULL;
+	size_t n = 0, head = sizeof(wrap_head) - 1;
+	enum CXErrorCode rc;
+	int error = UTIL_ERROR;
+	CXFile file;
+
+	*out = NULL;
+	*count = 0;
+	if (len > UINT32_MAX - 64)
+		return util_error_set(UTIL_EINPUT, "%s: file too large", name);
+	util_buf_puts(&wrapped, wrap_head);
+	util_buf_put(&wrapped, src, len);
+	util_buf_puts(&wrapped, wrap_tail);
+	if (util_buf_oom(&wrapped))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+
+	unsaved.Filename = "hipport-input.cu";
+	unsaved.Contents = wrapped.ptr;
+	unsaved.Length = (unsigned long)wrapped.len;
+	rc = clang_parseTranslationUnit2(lexer->index, unsaved.Filename, parse_args,
+					 (int)(sizeof(parse_args) / sizeof(parse_args[0])), &unsaved, 1,
+					 CXTranslationUnit_SingleFileParse | CXTranslationUnit_SkipFunctionBodies,
+					 &tu);
+	if (rc != CXError_Success || !tu) {
+		error = util_error_set(UTIL_ERROR, "%s: libclang could not read the file (error %d)", name, rc);
+		goto done;
+	}
+	file = clang_getFile(tu, unsaved.Filename);
+	if (!file) {
+		error = util_error_set(UTIL_ERROR, "%s: libclang lost the file", name);
+		goto done;
+	}
+	clang_tokenize(tu,
+		       clang_getRange(clang_getLocationForOffset(tu, file, (unsigned)head),
+				      clang_getLocationForOffset(tu, file, (unsigned)(head + len))),
+		       &toks, &ntoks);
+	tokens = malloc((ntoks ? ntoks : 1) * sizeof(*tokens));
+	if (!tokens) {
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < ntoks; i++) {
+		CXSourceRange extent = clang_getTokenExtent(tu, toks[i]);
+		unsigned start, end;
+
+		clang_getSpellingLocation(clang_getRangeStart(extent), NULL, NULL, NULL, &start);
+		clang_getSpellingLocation(clang_getRangeEnd(extent), NULL, NULL, NULL, &end);
+		if (start < head || start >= head + len || end <= start)
+			continue;
+		if (end > head + len)
+			end = (unsigned)(head + len); /* an unterminated comment runs into the wrapper */
+		tokens[n].start = (uint32_t)(start - head);
+		tokens[n].end = (uint32_t)(end - head);
+		tokens[n].kind = token_kind(clang_getTokenKind(toks[i]));
+		tokens[n].flags = 0;
+		n++;
+	}
+	mark_lines(src, tokens, n);
+	*out = tokens;
+	*count = n;
+	tokens = NULL;
+	error = 0;
+done:
+	free(tokens);
+	if (toks)
+		clang_disposeTokens(tu, toks, ntoks);
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	util_buf_dispose(&wrapped);
+	return error;
+}

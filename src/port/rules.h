@@ -1,0 +1,58 @@
+/* The CUDA->HIP mapping tables (the .tsv files of rules/, see docs/rules.md), loaded once
+ * into hash tables. */
+#ifndef HIPPORT_PORT_RULES_H
+#define HIPPORT_PORT_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "port/version.h"
+
+typedef enum port_rule_kind {
+	PORT_RULE_FUNCTION,
+	PORT_RULE_TYPE,
+	PORT_RULE_CONSTANT,
+	PORT_RULE_WARP_SYNC, /* warp intrinsic whose first argument is a lane mask */
+	PORT_RULE_HEADER,
+	PORT_RULE_NAMESPACE
+} port_rule_kind;
+
+typedef struct port_rule {
+	const char *cuda;
+	const char *hip;      /* NULL: no HIP equivalent (or, for a header, drop it) */
+	const char *roc;      /* rocBLAS/rocSPARSE/.../MIOpen name, or NULL */
+	port_rule_kind kind;
+	const char *kind_name;
+	const char *family;
+	port_version cuda_added, cuda_deprecated, cuda_removed;
+	port_version hip_added, hip_deprecated, hip_removed;
+	bool experimental;
+	bool unsupported;
+	const char *call;     /* call template applied with the rename, or NULL */
+	const char *fallback; /* template (or header) for targets older than hip_added */
+	const char *file;     /* where the rule was defined */
+	unsigned line;
+} port_rule;
+
+typedef struct port_rules port_rules;
+
+/* Loads the rule files compiled into the binary. */
+int port_rules_load_builtin(port_rules **out);
+
+/* Loads every *.tsv of dir (overrides.tsv last). */
+int port_rules_load_dir(port_rules **out, const char *dir);
+
+/* The rule for an identifier (functions, types, constants, warp intrinsics). */
+const port_rule *port_rules_find(const port_rules *rules, const char *name, size_t len);
+const port_rule *port_rules_find_header(const port_rules *rules, const char *name, size_t len);
+const port_rule *port_rules_find_namespace(const port_rules *rules, const char *name, size_t len);
+/* The rule whose HIP (or ROC) name is name, for reverse lookups; NULL if none. */
+const port_rule *port_rules_find_by_target(const port_rules *rules, const char *name);
+
+size_t port_rules_count(const port_rules *rules);
+/* The newest HIP version any rule mentions (the default target without hipcc). */
+port_version port_rules_newest_hip(const port_rules *rules);
+
+void port_rules_free(port_rules *rules);
+
+#endif

@@ -1,0 +1,491 @@
+#include "port/translate.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "port/xlate.h"
+#include "util/text.h"
+
+/* ---- token helpers ---- */
+
+const char *xlate_tok_text(const xlate *x, size_t i)
+{
+	return x->src + x->tok[i].start;
+}
+
+size_t xlate_tok_len(const xlate *x, size_t i)
+{
+	return x->tok[i].end - x->tok[i].start;
+}
+
+bool xlate_tok_is(const xlate *x, size_t i, const char *text)
+{
+	size_t n = strlen(text);
+
+	return i < x->ntok && xlate_tok_len(x, i) == n && memcmp(xlate_tok_text(x, i), text, n) == 0;
+}
+
+size_t xlate_next(const xlate *x, size_t i)
+{
+	for (i++; i < x->ntok && x->tok[i].kind == PORT_TOKEN_COMMENT; i++)
+		;
+	return i;
+}
+
+size_t xlate_prev(const xlate *x, size_t i)
+{
+	while (i-- > 0)
+		if (x->tok[i].kind != PORT_TOKEN_COMMENT)
+			return i;
+	return SIZE_MAX;
+}
+
+int xlate_error_at(const xlate *x, uint32_t offset, const char *fmt, ...)
+{
+	char message[512];
+	unsigned line, col;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	util_text_position(x->src, offset, &line, &col);
+	return util_error_set(UTIL_EINPUT, "%s:%u:%u: %s", x->name, line, col, message);
+}
+
+void xlate_add_ref(xlate *x, uint32_t offset, uint32_t length, const port_rule *rule,
+		   port_ref_status status)
+{
+	port_result *res = x->res;
+	port_ref *grown, *ref;
+
+	if ((res->nrefs & (res->nrefs - 1)) == 0) { /* grow at powers of two */
+		grown = realloc(res->refs, (res->nrefs ? res->nrefs * 2 : 16) * sizeof(*grown));
+		if (!grown) {
+			x->oom = true;
+			return;
+		}
+		res->refs = grown;
+	}
+	ref = &res->refs[res->nrefs++];
+	ref->offset = offset;
+	ref->length = length;
+	ref->rule = rule;
+	ref->status = status;
+	ref->line = ref->col = 0;
+}
+
+/* ---- lane masks ---- */
+
+/* A 32-bit integer literal used as a lane mask, widened to 64 bits for the
+ * HIP 6.2+ warp intrinsics: 0xffffffff (all lanes) becomes all 64 lanes,
+ * other masks keep their value with a 64-bit suffix. */
+static void emit_widened_mask(const char *t, size_t n, util_buf *out)
+{
+	size_t digits = n;
+	bool upper = false;
+	size_t k;
+
+	while (digits > 0 && strchr("uUlL", t[digits - 1]))
+		digits--;
+	for (k = 0; k < digits; k++)
+		if (t[k] >= 'A' && t[k] <= 'F')
+			upper = true;
+	if (digits == 10 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && strspn(t + 2, "fF") >= 8) {
+		util_buf_put(out, t, 2);
+		util_buf_puts(out, upper ? "FFFFFFFFFFFFFFFF" : "ffffffffffffffff");
+	} else {
+		util_buf_put(out, t, digits);
+	}
+	util_buf_puts(out, "ULL");
+}
+
+static bool is_integer_literal(const xlate *x, size_t i)
+{
+	const char *t = xlate_tok_text(x, i);
+
+	return x->tok[i].kind == PORT_TOKEN_LITERAL && isdigit((unsigned char)t[0]) &&
+	       !memchr(t, '.', xlate_tok_len(x, i));
+}
+
+static void mark_mask_argument(xlate *x, size_t name)
+{
+	size_t lparen = xlate_next(x, name), rparen;
+	xlate_range args[1];
+
+	if (!xlate_tok_is(x, lparen, "("))
+		return;
+	if (xlate_split_args(x, lparen, &rparen, args, 1, ")") < 1)
+		return;
+	if (args[0].end == args[0].begin + 1 && is_integer_literal(x, args[0].begin))
+		x->mark[args[0].begin] |= XLATE_WIDEN;
+}
+
+/* ---- identifiers ---- */
+
+/* A name after '.', '->' or a user qualifier ('ns::name') is not the CUDA API. */
+static bool is_member_or_qualified(const xlate *x, size_t i)
+{
+	size_t p = xlate_prev(x, i), q;
+
+	if (p == SIZE_MAX)
+		return false;
+	if (xlate_tok_is(x, p, ".") || xlate_tok_is(x, p, "->"))
+		return true;
+	if (!xlate_tok_is(x, p, "::"))
+		return false;
+	q = xlate_prev(x, p);
+	if (q == SIZE_MAX)
+		return false;
+	if (x->tok[q].kind == PORT_TOKEN_IDENT)
+		return !port_rules_find_namespace(x->rules, xlate_tok_text(x, q), xlate_tok_len(x, q));
+	return xlate_tok_is(x, q, ">");
+}
+
+/* sqrtf, min, cos: device math that HIP names the same, and that plain C++
+ * uses too; renaming them is a no-op, counting them would be noise. */
+static bool is_generic_identity(const port_rule *rule)
+{
+	return rule->hip && strcmp(rule->cuda, rule->hip) == 0 && strcmp(rule->family, "device") == 0 &&
+	       strncmp(rule->cuda, "__", 2) != 0 && strncmp(rule->cuda, "atomic", 6) != 0;
+}
+
+/* Applies a call template to name(args); returns the token after ')', or 0
+ * when name is not called here. */
+static size_t emit_call_template(xlate *x, size_t name, const char *tmpl, util_buf *out)
+{
+	size_t lparen = xlate_next(x, name), rparen;
+	xlate_range args[64];
+	int nargs;
+
+	if (!xlate_tok_is(x, lparen, "("))
+		return 0;
+	nargs = xlate_split_args(x, lparen, &rparen, args, 64, ")");
+	if (nargs < 0 || nargs > 64 || !xlate_expand_template(x, tmpl, args, nargs, out))
+		return 0;
+	return rparen + 1;
+}
+
+static size_t emit_identifier(xlate *x, size_t i, util_buf *out)
+{
+	const char *t = xlate_tok_text(x, i);
+	size_t n = xlate_tok_len(x, i), next;
+	const port_rule *rule;
+	const char *to;
+	port_version target = x->opts->target_hip;
+
+	if (is_member_or_qualified(x, i))
+		goto copy;
+	next = xlate_next(x, i);
+	if (xlate_tok_is(x, next, "::") && (rule = port_rules_find_namespace(x->rules, t, n)) != NULL &&
+	    rule->hip) {
+		xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_CONVERTED);
+		util_buf_puts(out, rule->hip);
+		return i + 1;
+	}
+	rule = port_rules_find(x->rules, t, n);
+	if (!rule)
+		goto copy;
+	if (rule->experimental && !x->opts->experimental) {
+		xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_EXPERIMENTAL);
+		goto copy;
+	}
+	if (x->opts->roc && rule->roc) {
+		to = rule->roc; /* versions in the tables are HIP's: ROC names are taken as they are */
+	} else if (!rule->hip) {
+		xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_UNSUPPORTED);
+		goto copy;
+	} else if (rule->hip_removed && target >= rule->hip_removed) {
+		xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_REMOVED);
+		goto copy;
+	} else if (rule->hip_added && target < rule->hip_added) {
+		size_t after = rule->fallback ? emit_call_template(x, i, rule->fallback, out) : 0;
+
+		if (!after) {
+			xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_TOO_NEW);
+			goto copy;
+		}
+		/* the ref goes in after the arguments' refs were added: keep the order */
+		xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_FALLBACK);
+		return after;
+	} else {
+		to = rule->hip;
+	}
+	if (!is_generic_identity(rule))
+		xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_CONVERTED);
+	if (rule->call) {
+		size_t after = emit_call_template(x, i, rule->call, out);
+
+		if (after)
+			return after;
+	}
+	if (rule->kind == PORT_RULE_WARP_SYNC)
+		mark_mask_argument(x, i);
+	util_buf_puts(out, to);
+	return i + 1;
+copy:
+	util_buf_put(out, t, n);
+	return i + 1;
+}
+
+/* ---- emission ---- */
+
+static size_t emit_token(xlate *x, size_t i, util_buf *out)
+{
+	uint8_t mark = x->mark[i];
+
+	if (mark & XLATE_PROTECT)
+		goto copy;
+	if (mark & XLATE_INCLUDE)
+		return xlate_emit_include(x, i, out);
+	if ((mark & XLATE_LAUNCH) && x->opts->launch == PORT_LAUNCH_HIP && x->launch_name != i)
+		return xlate_emit_launch(x, i, out);
+	if (x->tok[i].kind == PORT_TOKEN_IDENT)
+		return emit_identifier(x, i, out);
+	if (mark & XLATE_WIDEN) {
+		emit_widened_mask(xlate_tok_text(x, i), xlate_tok_len(x, i), out);
+		return i + 1;
+	}
+copy:
+	util_buf_put(out, xlate_tok_text(x, i), xlate_tok_len(x, i));
+	return i + 1;
+}
+
+static void emit_gap(xlate *x, size_t from, size_t to, util_buf *out)
+{
+	if (!x->inserted && x->insert_at != SIZE_MAX && x->insert_at >= from && x->insert_at <= to) {
+		util_buf_put(out, x->src + from, x->insert_at - from);
+		xlate_emit_runtime_header(x, out);
+		from = x->insert_at;
+	}
+	util_buf_put(out, x->src + from, to - from);
+}
+
+void xlate_emit_range(xlate *x, size_t begin, size_t end, util_buf *out)
+{
+	size_t i = begin, pos;
+
+	if (begin >= end)
+		return;
+	pos = x->tok[begin].start;
+	while (i < end) {
+		size_t next;
+
+		emit_gap(x, pos, x->tok[i].start, out);
+		next = emit_token(x, i, out);
+		if (next <= i)
+			next = i + 1;
+		pos = x->tok[next - 1].end;
+		i = next;
+	}
+}
+
+/* ---- results ---- */
+
+static int compare_refs(const void *a, const void *b)
+{
+	const port_ref *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static void locate_refs(const char *src, port_ref *refs, size_t n)
+{
+	unsigned line = 1;
+	size_t i, pos = 0, line_start = 0;
+
+	if (n)
+		qsort(refs, n, sizeof(*refs), compare_refs);
+	for (i = 0; i < n; i++) {
+		for (; pos < refs[i].offset; pos++) {
+			if (src[pos] == '\n') {
+				line++;
+				line_start = pos + 1;
+			}
+		}
+		refs[i].line = line;
+		refs[i].col = (unsigned)(refs[i].offset - line_start + 1);
+	}
+}
+
+static size_t count_kernels(const xlate *x)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < x->ntok; i++)
+		if (x->tok[i].kind == PORT_TOKEN_IDENT && xlate_tok_is(x, i, "__global__"))
+			n++;
+	return n;
+}
+
+int port_source_check(const char *name, const char *src, size_t len)
+{
+	size_t bad;
+	unsigned line, col;
+
+	if (len == 0)
+		return util_error_set(UTIL_EINPUT, "%s: file is empty", name);
+	if ((bad = util_text_find_nul(src, len)) < len)
+		return util_error_set(UTIL_EINPUT, "%s: binary file (NUL byte at offset %zu)", name, bad);
+	if ((bad = util_text_find_invalid_utf8(src, len)) < len) {
+		util_text_position(src, bad, &line, &col);
+		return util_error_set(UTIL_EINPUT, "%s:%u:%u: invalid UTF-8 (byte 0x%02x)", name, line, col,
+				      (unsigned char)src[bad]);
+	}
+	return 0;
+}
+
+static void dispose_xlate(xlate *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->nincludes; i++)
+		xlate_cond_path_dispose(&x->includes[i].path);
+	for (i = 0; i < x->nheaders; i++) {
+		free(x->headers[i].name);
+		xlate_cond_path_dispose(&x->headers[i].path);
+	}
+	free(x->includes);
+	free(x->headers);
+	free(x->launches);
+	free(x->mark);
+	free(x->tok);
+}
+
+int port_translate(port_result *out, port_lexer *lexer, const port_rules *rules,
+		   const port_options *opts, const char *name, const char *src, size_t len)
+{
+	xlate x;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	memset(&x, 0, sizeof(x));
+	x.name = name;
+	x.src = src;
+	x.len = len;
+	x.rules = rules;
+	x.opts = opts;
+	x.res = out;
+	x.insert_at = SIZE_MAX;
+	x.launch_name = SIZE_MAX;
+	x.eol = memmem(src, len, "\r\n", 2) ? "\r\n" : "\n";
+	if ((error = port_source_check(name, src, len)) < 0)
+		return error;
+	if ((error = port_lexer_tokenize(lexer, name, src, len, &x.tok, &x.ntok)) < 0)
+		return error;
+	x.mark = calloc(x.ntok ? x.ntok : 1, 1);
+	if (!x.mark) {
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((error = xlate_scan_directives(&x)) < 0 || (error = xlate_find_launches(&x)) < 0)
+		goto done;
+	out->kernels = count_kernels(&x);
+	out->launches = x.nlaunches;
+	xlate_plan_runtime_header(&x);
+
+	if (x.ntok) {
+		emit_gap(&x, 0, x.tok[0].start, &out->output);
+		xlate_emit_range(&x, 0, x.ntok, &out->output);
+		emit_gap(&x, x.tok[x.ntok - 1].end, len, &out->output);
+	} else {
+		util_buf_put(&out->output, src, len);
+	}
+	if (x.oom || util_buf_oom(&out->output)) {
+		error = util_error_set(UTIL_ENOMEM, "%s: out of memory", name);
+		goto done;
+	}
+	locate_refs(src, out->refs, out->nrefs);
+	error = 0;
+done:
+	dispose_xlate(&x);
+	if (error < 0)
+		port_result_dispose(out);
+	return error;
+}
+
+void port_result_dispose(port_result *result)
+{
+	util_buf_dispose(&result->output);
+	free(result->refs);
+	memset(result, 0, sizeof(*result));
+}
+
+const char *port_ref_status_name(port_ref_status status)
+{
+	switch (status) {
+	case PORT_REF_CONVERTED:
+		return "converted";
+	case PORT_REF_FALLBACK:
+		return "converted to the older HIP form";
+	case PORT_REF_UNSUPPORTED:
+		return "unsupported";
+	case PORT_REF_TOO_NEW:
+		return "needs a newer HIP";
+	case PORT_REF_REMOVED:
+		return "removed from HIP";
+	case PORT_REF_EXPERIMENTAL:
+		return "experimental";
+	}
+	return "?";
+}
+
+bool port_ref_is_problem(const port_ref *ref)
+{
+	return ref->status != PORT_REF_CONVERTED && ref->status != PORT_REF_FALLBACK;
+}
+
+/* One stable id per API family, in the order of docs/findings.md. */
+static const char *const family_ids[][2] = {
+	{ "runtime", "API-001" }, { "driver", "API-002" }, { "device", "API-003" },
+	{ "complex", "API-004" }, { "blas", "API-005" },   { "rand", "API-006" },
+	{ "dnn", "API-007" },     { "fft", "API-008" },    { "sparse", "API-009" },
+	{ "solver", "API-010" },  { "cub", "API-011" },    { "rtc", "API-012" },
+};
+
+const char *port_ref_finding_id(const port_ref *ref)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(family_ids) / sizeof(family_ids[0]); i++)
+		if (strcmp(ref->rule->family, family_ids[i][0]) == 0)
+			return family_ids[i][1];
+	return "API-099";
+}
+
+void port_ref_message(util_buf *buf, const port_ref *ref, const port_options *opts)
+{
+	const port_rule *r = ref->rule;
+	char need[32], target[32];
+
+	port_version_format(need, sizeof(need), r->hip_added);
+	port_version_format(target, sizeof(target), opts->target_hip);
+	switch (ref->status) {
+	case PORT_REF_UNSUPPORTED:
+		util_buf_printf(buf, "%s '%s' has no HIP equivalent; left as is", r->family, r->cuda);
+		break;
+	case PORT_REF_TOO_NEW:
+		util_buf_printf(buf, "'%s' -> '%s' needs HIP %s (target is %s); left as is", r->cuda, r->hip,
+				need, target);
+		break;
+	case PORT_REF_REMOVED:
+		port_version_format(need, sizeof(need), r->hip_removed);
+		util_buf_printf(buf, "'%s' -> '%s' was removed in HIP %s (target is %s); left as is", r->cuda,
+				r->hip, need, target);
+		break;
+	case PORT_REF_EXPERIMENTAL:
+		util_buf_printf(buf, "'%s' -> '%s' is experimental; left as is (use --experimental)", r->cuda,
+				r->hip ? r->hip : "?");
+		break;
+	case PORT_REF_FALLBACK:
+		util_buf_printf(buf, "'%s' needs HIP %s; rewritten to the form HIP %s has", r->cuda, need,
+				target);
+		break;
+	case PORT_REF_CONVERTED:
+		util_buf_printf(buf, "'%s' -> '%s'", r->cuda, r->hip ? r->hip : r->roc ? r->roc : "(dropped)");
+		break;
+	}
+}

@@ -1,0 +1,77 @@
+/* CUDA -> HIP translation of one source file: token-exact renames by the
+ * rule tables, header mapping, kernel launches, version-aware warp intrinsics.
+ * Bytes outside the edits are copied unchanged. */
+#ifndef HIPPORT_PORT_TRANSLATE_H
+#define HIPPORT_PORT_TRANSLATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "port/lex.h"
+#include "port/rules.h"
+#include "util/buf.h"
+
+typedef enum port_launch_style {
+	PORT_LAUNCH_KEEP, /* keep kernel<<<grid, block, shmem, stream>>>(args) */
+	PORT_LAUNCH_HIP   /* emit hipLaunchKernelGGL(kernel, grid, block, shmem, stream, args) */
+} port_launch_style;
+
+typedef struct port_options {
+	port_version target_hip; /* HIP version the port is for */
+	port_launch_style launch;
+	bool roc;          /* rocBLAS/rocSPARSE/... names instead of hipBLAS/... */
+	bool experimental; /* apply mappings marked experimental */
+} port_options;
+
+typedef enum port_ref_status {
+	PORT_REF_CONVERTED,   /* renamed (possibly to the same name) */
+	PORT_REF_FALLBACK,    /* rewritten to the older form the target HIP has */
+	PORT_REF_UNSUPPORTED, /* no HIP equivalent: left as is */
+	PORT_REF_TOO_NEW,     /* the HIP equivalent is newer than the target: left as is */
+	PORT_REF_REMOVED,     /* the HIP equivalent was removed by the target: left as is */
+	PORT_REF_EXPERIMENTAL /* experimental mapping, not applied without --experimental */
+} port_ref_status;
+
+/* One reference to a CUDA name found in the source. */
+typedef struct port_ref {
+	uint32_t offset; /* in the source */
+	uint32_t length;
+	unsigned line, col;
+	const port_rule *rule;
+	port_ref_status status;
+} port_ref;
+
+typedef struct port_result {
+	util_buf output;   /* the proposed HIP source */
+	port_ref *refs;
+	size_t nrefs;
+	size_t launches;   /* kernel launches found */
+	size_t kernels;    /* __global__ functions found */
+	bool header_inserted;
+} port_result;
+
+/* Rejects what is not CUDA source text: empty, binary, invalid UTF-8. */
+int port_source_check(const char *name, const char *src, size_t len);
+
+/* Translates src. On a lexical error (unterminated comment or literal,
+ * unbalanced brackets or #if, a broken kernel launch) returns UTIL_EINPUT
+ * with "name:line:col: message". */
+int port_translate(port_result *out, port_lexer *lexer, const port_rules *rules,
+		   const port_options *opts, const char *name, const char *src, size_t len);
+
+void port_result_dispose(port_result *result);
+
+/* A short phrase for a status: "converted", "unsupported", ... */
+const char *port_ref_status_name(port_ref_status status);
+
+/* Whether a reference is left unconverted (a finding). */
+bool port_ref_is_problem(const port_ref *ref);
+
+/* The stable finding id of an unconverted reference, per API family: "API-001". */
+const char *port_ref_finding_id(const port_ref *ref);
+
+/* One-line message for an unconverted reference (into buf). */
+void port_ref_message(util_buf *buf, const port_ref *ref, const port_options *opts);
+
+#endif

@@ -1,0 +1,111 @@
+/* Internal to src/port: the state of one translation, shared by the passes
+ * in translate.c, directive.c, include.c, launch.c and call.c. */
+#ifndef HIPPORT_PORT_XLATE_H
+#define HIPPORT_PORT_XLATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "port/translate.h"
+
+enum xlate_mark {
+	XLATE_PROTECT = 1, /* inside "hipport off"/"keep": copied verbatim */
+	XLATE_WIDEN = 2,   /* a 32-bit lane-mask literal to widen to 64 bits */
+	XLATE_LAUNCH = 4,  /* first token of a kernel launch */
+	XLATE_INCLUDE = 8  /* the '#' of an #include directive */
+};
+
+typedef struct xlate_range {
+	size_t begin, end; /* tokens [begin, end) */
+} xlate_range;
+
+typedef struct xlate_launch {
+	size_t kernel;        /* first token of the kernel name */
+	size_t open, close;   /* the <<< and >>> tokens */
+	xlate_range config[4];
+	int nconfig;
+	size_t lparen, rparen; /* the argument list's parentheses */
+	bool templated;
+} xlate_launch;
+
+/* Where a line sits among #if branches: a stack of (conditional, branch). */
+typedef struct xlate_cond_path {
+	uint32_t *items;
+	size_t depth;
+} xlate_cond_path;
+
+typedef struct xlate_include {
+	size_t hash, end;      /* tokens of the directive: [hash, end) */
+	uint32_t name_start;   /* the header name, between its delimiters */
+	uint32_t name_end;
+	xlate_cond_path path;
+} xlate_include;
+
+typedef struct xlate_header {
+	char *name;           /* a header the output includes */
+	xlate_cond_path path; /* where */
+} xlate_header;
+
+typedef struct xlate {
+	const char *name;
+	const char *src;
+	size_t len;
+	port_token *tok;
+	size_t ntok;
+	const port_rules *rules;
+	const port_options *opts;
+	port_result *res;
+	uint8_t *mark;
+	xlate_launch *launches;
+	size_t nlaunches;
+	xlate_include *includes;
+	size_t nincludes;
+	xlate_header *headers;
+	size_t nheaders;
+	bool has_runtime_header; /* the output includes hip/hip_runtime.h */
+	size_t insert_at;        /* where to insert it if needed, or SIZE_MAX */
+	bool inserted;
+	size_t launch_name;      /* kernel token whose name is being emitted, or SIZE_MAX */
+	const char *eol;
+	bool oom;
+} xlate;
+
+/* token helpers (translate.c) */
+bool xlate_tok_is(const xlate *x, size_t i, const char *text);
+size_t xlate_tok_len(const xlate *x, size_t i);
+const char *xlate_tok_text(const xlate *x, size_t i);
+/* Next / previous token that is not a comment, or ntok / SIZE_MAX. */
+size_t xlate_next(const xlate *x, size_t i);
+size_t xlate_prev(const xlate *x, size_t i);
+void xlate_add_ref(xlate *x, uint32_t offset, uint32_t length, const port_rule *rule,
+		   port_ref_status status);
+int xlate_error_at(const xlate *x, uint32_t offset, const char *fmt, ...) UTIL_PRINTF(3, 4);
+
+/* Emits the translation of tokens [begin, end) into out (translate.c). */
+void xlate_emit_range(xlate *x, size_t begin, size_t end, util_buf *out);
+
+/* directive.c: #if structure, includes, protected regions, lexical checks. */
+int xlate_scan_directives(xlate *x);
+void xlate_cond_path_dispose(xlate_cond_path *path);
+
+/* include.c */
+void xlate_plan_runtime_header(xlate *x);
+size_t xlate_emit_include(xlate *x, size_t hash, util_buf *out);
+void xlate_emit_runtime_header(xlate *x, util_buf *out);
+
+/* launch.c */
+int xlate_find_launches(xlate *x);
+size_t xlate_emit_launch(xlate *x, size_t kernel, util_buf *out);
+
+/* call.c: argument lists and call templates. */
+/* Finds the ')' matching the '(' at lparen and the top-level commas between;
+ * fills args (up to max) and returns the count, or -1 when unbalanced. */
+int xlate_split_args(const xlate *x, size_t lparen, size_t *rparen, xlate_range *args, int max,
+		     const char *closer);
+/* Expands a call template ("$1", "$2-", "$*") with the translated arguments;
+ * false (nothing written) when it names an argument the call lacks. */
+bool xlate_expand_template(xlate *x, const char *tmpl, const xlate_range *args, int nargs,
+			   util_buf *out);
+
+#endif
