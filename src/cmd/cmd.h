@@ -1,0 +1,68 @@
+/* The subcommands (one file each, like git's builtins) and what they share:
+ * option parsing, the rules, messages and exit codes. */
+#ifndef HIPPORT_CMD_CMD_H
+#define HIPPORT_CMD_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "port/rules.h"
+#include "port/translate.h"
+
+enum cmd_exit {
+	CMD_EXIT_OK = 0,
+	CMD_EXIT_FINDINGS = 1,  /* findings or failures present where asked */
+	CMD_EXIT_USAGE = 2,     /* usage or input error */
+	CMD_EXIT_TOOLCHAIN = 3  /* a required toolchain is missing */
+};
+
+/* Options a command accepts (a bit each). */
+enum cmd_option_set {
+	CMD_OPT_PORT = 1,   /* --target-hip, --kernel-launch, --roc, --experimental, --rules */
+	CMD_OPT_OUTPUT = 2, /* -o FILE */
+	CMD_OPT_FORMAT = 4  /* --format */
+};
+
+typedef struct cmd_context {
+	const char *command;
+	int verbosity;           /* -q: -1, default 0, -v: 1 */
+	bool color;
+	port_options port;
+	bool target_given;
+	const char *rules_dir;
+	const char *output;
+	const char *format;
+	char **args;             /* positional arguments */
+	int nargs;
+	port_rules *rules;
+} cmd_context;
+
+typedef struct cmd_builtin {
+	const char *name;
+	int (*run)(cmd_context *ctx);
+	unsigned options;        /* enum cmd_option_set */
+	const char *usage;       /* "translate FILE [-o OUT]" */
+	const char *summary;
+} cmd_builtin;
+
+extern const cmd_builtin cmd_builtins[];
+
+int cmd_translate(cmd_context *ctx);
+int cmd_query(cmd_context *ctx);
+
+/* Parses argv (after the command name) into ctx; prints and returns
+ * CMD_EXIT_USAGE on a bad option, or -1 when --help was printed. */
+int cmd_parse_options(cmd_context *ctx, const cmd_builtin *builtin, int argc, char **argv);
+void cmd_print_help(FILE *out, const cmd_builtin *builtin);
+
+/* Loads the rules (builtin or --rules DIR) and settles the target HIP. */
+int cmd_load_rules(cmd_context *ctx);
+
+/* "hipport: message" on stderr; returns code. */
+int cmd_fail(int code, const char *fmt, ...) UTIL_PRINTF(2, 3);
+/* The exit code for a library error code. */
+int cmd_exit_for(int error);
+
+void cmd_context_dispose(cmd_context *ctx);
+
+#endif

@@ -1,0 +1,213 @@
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check/toolchain.h"
+#include "cmd/cmd.h"
+#include "util/error.h"
+
+typedef struct option_spec {
+	const char *name;      /* long name without "--" */
+	char short_name;
+	bool takes_value;
+	unsigned set;          /* 0: every command */
+	const char *help;
+} option_spec;
+
+static const option_spec options[] = {
+	{ "target-hip", 0, true, CMD_OPT_PORT, "HIP version to port for, MAJOR.MINOR (default: installed hipcc)" },
+	{ "kernel-launch", 0, true, CMD_OPT_PORT, "keep <<<...>>> (keep, default) or emit hipLaunchKernelGGL (hip)" },
+	{ "hip-kernel-execution-syntax", 0, false, CMD_OPT_PORT, "same as --kernel-launch=hip (hipify-clang's name)" },
+	{ "roc", 0, false, CMD_OPT_PORT, "use rocBLAS/rocSPARSE/rocRAND/... names instead of hipBLAS/..." },
+	{ "experimental", 0, false, CMD_OPT_PORT, "also apply mappings marked experimental" },
+	{ "rules", 0, true, CMD_OPT_PORT, "read rule files (*.tsv) from DIR instead of the built-in ones" },
+	{ "output", 'o', true, CMD_OPT_OUTPUT, "write to FILE (atomically) instead of standard output" },
+	{ "format", 0, true, CMD_OPT_FORMAT, "output format: text or json" },
+	{ "no-color", 0, false, 0, "no colour (NO_COLOR in the environment does the same)" },
+	{ "quiet", 'q', false, 0, "print only errors" },
+	{ "verbose", 'v', false, 0, "print more" },
+	{ "help", 'h', false, 0, "show this help" },
+};
+
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+int cmd_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hipport: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+int cmd_exit_for(int error)
+{
+	switch (error) {
+	case UTIL_OK:
+		return CMD_EXIT_OK;
+	case UTIL_ETOOLCHAIN:
+		return CMD_EXIT_TOOLCHAIN;
+	case UTIL_EINPUT:
+	case UTIL_ENOTFOUND:
+		return CMD_EXIT_USAGE;
+	default:
+		return CMD_EXIT_USAGE;
+	}
+}
+
+void cmd_print_help(FILE *out, const cmd_builtin *builtin)
+{
+	size_t i;
+
+	fprintf(out, "usage: hipport %s\n\n%s\n\noptions:\n", builtin->usage, builtin->summary);
+	for (i = 0; i < NOPTIONS; i++) {
+		char left[64];
+
+		if (options[i].set && !(options[i].set & builtin->options))
+			continue;
+		if (options[i].short_name)
+			snprintf(left, sizeof(left), "-%c, --%s%s", options[i].short_name, options[i].name,
+				 options[i].takes_value ? " ARG" : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s", options[i].name,
+				 options[i].takes_value ? "=ARG" : "");
+		fprintf(out, "  %-36s %s\n", left, options[i].help);
+	}
+}
+
+static int apply_option(cmd_context *ctx, const option_spec *o, const char *value)
+{
+	if (strcmp(o->name, "target-hip") == 0) {
+		if (port_version_parse(&ctx->port.target_hip, value, strlen(value)) < 0)
+			return cmd_fail(CMD_EXIT_USAGE, "--target-hip: '%s' is not a version like 6.2", value);
+		ctx->target_given = true;
+	} else if (strcmp(o->name, "kernel-launch") == 0) {
+		if (strcmp(value, "keep") == 0)
+			ctx->port.launch = PORT_LAUNCH_KEEP;
+		else if (strcmp(value, "hip") == 0)
+			ctx->port.launch = PORT_LAUNCH_HIP;
+		else
+			return cmd_fail(CMD_EXIT_USAGE, "--kernel-launch: '%s' is not keep or hip", value);
+	} else if (strcmp(o->name, "hip-kernel-execution-syntax") == 0) {
+		ctx->port.launch = PORT_LAUNCH_HIP;
+	} else if (strcmp(o->name, "roc") == 0) {
+		ctx->port.roc = true;
+	} else if (strcmp(o->name, "experimental") == 0) {
+		ctx->port.experimental = true;
+	} else if (strcmp(o->name, "rules") == 0) {
+		ctx->rules_dir = value;
+	} else if (strcmp(o->name, "output") == 0) {
+		ctx->output = value;
+	} else if (strcmp(o->name, "format") == 0) {
+		ctx->format = value;
+	} else if (strcmp(o->name, "no-color") == 0) {
+		ctx->color = false;
+	} else if (strcmp(o->name, "quiet") == 0) {
+		ctx->verbosity = -1;
+	} else if (strcmp(o->name, "verbose") == 0) {
+		ctx->verbosity = 1;
+	}
+	return 0;
+}
+
+static const option_spec *find_long(const char *arg, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++)
+		if (strlen(options[i].name) == len && memcmp(options[i].name, arg, len) == 0)
+			return &options[i];
+	return NULL;
+}
+
+static const option_spec *find_short(char c)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++)
+		if (options[i].short_name == c)
+			return &options[i];
+	return NULL;
+}
+
+int cmd_parse_options(cmd_context *ctx, const cmd_builtin *builtin, int argc, char **argv)
+{
+	int i, error;
+	bool only_args = false;
+
+	ctx->command = builtin->name;
+	ctx->color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	ctx->args = calloc((size_t)argc + 1, sizeof(char *));
+	if (!ctx->args)
+		return cmd_fail(CMD_EXIT_USAGE, "out of memory");
+	for (i = 0; i < argc; i++) {
+		const char *arg = argv[i], *value = NULL;
+		const option_spec *o;
+
+		if (only_args || arg[0] != '-' || arg[1] == '\0') {
+			ctx->args[ctx->nargs++] = argv[i];
+			continue;
+		}
+		if (strcmp(arg, "--") == 0) {
+			only_args = true;
+			continue;
+		}
+		if (arg[1] == '-') {
+			const char *eq = strchr(arg + 2, '=');
+
+			o = find_long(arg + 2, eq ? (size_t)(eq - arg - 2) : strlen(arg + 2));
+			if (eq)
+				value = eq + 1;
+		} else {
+			o = find_short(arg[1]);
+			if (o && arg[2])
+				value = arg + 2;
+		}
+		if (!o || (o->set && !(o->set & builtin->options)))
+			return cmd_fail(CMD_EXIT_USAGE, "%s: unknown option '%s' (see 'hipport %s --help')",
+					builtin->name, arg, builtin->name);
+		if (strcmp(o->name, "help") == 0) {
+			cmd_print_help(stdout, builtin);
+			return -1;
+		}
+		if (o->takes_value && !value) {
+			if (i + 1 >= argc)
+				return cmd_fail(CMD_EXIT_USAGE, "%s: option '%s' needs a value", builtin->name,
+						arg);
+			value = argv[++i];
+		} else if (!o->takes_value && value) {
+			return cmd_fail(CMD_EXIT_USAGE, "%s: option '%s' takes no value", builtin->name, arg);
+		}
+		if ((error = apply_option(ctx, o, value)) != 0)
+			return error;
+	}
+	return 0;
+}
+
+int cmd_load_rules(cmd_context *ctx)
+{
+	int error;
+
+	if (ctx->rules_dir)
+		error = port_rules_load_dir(&ctx->rules, ctx->rules_dir);
+	else
+		error = port_rules_load_builtin(&ctx->rules);
+	if (error < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "rules: %s", util_error_last());
+	if (!ctx->target_given) {
+		ctx->port.target_hip = chk_toolchain_hip_version();
+		if (!ctx->port.target_hip)
+			ctx->port.target_hip = port_rules_newest_hip(ctx->rules);
+	}
+	return 0;
+}
+
+void cmd_context_dispose(cmd_context *ctx)
+{
+	port_rules_free(ctx->rules);
+	free(ctx->args);
+}

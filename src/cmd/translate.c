@@ -1,0 +1,69 @@
+/* hipport translate FILE [-o OUT]: the proposed HIP source of one file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "util/error.h"
+#include "util/file.h"
+
+static void report_refs(const cmd_context *ctx, const char *path, const port_result *res)
+{
+	util_buf msg = UTIL_BUF_INIT;
+	size_t i, converted = 0, problems = 0;
+
+	for (i = 0; i < res->nrefs; i++) {
+		const port_ref *ref = &res->refs[i];
+		bool problem = port_ref_is_problem(ref);
+
+		problem ? problems++ : converted++;
+		if (ctx->verbosity < 0 || (!problem && !(ctx->verbosity > 0 && ref->status == PORT_REF_FALLBACK)))
+			continue;
+		util_buf_clear(&msg);
+		port_ref_message(&msg, ref, &ctx->port);
+		fprintf(stderr, "%s:%u:%u: %s: %s [%s]\n", path, ref->line, ref->col,
+			problem ? "warning" : "note", msg.ptr, problem ? port_ref_finding_id(ref) : "PORT");
+	}
+	if (ctx->verbosity > 0)
+		fprintf(stderr, "%s: %zu references converted, %zu left as they are, %zu kernel launches%s\n",
+			path, converted, problems, res->launches,
+			res->header_inserted ? ", hip/hip_runtime.h inserted" : "");
+	util_buf_dispose(&msg);
+}
+
+int cmd_translate(cmd_context *ctx)
+{
+	util_buf src = UTIL_BUF_INIT;
+	port_result res;
+	port_lexer *lexer = NULL;
+	const char *path;
+	int code = CMD_EXIT_OK, error;
+
+	memset(&res, 0, sizeof(res));
+	if (ctx->nargs != 1)
+		return cmd_fail(CMD_EXIT_USAGE, "translate: expected one FILE, got %d (see 'hipport translate --help')",
+				ctx->nargs);
+	path = ctx->args[0];
+	if ((code = cmd_load_rules(ctx)) != 0)
+		return code;
+	if ((error = util_file_read(&src, path, UTIL_FILE_DEFAULT_MAX_SIZE)) < 0) {
+		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+		goto done;
+	}
+	if ((error = port_lexer_new(&lexer)) < 0 ||
+	    (error = port_translate(&res, lexer, ctx->rules, &ctx->port, path, src.ptr, src.len)) < 0) {
+		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+		goto done;
+	}
+	report_refs(ctx, path, &res);
+	if (ctx->output) {
+		if (util_file_write_atomic(ctx->output, res.output.ptr, res.output.len) < 0)
+			code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	} else if (fwrite(res.output.ptr, 1, res.output.len, stdout) != res.output.len || fflush(stdout) != 0) {
+		code = cmd_fail(CMD_EXIT_USAGE, "cannot write to standard output");
+	}
+done:
+	port_result_dispose(&res);
+	port_lexer_free(lexer);
+	util_buf_dispose(&src);
+	return code;
+}
