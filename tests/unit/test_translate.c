@@ -1,0 +1,173 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "port/translate.h"
+#include "util/error.h"
+
+static port_rules *rules;
+static port_lexer *lexer;
+
+static int setup(void **state)
+{
+	(void)state;
+	return port_rules_load_builtin(&rules) || port_lexer_new(&lexer);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	port_rules_free(rules);
+	port_lexer_free(lexer);
+	return 0;
+}
+
+static port_options options(const char *target, port_launch_style launch)
+{
+	port_options o;
+
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(port_version_parse(&o.target_hip, target, strlen(target)), 0);
+	o.launch = launch;
+	return o;
+}
+
+/* Translates src and checks the output equals want; returns the result for more checks. */
+static void expect(const char *src, const char *want, const port_options *o, port_result *keep)
+{
+	port_result res;
+
+	assert_int_equal(port_translate(&res, lexer, rules, o, "t.cu", src, strlen(src)), 0);
+	assert_string_equal(res.output.ptr, want);
+	if (keep)
+		*keep = res;
+	else
+		port_result_dispose(&res);
+}
+
+static void test_no_cuda_is_identity(void **state)
+{
+	const char *src = "#include <stdio.h>\n/* plain C */\nint main(void) { int min = 1; return min; }\n";
+	port_options o = options("6.2", PORT_LAUNCH_KEEP);
+	port_result res;
+
+	(void)state;
+	expect(src, src, &o, &res);
+	assert_int_equal(res.nrefs, 0);
+	assert_false(res.header_inserted);
+	port_result_dispose(&res);
+}
+
+static void test_comments_and_strings_untouched(void **state)
+{
+	port_options o = options("6.2", PORT_LAUNCH_KEEP);
+
+	(void)state;
+	expect("// cudaMalloc here\nconst char *s = \"cudaFree\"; /* cudaMemcpy */ cudaFree(p);\n",
+	       "// cudaMalloc here\nconst char *s = \"cudaFree\"; /* cudaMemcpy */ hipFree(p);\n", &o, NULL);
+}
+
+static void test_members_not_renamed(void **state)
+{
+	port_options o = options("6.2", PORT_LAUNCH_KEEP);
+
+	(void)state;
+	expect("s.cudaMalloc(1); p->cudaFree(2); ns::cudaFree(3); ::cudaFree(4);\n",
+	       "s.cudaMalloc(1); p->cudaFree(2); ns::cudaFree(3); ::hipFree(4);\n", &o, NULL);
+}
+
+static void test_refs_and_positions(void **state)
+{
+	port_options o = options("5.2", PORT_LAUNCH_KEEP);
+	port_result res;
+
+	(void)state;
+	expect("int x;\n  cudaDeviceFlushGPUDirectRDMAWrites(a, b);\n",
+	       "int x;\n  cudaDeviceFlushGPUDirectRDMAWrites(a, b);\n", &o, &res);
+	assert_int_equal(res.nrefs, 1);
+	assert_int_equal(res.refs[0].status, PORT_REF_UNSUPPORTED);
+	assert_int_equal(res.refs[0].line, 2);
+	assert_int_equal(res.refs[0].col, 3);
+	assert_true(port_ref_is_problem(&res.refs[0]));
+	assert_string_equal(port_ref_finding_id(&res.refs[0]), "API-001");
+	port_result_dispose(&res);
+}
+
+static void test_warp_sync_by_version(void **state)
+{
+	port_options old = options("5.2", PORT_LAUNCH_KEEP), new = options("6.2", PORT_LAUNCH_KEEP);
+	const char *src = "v += __shfl_down_sync(0xffffffff, v, d, 16);\n";
+
+	(void)state;
+	expect(src, "v += __shfl_down(v, d, 16);\n", &old, NULL);
+	expect(src, "v += __shfl_down_sync(0xffffffffffffffffULL, v, d, 16);\n", &new, NULL);
+}
+
+static void test_launch_rewrite(void **state)
+{
+	port_options o = options("6.2", PORT_LAUNCH_HIP);
+
+	(void)state;
+	expect("__global__ void k(int);\nvoid f() { ns::k<float, 4><<<grid, dim3(8, 8), 0, s>>>(a, g(b, c)); }\n",
+	       "#include \"hip/hip_runtime.h\"\n__global__ void k(int);\n"
+	       "void f() { hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::k<float, 4>), dim3(grid), dim3(8, 8), 0, s, a, g(b, c)); }\n",
+	       &o, NULL);
+}
+
+static void test_protected_regions(void **state)
+{
+	port_options o = options("6.2", PORT_LAUNCH_KEEP);
+	const char *src = "cudaFree(a);\n// hipport off\ncudaFree(b);\n// hipport on\n"
+			  "cudaFree(c); // hipport keep\ncudaFree(d);\n";
+
+	(void)state;
+	expect(src,
+	       "hipFree(a);\n// hipport off\ncudaFree(b);\n// hipport on\n"
+	       "cudaFree(c); // hipport keep\nhipFree(d);\n",
+	       &o, NULL);
+}
+
+static void test_broken_input(void **state)
+{
+	port_options o = options("6.2", PORT_LAUNCH_KEEP);
+	static const struct {
+		const char *src;
+		const char *message;
+	} cases[] = {
+		{ "int a; /* never closed\n", "t.cu:1:8: unterminated /* comment" },
+		{ "void f() {\n  g(;\n", "t.cu:2:4: '(' is never closed" },
+		{ "#if A\nint x;\n", "t.cu:1:1: #if without #endif" },
+		{ "k<<<1, 2(x);\n", "t.cu:1:2: '<<<' without a matching '>>>'" },
+		{ "", "t.cu: file is empty" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		port_result res;
+
+		assert_int_equal(port_translate(&res, lexer, rules, &o, "t.cu", cases[i].src,
+						strlen(cases[i].src)), UTIL_EINPUT);
+		assert_string_equal(util_error_last(), cases[i].message);
+		assert_null(res.output.ptr);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_cuda_is_identity),
+		cmocka_unit_test(test_comments_and_strings_untouched),
+		cmocka_unit_test(test_members_not_renamed),
+		cmocka_unit_test(test_refs_and_positions),
+		cmocka_unit_test(test_warp_sync_by_version),
+		cmocka_unit_test(test_launch_rewrite),
+		cmocka_unit_test(test_protected_regions),
+		cmocka_unit_test(test_broken_input),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
