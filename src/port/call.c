@@ -17,6 +17,33 @@ static bool is_close(const xlate *x, size_t i)
 	       xlate_tok_is(x, i, ">>>");
 }
 
+/* The '>' closing a template argument list opened by the '<' at i (after a
+ * name), or SIZE_MAX when the '<' is a comparison: no match before the
+ * argument or statement ends. */
+static size_t template_close(const xlate *x, size_t i)
+{
+	int angles = 1, parens = 0;
+
+	for (i++; i < x->ntok; i++) {
+		if (xlate_tok_is(x, i, "<"))
+			angles++;
+		else if (xlate_tok_is(x, i, ">") && parens == 0 && --angles == 0)
+			return i;
+		else if (xlate_tok_is(x, i, ">>") && parens == 0 && (angles -= 2) <= 0)
+			return angles == 0 ? i : SIZE_MAX;
+		else if (xlate_tok_is(x, i, "(") || xlate_tok_is(x, i, "["))
+			parens++;
+		else if (xlate_tok_is(x, i, ")") || xlate_tok_is(x, i, "]")) {
+			if (--parens < 0)
+				return SIZE_MAX;
+		} else if (xlate_tok_is(x, i, ";") || xlate_tok_is(x, i, "{") || xlate_tok_is(x, i, "}") ||
+			   xlate_tok_is(x, i, ">>>") || xlate_tok_is(x, i, "&&") || xlate_tok_is(x, i, "||") ||
+			   (parens == 0 && xlate_tok_is(x, i, "?")))
+			return SIZE_MAX;
+	}
+	return SIZE_MAX;
+}
+
 int xlate_split_args(const xlate *x, size_t lparen, size_t *rparen, xlate_range *args, int max,
 		     const char *closer)
 {
@@ -34,6 +61,14 @@ int xlate_split_args(const xlate *x, size_t lparen, size_t *rparen, xlate_range 
 			}
 			*rparen = i;
 			return n;
+		}
+		if (xlate_tok_is(x, i, "<") && i > lparen + 1 && x->tok[i - 1].kind == PORT_TOKEN_IDENT) {
+			size_t close = template_close(x, i);
+
+			if (close != SIZE_MAX) {
+				i = close; /* commas inside template arguments do not split */
+				continue;
+			}
 		}
 		if (is_open(x, i)) {
 			depth++;
@@ -80,27 +115,32 @@ static bool parse_placeholder(const char *p, placeholder *ph)
 	return ph->first > 0;
 }
 
-/* Whether every argument the template names exists in this call. */
-static bool template_fits(const char *tmpl, int nargs)
+/* Whether a template alternative (up to end) fits a call of nargs
+ * arguments: every "$N" exists and, when exact, it uses them all. */
+static bool alternative_fits(const char *tmpl, const char *end, int nargs, bool exact)
 {
 	const char *p;
 	placeholder ph;
+	int highest = 0;
+	bool rest = false;
 
-	for (p = tmpl; *p; p++)
-		if (*p == '$' && parse_placeholder(p, &ph) &&
-		    (ph.rest ? ph.first > nargs + 1 : ph.first > nargs))
+	for (p = tmpl; p < end; p++) {
+		if (*p != '$' || !parse_placeholder(p, &ph))
+			continue;
+		if (ph.rest ? ph.first > nargs + 1 : ph.first > nargs)
 			return false;
-	return true;
+		rest |= ph.rest;
+		if (ph.first > highest)
+			highest = ph.first;
+	}
+	return !exact || rest || highest == nargs;
 }
 
-bool xlate_expand_template(xlate *x, const char *tmpl, const xlate_range *args, int nargs, util_buf *out)
+static void expand(xlate *x, const char *p, const char *end, const xlate_range *args, int nargs, util_buf *out)
 {
-	const char *p = tmpl;
 	placeholder ph;
 
-	if (!template_fits(tmpl, nargs))
-		return false;
-	while (*p) {
+	while (p < end) {
 		if (*p != '$' || !parse_placeholder(p, &ph)) {
 			util_buf_putc(out, *p++);
 			continue;
@@ -115,5 +155,28 @@ bool xlate_expand_template(xlate *x, const char *tmpl, const xlate_range *args, 
 		xlate_emit_range(x, args[ph.first - 1].begin,
 				 ph.rest ? args[nargs - 1].end : args[ph.first - 1].end, out);
 	}
-	return true;
+}
+
+bool xlate_expand_template(xlate *x, const char *tmpl, const xlate_range *args, int nargs, util_buf *out)
+{
+	int pass;
+
+	/* alternatives for overloads, "f($1)|g($1, $2)": the first that uses
+	 * exactly the call's arguments, else the first whose arguments exist */
+	for (pass = 0; pass < 2; pass++) {
+		const char *alt = tmpl;
+
+		for (;;) {
+			const char *bar = strchr(alt, '|'), *end = bar ? bar : alt + strlen(alt);
+
+			if (alternative_fits(alt, end, nargs, pass == 0)) {
+				expand(x, alt, end, args, nargs, out);
+				return true;
+			}
+			if (!bar)
+				break;
+			alt = bar + 1;
+		}
+	}
+	return false;
 }

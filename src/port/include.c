@@ -52,7 +52,14 @@ static header_plan plan_header(const xlate *x, const xlate_include *inc)
 			plan.status = PORT_REF_TOO_NEW;
 			return plan;
 		}
-		to = rule->fallback;
+		if (to == rule->roc) {
+			/* before the per-library folders, ROC headers sat at the top level */
+			const char *slash = strrchr(to, '/');
+
+			to = slash ? slash + 1 : to;
+		} else {
+			to = rule->fallback;
+		}
 		plan.status = PORT_REF_FALLBACK;
 	}
 	plan.action = HEADER_RENAME;
@@ -73,7 +80,7 @@ static size_t after_preamble(const xlate *x)
 	size_t i = 0, last_end = 0;
 	bool skipped = false;
 
-	while (i < x->ntok) {
+	while (i < x->ntok && !(x->mark[i] & XLATE_PROTECT)) {
 		if (x->tok[i].kind == PORT_TOKEN_COMMENT) {
 			last_end = x->tok[i].end;
 			skipped = true;
@@ -135,11 +142,14 @@ void xlate_plan_runtime_header(xlate *x)
 	} else {
 		x->insert_at = after_preamble(x);
 	}
+	if (x->insert_at < 3 && x->len >= 3 && memcmp(x->src, "\xef\xbb\xbf", 3) == 0)
+		x->insert_at = 3; /* after a byte order mark */
 }
 
 void xlate_emit_runtime_header(xlate *x, util_buf *out)
 {
-	if (out->len && out->ptr[out->len - 1] != '\n')
+	/* only at the end of a file without a final newline is it needed */
+	if (x->insert_at == x->len && x->len && x->src[x->len - 1] != '\n')
 		util_buf_puts(out, x->eol);
 	util_buf_printf(out, "#include \"%s\"%s", runtime_header, x->eol);
 	x->inserted = true;

@@ -38,11 +38,13 @@ static size_t kernel_start(const xlate *x, size_t open, bool *templated)
 	}
 	if (x->tok[k].kind != PORT_TOKEN_IDENT)
 		return SIZE_MAX;
-	while ((p = xlate_prev(x, k)) != SIZE_MAX && xlate_tok_is(x, p, "::")) {
+	/* qualified names and kernels reached through objects: 'ns::k', 'table.k', 'p->k' */
+	while ((p = xlate_prev(x, k)) != SIZE_MAX &&
+	       (xlate_tok_is(x, p, "::") || xlate_tok_is(x, p, ".") || xlate_tok_is(x, p, "->"))) {
 		size_t q = xlate_prev(x, p);
 
 		if (q == SIZE_MAX || x->tok[q].kind != PORT_TOKEN_IDENT)
-			return p; /* '::kernel' */
+			return xlate_tok_is(x, p, "::") ? p : k; /* '::kernel' */
 		k = q;
 	}
 	return k;
@@ -87,6 +89,15 @@ int xlate_find_launches(xlate *x)
 		i = l.close;
 	}
 	return 0;
+}
+
+/* Whether tokens [begin, end) hold more than comments. */
+static bool has_code(const xlate *x, size_t begin, size_t end)
+{
+	for (; begin < end; begin++)
+		if (x->tok[begin].kind != PORT_TOKEN_COMMENT)
+			return true;
+	return false;
 }
 
 /* dim3(...) around a launch dimension, unless it already is one. */
@@ -141,7 +152,7 @@ size_t xlate_emit_launch(xlate *x, size_t kernel, util_buf *out)
 		xlate_emit_range(x, l->config[3].begin, l->config[3].end, out);
 	else
 		util_buf_putc(out, '0');
-	if (l->rparen > l->lparen + 1) {
+	if (has_code(x, l->lparen + 1, l->rparen)) {
 		util_buf_puts(out, ", ");
 		xlate_emit_range(x, l->lparen + 1, l->rparen, out);
 	}

@@ -104,7 +104,7 @@ int port_lexer_tokenize(port_lexer *lexer, const char *name, const char *src, si
 	CXToken *toks = NULL;
 	unsigned ntoks = 0, i;
 	port_token *tokens = NULL;
-	size_t n = 0, head = sizeof(wrap_head) - 1;
+	size_t n = 0, head = sizeof(wrap_head) - 1, bom;
 	enum CXErrorCode rc;
 	int error = UTIL_ERROR;
 	CXFile file;
@@ -113,8 +113,10 @@ int port_lexer_tokenize(port_lexer *lexer, const char *name, const char *src, si
 	*count = 0;
 	if (len > UINT32_MAX - 64)
 		return util_error_set(UTIL_EINPUT, "%s: file too large", name);
+	/* a UTF-8 byte order mark is not a token: lex what follows it */
+	bom = len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	util_buf_puts(&wrapped, wrap_head);
-	util_buf_put(&wrapped, src, len);
+	util_buf_put(&wrapped, src + bom, len - bom);
 	util_buf_puts(&wrapped, wrap_tail);
 	if (util_buf_oom(&wrapped))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
@@ -150,12 +152,17 @@ int port_lexer_tokenize(port_lexer *lexer, const char *name, const char *src, si
 
 		clang_getSpellingLocation(clang_getRangeStart(extent), NULL, NULL, NULL, &start);
 		clang_getSpellingLocation(clang_getRangeEnd(extent), NULL, NULL, NULL, &end);
-		if (start < head || start >= head + len || end <= start)
+		if (start < head || start >= head + len - bom || end <= start)
 			continue;
-		if (end > head + len)
-			end = (unsigned)(head + len); /* an unterminated comment runs into the wrapper */
-		tokens[n].start = (uint32_t)(start - head);
-		tokens[n].end = (uint32_t)(end - head);
+		if (end > head + len - bom)
+			end = (unsigned)(head + len - bom); /* an unterminated comment runs into the wrapper */
+		/* a token after an escaped newline starts at the backslash */
+		while (end - start > 2 && wrapped.ptr[start] == '\\' &&
+		       (wrapped.ptr[start + 1] == '\n' ||
+			(wrapped.ptr[start + 1] == '\r' && wrapped.ptr[start + 2] == '\n')))
+			start += wrapped.ptr[start + 1] == '\n' ? 2 : 3;
+		tokens[n].start = (uint32_t)(start - head + bom);
+		tokens[n].end = (uint32_t)(end - head + bom);
 		tokens[n].kind = token_kind(clang_getTokenKind(toks[i]));
 		tokens[n].flags = 0;
 		n++;

@@ -145,6 +145,15 @@ static bool is_member_or_qualified(const xlate *x, size_t i)
 	return xlate_tok_is(x, q, ">");
 }
 
+/* 'cudaError_t (*cudaMalloc)(void **, size_t)': the user's function pointer. */
+static bool is_pointer_declarator(const xlate *x, size_t i)
+{
+	size_t p = xlate_prev(x, i), q = p == SIZE_MAX ? SIZE_MAX : xlate_prev(x, p);
+
+	return q != SIZE_MAX && (xlate_tok_is(x, p, "*") || xlate_tok_is(x, p, "&")) && xlate_tok_is(x, q, "(") &&
+	       xlate_tok_is(x, xlate_next(x, i), ")");
+}
+
 /* sqrtf, min, cos: device math that HIP names the same, and that plain C++
  * uses too; renaming them is a no-op, counting them would be noise. */
 static bool is_generic_identity(const port_rule *rule)
@@ -177,11 +186,11 @@ static size_t emit_identifier(xlate *x, size_t i, util_buf *out)
 	const char *to;
 	port_version target = x->opts->target_hip;
 
-	if (is_member_or_qualified(x, i))
+	if (is_member_or_qualified(x, i) || is_pointer_declarator(x, i))
 		goto copy;
 	next = xlate_next(x, i);
-	if (xlate_tok_is(x, next, "::") && (rule = port_rules_find_namespace(x->rules, t, n)) != NULL &&
-	    rule->hip) {
+	if ((xlate_tok_is(x, next, "::") || xlate_tok_is(x, xlate_prev(x, i), "namespace")) &&
+	    (rule = port_rules_find_namespace(x->rules, t, n)) != NULL && rule->hip) {
 		xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_CONVERTED);
 		util_buf_puts(out, rule->hip);
 		return i + 1;

@@ -1,0 +1,2 @@
+// Größe in Latin-1
+void f() { cudaDeviceSynchronize(); }

@@ -1,0 +1,6 @@
+__global__ void k(int *p);
+
+void run(int *p)
+{
+    k<<<1, 32(p);
+}

@@ -1,0 +1,6 @@
+#include <cstdio>
+
+void report(int code)
+{
+    printf("cuda error %d\n, code);
+}

@@ -1,0 +1,9 @@
+#include <cuda_runtime.h>
+#include "device_launch_parameters.h"
+#include <texture_fetch_functions.h>
+#include <cstdio>
+
+__global__ void hello()
+{
+    printf("block %d thread %d\n", blockIdx.x, threadIdx.x);
+}

@@ -1,0 +1,6 @@
+#ifdef USE_MPI
+#include <mpi.h>
+#endif
+#include <cstdio>
+
+__global__ void mark(int *flags, int rank) { flags[threadIdx.x] = rank; }
