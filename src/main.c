@@ -1,6 +1,7 @@
 /* hipport: argument parsing and dispatch to the subcommands in src/cmd/. */
 #include <stdio.h>
 #include <string.h>
+#include <git2.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -50,6 +51,7 @@ int main(int argc, char **argv)
 			break;
 	if (!b->name)
 		return cmd_fail(CMD_EXIT_USAGE, "'%s' is not a hipport command (see 'hipport --help')", argv[i]);
+	git_libgit2_init();
 	memset(&ctx, 0, sizeof(ctx));
 	code = cmd_parse_options(&ctx, b, argc - i - 1, argv + i + 1);
 	if (code == 0)
@@ -57,5 +59,6 @@ int main(int argc, char **argv)
 	else if (code < 0)
 		code = CMD_EXIT_OK; /* --help */
 	cmd_context_dispose(&ctx);
+	git_libgit2_shutdown();
 	return code;
 }

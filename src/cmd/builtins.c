@@ -2,11 +2,25 @@
 #include "cmd/cmd.h"
 
 const cmd_builtin cmd_builtins[] = {
+	{ .name = "apply", .run = cmd_apply, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_UNDO,
+	  .usage = "apply [PATH...] [--undo]",
+	  .summary = "Write the proposals into the working tree, each file atomically; the originals are kept\n"
+		     "under .git/hipport/backup/ (.hipport-backup/ outside a repository). A file changed since\n"
+		     "it was read is not overwritten. --undo restores the files apply wrote, unless they were\n"
+		     "edited since." },
+	{ .name = "diff", .run = cmd_diff, .options = CMD_OPT_PORT | CMD_OPT_WALK,
+	  .usage = "diff [PATH...]",
+	  .summary = "Print unified diffs of the proposed ports (directories are walked: tracked and\n"
+		     "untracked, not ignored, files inside a git repository)." },
 	{ .name = "query", .run = cmd_query, .options = CMD_OPT_PORT | CMD_OPT_FORMAT,
 	  .usage = "query NAME... [--format text|json]",
 	  .summary = "Look up CUDA names (functions, types, headers) in the mapping tables: the HIP name,\n"
 		     "the HIP versions that added, deprecated or removed it, the ROC alternative, or\n"
 		     "\"unsupported\". A HIP name is looked up in reverse. Exit 1 if a name is unknown." },
+	{ .name = "scan", .run = cmd_scan, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FORMAT | CMD_OPT_FAIL,
+	  .usage = "scan [PATH...] [--format text|json|sarif] [--fail-on error|warning|note]",
+	  .summary = "Report, per file and in total, the references converted and left, the lines changed,\n"
+		     "and the findings; change nothing. JSON is documented in docs/scan-json.md." },
 	{ .name = "translate", .run = cmd_translate, .options = CMD_OPT_PORT | CMD_OPT_OUTPUT,
 	  .usage = "translate FILE [-o OUT] [options]",
 	  .summary = "Print the proposed HIP source of one CUDA file (or write it atomically to OUT).\n"

@@ -20,7 +20,10 @@ enum cmd_exit {
 enum cmd_option_set {
 	CMD_OPT_PORT = 1,   /* --target-hip, --kernel-launch, --roc, --experimental, --rules */
 	CMD_OPT_OUTPUT = 2, /* -o FILE */
-	CMD_OPT_FORMAT = 4  /* --format */
+	CMD_OPT_FORMAT = 4, /* --format */
+	CMD_OPT_WALK = 8,   /* --jobs, --no-cache, --max-size */
+	CMD_OPT_FAIL = 16,  /* --fail-on */
+	CMD_OPT_UNDO = 32   /* --undo */
 };
 
 typedef struct cmd_context {
@@ -32,6 +35,11 @@ typedef struct cmd_context {
 	const char *rules_dir;
 	const char *output;
 	const char *format;
+	unsigned jobs;           /* 0: the number of cores */
+	bool no_cache;
+	size_t max_size;
+	int fail_on;             /* an_severity, or -1 */
+	bool undo;
 	char **args;             /* positional arguments */
 	int nargs;
 	port_rules *rules;
@@ -47,8 +55,11 @@ typedef struct cmd_builtin {
 
 extern const cmd_builtin cmd_builtins[];
 
-int cmd_translate(cmd_context *ctx);
+int cmd_apply(cmd_context *ctx);
+int cmd_diff(cmd_context *ctx);
 int cmd_query(cmd_context *ctx);
+int cmd_scan(cmd_context *ctx);
+int cmd_translate(cmd_context *ctx);
 
 /* Parses argv (after the command name) into ctx; prints and returns
  * CMD_EXIT_USAGE on a bad option, or -1 when --help was printed. */

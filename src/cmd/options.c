@@ -3,7 +3,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/finding.h"
 #include "check/toolchain.h"
+#include "util/file.h"
 #include "cmd/cmd.h"
 #include "util/error.h"
 
@@ -23,7 +25,13 @@ static const option_spec options[] = {
 	{ "experimental", 0, false, CMD_OPT_PORT, "also apply mappings marked experimental" },
 	{ "rules", 0, true, CMD_OPT_PORT, "read rule files (*.tsv) from DIR instead of the built-in ones" },
 	{ "output", 'o', true, CMD_OPT_OUTPUT, "write to FILE (atomically) instead of standard output" },
-	{ "format", 0, true, CMD_OPT_FORMAT, "output format: text or json" },
+	{ "format", 0, true, CMD_OPT_FORMAT, "output format (see above)" },
+	{ "jobs", 'j', true, CMD_OPT_WALK, "files translated in parallel (default: the number of cores)" },
+	{ "no-cache", 0, false, CMD_OPT_WALK, "neither read nor write the cache in .git/hipport/cache" },
+	{ "max-size", 0, true, CMD_OPT_WALK, "skip files of this many bytes or more (default 10000000)" },
+	{ "fail-on", 0, true, CMD_OPT_FAIL, "exit 1 if a finding of this severity or worse exists: error, warning or note" },
+	{ "undo", 0, false, CMD_OPT_UNDO, "restore the files as they were before the last apply" },
+	{ "color", 0, false, 0, "colour even when standard output is not a terminal" },
 	{ "no-color", 0, false, 0, "no colour (NO_COLOR in the environment does the same)" },
 	{ "quiet", 'q', false, 0, "print only errors" },
 	{ "verbose", 'v', false, 0, "print more" },
@@ -104,8 +112,31 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		ctx->output = value;
 	} else if (strcmp(o->name, "format") == 0) {
 		ctx->format = value;
+	} else if (strcmp(o->name, "jobs") == 0) {
+		char *end;
+		long n = strtol(value, &end, 10);
+
+		if (*end || n < 1 || n > 64)
+			return cmd_fail(CMD_EXIT_USAGE, "--jobs: '%s' is not a number from 1 to 64", value);
+		ctx->jobs = (unsigned)n;
+	} else if (strcmp(o->name, "no-cache") == 0) {
+		ctx->no_cache = true;
+	} else if (strcmp(o->name, "max-size") == 0) {
+		char *end;
+		unsigned long long n = strtoull(value, &end, 10);
+
+		if (*end || n == 0 || value[0] == '-')
+			return cmd_fail(CMD_EXIT_USAGE, "--max-size: '%s' is not a number of bytes", value);
+		ctx->max_size = (size_t)n;
+	} else if (strcmp(o->name, "fail-on") == 0) {
+		if ((ctx->fail_on = an_severity_parse(value)) < 0)
+			return cmd_fail(CMD_EXIT_USAGE, "--fail-on: '%s' is not error, warning or note", value);
+	} else if (strcmp(o->name, "undo") == 0) {
+		ctx->undo = true;
 	} else if (strcmp(o->name, "no-color") == 0) {
 		ctx->color = false;
+	} else if (strcmp(o->name, "color") == 0) {
+		ctx->color = true;
 	} else if (strcmp(o->name, "quiet") == 0) {
 		ctx->verbosity = -1;
 	} else if (strcmp(o->name, "verbose") == 0) {
@@ -140,6 +171,8 @@ int cmd_parse_options(cmd_context *ctx, const cmd_builtin *builtin, int argc, ch
 	bool only_args = false;
 
 	ctx->command = builtin->name;
+	ctx->max_size = UTIL_FILE_DEFAULT_MAX_SIZE;
+	ctx->fail_on = -1;
 	ctx->color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 	ctx->args = calloc((size_t)argc + 1, sizeof(char *));
 	if (!ctx->args)

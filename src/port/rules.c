@@ -1,6 +1,7 @@
 #include "port/rules.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -31,6 +32,8 @@ struct port_rules {
 	rule_text *texts;
 	size_t count;
 	port_version newest_hip;
+	unsigned long long hash; /* FNV-1a over every loaded text */
+	char digest[17];
 };
 
 /* Families load in this order; a name defined twice keeps its first
@@ -206,6 +209,15 @@ static int add_text(port_rules *rules, const char *name, const char *data, size_
 	}
 	memcpy(text->data, data, len);
 	text->data[len] = '\0';
+	{
+		size_t i;
+
+		if (!rules->hash)
+			rules->hash = 1469598103934665603ull;
+		for (i = 0; i < len; i++)
+			rules->hash = (rules->hash ^ (unsigned char)data[i]) * 1099511628211ull;
+		snprintf(rules->digest, sizeof(rules->digest), "%016llx", rules->hash);
+	}
 	text->next = rules->texts;
 	rules->texts = text;
 	return load_text(rules, text, strstr(name, "overrides.tsv") != NULL);
@@ -359,6 +371,11 @@ const port_rule *port_rules_find_by_target(const port_rules *rules, const char *
 size_t port_rules_count(const port_rules *rules)
 {
 	return rules->count;
+}
+
+const char *port_rules_digest(const port_rules *rules)
+{
+	return rules->digest;
 }
 
 port_version port_rules_newest_hip(const port_rules *rules)

@@ -50,6 +50,8 @@ const port_rule *port_rules_find_namespace(const port_rules *rules, const char *
 const port_rule *port_rules_find_by_target(const port_rules *rules, const char *name);
 
 size_t port_rules_count(const port_rules *rules);
+/* A digest of the rule texts as loaded (16 hex digits), for cache keys. */
+const char *port_rules_digest(const port_rules *rules);
 /* The newest HIP version any rule mentions (the default target without hipcc). */
 port_version port_rules_newest_hip(const port_rules *rules);
 

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,7 @@ static void fsync_parent(const char *path)
 	free(dir);
 }
 
-int util_file_write_atomic(const char *path, const char *data, size_t len)
+static int write_replacing(const char *path, const char *data, size_t len, bool durable)
 {
 	util_buf lock = UTIL_BUF_INIT;
 	struct stat st;
@@ -128,7 +129,7 @@ int util_file_write_atomic(const char *path, const char *data, size_t len)
 					       strerror(errno));
 		goto done;
 	}
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (write_all(fd, data, len) < 0 || (durable && fsync(fd) < 0)) {
 		error = util_error_set(UTIL_ERROR, "%s: write failed: %s", path, strerror(errno));
 		goto fail;
 	}
@@ -142,7 +143,8 @@ int util_file_write_atomic(const char *path, const char *data, size_t len)
 		error = util_error_set(UTIL_ERROR, "%s: cannot replace: %s", path, strerror(errno));
 		goto fail;
 	}
-	fsync_parent(path);
+	if (durable)
+		fsync_parent(path);
 	error = UTIL_OK;
 	goto done;
 fail:
@@ -153,4 +155,14 @@ fail:
 done:
 	util_buf_dispose(&lock);
 	return error;
+}
+
+int util_file_write_atomic(const char *path, const char *data, size_t len)
+{
+	return write_replacing(path, data, len, true);
+}
+
+int util_file_write_fast(const char *path, const char *data, size_t len)
+{
+	return write_replacing(path, data, len, false);
 }

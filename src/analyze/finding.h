@@ -1,0 +1,44 @@
+/* Findings: what a rename cannot get right, with a stable id, a severity and
+ * a place. For now they come from references the rules could not convert. */
+#ifndef HIPPORT_ANALYZE_FINDING_H
+#define HIPPORT_ANALYZE_FINDING_H
+
+#include <stddef.h>
+
+#include "review/proposal.h"
+
+typedef enum an_severity {
+	AN_NOTE,    /* performance or precision hint */
+	AN_WARNING, /* likely wrong results or a crash */
+	AN_ERROR    /* will not build */
+} an_severity;
+
+typedef struct an_finding {
+	const char *id;  /* "API-001" */
+	an_severity severity;
+	unsigned line, col, end_col;
+	char *message;
+	const char *name;   /* the CUDA name concerned, or NULL */
+	const char *family; /* the API family, or NULL */
+} an_finding;
+
+typedef struct an_catalog_entry {
+	const char *id;
+	an_severity severity;
+	const char *title;
+	const char *description;
+} an_catalog_entry;
+
+/* The finding catalog (ids, default severities, descriptions). */
+const an_catalog_entry *an_catalog_find(const char *id);
+const an_catalog_entry *an_catalog_all(size_t *count);
+
+/* The findings of one proposal, in source order (caller frees with an_findings_free). */
+int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const port_options *opts);
+void an_findings_free(an_finding *findings, size_t count);
+
+const char *an_severity_name(an_severity s);
+/* Parses "error", "warning", "note"; -1 if none of them. */
+int an_severity_parse(const char *text);
+
+#endif

@@ -1,0 +1,112 @@
+#include "cmd/propose.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "review/batch.h"
+#include "review/cache.h"
+#include "util/error.h"
+
+typedef struct progress {
+	pthread_mutex_t lock;
+	struct timespec start;
+	bool shown;
+	size_t last;
+} progress;
+
+static double seconds_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* A bar on stderr, once the work has taken more than half a second. */
+static void show_progress(size_t done, size_t total, void *payload)
+{
+	progress *pg = payload;
+	int width = 30, filled;
+
+	pthread_mutex_lock(&pg->lock);
+	if ((pg->shown || seconds_since(&pg->start) > 0.5) && (done == total || done * 100 / total != pg->last)) {
+		pg->last = done * 100 / total;
+		filled = (int)(done * (size_t)width / total);
+		fprintf(stderr, "\r[%.*s%*s] %zu/%zu files", filled, "##############################",
+			width - filled, "", done, total);
+		pg->shown = true;
+	}
+	pthread_mutex_unlock(&pg->lock);
+}
+
+int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
+{
+	rv_batch_options opts;
+	rv_cache *cache = NULL;
+	progress pg;
+	size_t i;
+	int error, code;
+
+	memset(out, 0, sizeof(*out));
+	if ((code = cmd_load_rules(ctx)) != 0)
+		return code;
+	if ((error = vcs_walk_paths(&out->walk, ctx->args, (size_t)ctx->nargs)) < 0)
+		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+	if (ctx->verbosity >= 0)
+		for (i = 0; i < out->walk.nnotes; i++)
+			fprintf(stderr, "hipport: note: %s\n", out->walk.notes[i]);
+	out->n = out->walk.nfiles;
+	out->items = calloc(out->n ? out->n : 1, sizeof(*out->items));
+	if (!out->items)
+		return cmd_fail(CMD_EXIT_USAGE, "out of memory");
+	if (!ctx->no_cache && out->walk.git_dir &&
+	    rv_cache_open(&cache, out->walk.git_dir, ctx->rules, &ctx->port) < 0)
+		cache = NULL;
+	memset(&opts, 0, sizeof(opts));
+	memset(&pg, 0, sizeof(pg));
+	pthread_mutex_init(&pg.lock, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &pg.start);
+	opts.rules = ctx->rules;
+	opts.port = &ctx->port;
+	opts.cache = cache;
+	opts.jobs = ctx->jobs;
+	opts.max_size = ctx->max_size;
+	if (ctx->verbosity >= 0 && isatty(STDERR_FILENO)) {
+		opts.progress = show_progress;
+		opts.payload = &pg;
+	}
+	error = rv_batch_propose(out->items, &out->walk, &opts);
+	if (pg.shown)
+		fputs("\r\033[K", stderr);
+	pthread_mutex_destroy(&pg.lock);
+	rv_cache_free(cache);
+	if (error < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	for (i = 0; i < out->n; i++) {
+		const rv_proposal *p = &out->items[i];
+
+		if (p->state != RV_PROPOSAL_BAD_INPUT)
+			continue;
+		if (out->walk.files[i].named) {
+			out->named_bad = true;
+			fprintf(stderr, "hipport: %s\n", p->message);
+		} else if (ctx->verbosity >= 0) {
+			fprintf(stderr, "hipport: note: %s (skipped)\n", p->message);
+		}
+	}
+	return 0;
+}
+
+void cmd_proposals_dispose(cmd_proposals *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		rv_proposal_dispose(&set->items[i]);
+	free(set->items);
+	vcs_walk_dispose(&set->walk);
+	memset(set, 0, sizeof(*set));
+}

@@ -1,0 +1,22 @@
+/* What scan, diff and apply share: walk the named paths, make every
+ * proposal (over threads, through the cache), report skipped files. */
+#ifndef HIPPORT_CMD_PROPOSE_H
+#define HIPPORT_CMD_PROPOSE_H
+
+#include "cmd/cmd.h"
+#include "review/proposal.h"
+#include "vcs/walk.h"
+
+typedef struct cmd_proposals {
+	vcs_walk walk;
+	rv_proposal *items; /* one per walk.files, same order */
+	size_t n;
+	bool named_bad;     /* a file the user named is bad input */
+} cmd_proposals;
+
+/* Returns 0, or an exit code after printing why. Bad files found by the walk
+ * are noted on stderr and skipped; bad files the user named set named_bad. */
+int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out);
+void cmd_proposals_dispose(cmd_proposals *set);
+
+#endif

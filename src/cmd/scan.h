@@ -1,0 +1,28 @@
+/* Internal to hipport scan: the per-file results its three formats print. */
+#ifndef HIPPORT_CMD_SCAN_H
+#define HIPPORT_CMD_SCAN_H
+
+#include <stdio.h>
+
+#include "analyze/finding.h"
+#include "cmd/propose.h"
+
+typedef struct scan_file {
+	const rv_proposal *p;
+	an_finding *findings;
+	size_t nfindings;
+	size_t converted, unconverted; /* references */
+	const char *effort;            /* automatic, review or manual */
+} scan_file;
+
+typedef struct scan_report {
+	const cmd_context *ctx;
+	const cmd_proposals *set;
+	scan_file *files; /* the files that hold CUDA, in path order */
+	size_t nfiles;
+} scan_report;
+
+int scan_print_json(FILE *out, const scan_report *r);
+int scan_print_sarif(FILE *out, const scan_report *r);
+
+#endif

@@ -1,0 +1,23 @@
+/* Translation results cached under .git/hipport/cache/, keyed by the file's
+ * blob id, the rules' digest, the options and hipport's version, so that
+ * scanning an unchanged repository again is nearly free. */
+#ifndef HIPPORT_REVIEW_CACHE_H
+#define HIPPORT_REVIEW_CACHE_H
+
+#include "review/proposal.h"
+
+typedef struct rv_cache rv_cache;
+
+/* Opens (creating lazily) the cache of the repository whose .git directory is git_dir. */
+int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, const port_options *opts);
+void rv_cache_free(rv_cache *cache);
+
+/* Fills p from the cache: 1 on a hit (or a file a walk skips as not CUDA),
+ * 0 on a miss (p left empty). */
+int rv_cache_load(rv_cache *cache, rv_proposal *p, const port_rules *rules, const char *path,
+		  const char *fs_path, bool named, size_t max_size);
+
+/* Stores a proposal; failures are ignored (the cache is only an accelerator). */
+void rv_cache_store(rv_cache *cache, const rv_proposal *p);
+
+#endif

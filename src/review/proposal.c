@@ -1,0 +1,174 @@
+#include "review/proposal.h"
+
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/file.h"
+
+static bool contains(const char *src, size_t len, const char *what)
+{
+	return memmem(src, len, what, strlen(what)) != NULL;
+}
+
+bool rv_proposal_looks_like_cuda(const char *src, size_t len)
+{
+	static const char *const markers[] = {
+		"__global__", "__device__", "__shared__", "__constant__", "<<<", "cuda", "CUDA",
+		"cublas", "curand", "cufft", "cusparse", "cusolver", "cudnn", "nvrtc", "cub::",
+		"__shfl", "__syncthreads", "threadIdx", "blockIdx", "CUresult", "CUdevice", NULL
+	};
+	size_t i;
+
+	for (i = 0; markers[i]; i++)
+		if (contains(src, len, markers[i]))
+			return true;
+	return false;
+}
+
+static size_t count_lines(const char *src, size_t len)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < len; i++)
+		n += src[i] == '\n';
+	return n + (len && src[len - 1] != '\n');
+}
+
+int rv_proposal_make(rv_proposal *p, port_lexer *lexer, const port_rules *rules,
+		     const port_options *opts, const char *path, const char *fs_path, bool named,
+		     size_t max_size)
+{
+	int error;
+
+	memset(p, 0, sizeof(*p));
+	p->path = path;
+	p->fs_path = fs_path;
+	error = util_file_read(&p->source, fs_path, max_size);
+	if (error == UTIL_ENOMEM)
+		return error;
+	if (error == 0 && !named && !rv_proposal_looks_like_cuda(p->source.ptr, p->source.len)) {
+		p->state = RV_PROPOSAL_NOT_CUDA;
+		return 0;
+	}
+	if (error == 0)
+		error = port_translate(&p->port, lexer, rules, opts, path, p->source.ptr, p->source.len);
+	if (error == UTIL_ENOMEM)
+		return error;
+	if (error < 0) {
+		const char *msg = util_error_last();
+
+		/* messages name the file as opened; show the user's path instead */
+		if (strncmp(msg, fs_path, strlen(fs_path)) == 0 && strcmp(fs_path, path) != 0) {
+			util_buf b = UTIL_BUF_INIT;
+
+			util_buf_printf(&b, "%s%s", path, msg + strlen(fs_path));
+			p->message = util_buf_detach(&b);
+		} else {
+			p->message = strdup(msg);
+		}
+		p->state = RV_PROPOSAL_BAD_INPUT;
+		return p->message ? 0 : util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	p->lines = count_lines(p->source.ptr, p->source.len);
+	return rv_proposal_count_lines(p);
+}
+
+bool rv_proposal_changed(const rv_proposal *p)
+{
+	return p->state == RV_PROPOSAL_OK &&
+	       (p->port.output.len != p->source.len ||
+		memcmp(p->port.output.ptr, p->source.ptr, p->source.len) != 0);
+}
+
+static int make_patch(git_patch **patch, const rv_proposal *p)
+{
+	git_diff_options opts;
+
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.context_lines = 3;
+	if (git_patch_from_buffers(patch, p->source.ptr, p->source.len, p->path, p->port.output.ptr,
+				   p->port.output.len, p->path, &opts) < 0)
+		return util_error_set(UTIL_ERROR, "%s: diff failed: %s", p->path,
+				      git_error_last() ? git_error_last()->message : "?");
+	return 0;
+}
+
+int rv_proposal_count_lines(rv_proposal *p)
+{
+	git_patch *patch = NULL;
+	size_t context;
+	int error;
+
+	p->additions = p->deletions = 0;
+	if (!rv_proposal_changed(p))
+		return 0;
+	if ((error = make_patch(&patch, p)) < 0)
+		return error;
+	git_patch_line_stats(&context, &p->additions, &p->deletions, patch);
+	git_patch_free(patch);
+	return 0;
+}
+
+static void put_colored(util_buf *out, const char *line, size_t len)
+{
+	const char *color = NULL;
+
+	if (len >= 4 && (strncmp(line, "diff", 4) == 0 || strncmp(line, "--- ", 4) == 0 ||
+			 strncmp(line, "+++ ", 4) == 0 || strncmp(line, "inde", 4) == 0))
+		color = "\033[1m";
+	else if (len && line[0] == '@')
+		color = "\033[36m";
+	else if (len && line[0] == '+')
+		color = "\033[32m";
+	else if (len && line[0] == '-')
+		color = "\033[31m";
+	if (color)
+		util_buf_puts(out, color);
+	util_buf_put(out, line, len);
+	if (color)
+		util_buf_puts(out, "\033[m");
+}
+
+int rv_proposal_diff(const rv_proposal *p, util_buf *out, bool color)
+{
+	git_patch *patch = NULL;
+	git_buf text = { 0 };
+	int error;
+
+	if (!rv_proposal_changed(p))
+		return 0;
+	if ((error = make_patch(&patch, p)) < 0)
+		return error;
+	if (git_patch_to_buf(&text, patch) < 0) {
+		git_patch_free(patch);
+		return util_error_set(UTIL_ERROR, "%s: diff failed", p->path);
+	}
+	if (!color) {
+		util_buf_put(out, text.ptr, text.size);
+	} else {
+		const char *s = text.ptr, *end = text.ptr + text.size;
+
+		while (s < end) {
+			const char *nl = memchr(s, '\n', (size_t)(end - s));
+			size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+
+			put_colored(out, s, n);
+			if (nl)
+				util_buf_putc(out, '\n');
+			s += n + (nl ? 1 : 0);
+		}
+	}
+	git_buf_dispose(&text);
+	git_patch_free(patch);
+	return util_buf_oom(out) ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
+}
+
+void rv_proposal_dispose(rv_proposal *p)
+{
+	free(p->message);
+	util_buf_dispose(&p->source);
+	port_result_dispose(&p->port);
+	memset(p, 0, sizeof(*p));
+}

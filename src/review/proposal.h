@@ -1,0 +1,51 @@
+/* A proposal: one file's source, its proposed HIP port, and the diff between.
+ * The diff needs libgit2 initialised (git_libgit2_init) by the program. */
+#ifndef HIPPORT_REVIEW_PROPOSAL_H
+#define HIPPORT_REVIEW_PROPOSAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "port/translate.h"
+#include "util/buf.h"
+
+typedef enum rv_proposal_state {
+	RV_PROPOSAL_OK,
+	RV_PROPOSAL_NOT_CUDA, /* found by a walk, holds no CUDA: skipped quietly */
+	RV_PROPOSAL_BAD_INPUT /* unreadable, binary, not UTF-8, too large, broken syntax */
+} rv_proposal_state;
+
+typedef struct rv_proposal {
+	const char *path;    /* borrowed: as shown to the user */
+	const char *fs_path; /* borrowed */
+	rv_proposal_state state;
+	char *message;       /* why, for BAD_INPUT */
+	util_buf source;
+	port_result port;
+	size_t lines;        /* of the source */
+	size_t additions, deletions; /* lines, from the diff */
+	bool from_cache;
+} rv_proposal;
+
+/* Whether src holds CUDA: a CUDA header, __global__/__device__, a launch, a
+ * cuda/cu API name. A cheap byte scan, used to pick files during walks. */
+bool rv_proposal_looks_like_cuda(const char *src, size_t len);
+
+/* Reads and translates one file. Bad input is not an error of the call: it
+ * sets state to RV_PROPOSAL_BAD_INPUT and message. */
+int rv_proposal_make(rv_proposal *p, port_lexer *lexer, const port_rules *rules,
+		     const port_options *opts, const char *path, const char *fs_path, bool named,
+		     size_t max_size);
+
+/* Counts the lines added and removed by the proposal (libgit2's buffer diff). */
+int rv_proposal_count_lines(rv_proposal *p);
+
+/* Appends the unified diff of the proposal to out ("diff --git a/P b/P"...);
+ * nothing when the port is identical. */
+int rv_proposal_diff(const rv_proposal *p, util_buf *out, bool color);
+
+bool rv_proposal_changed(const rv_proposal *p);
+
+void rv_proposal_dispose(rv_proposal *p);
+
+#endif

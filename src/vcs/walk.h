@@ -1,0 +1,38 @@
+/* Which files a command works on: the paths the user named, with directories
+ * walked through libgit2 (tracked and untracked-not-ignored files) inside a
+ * repository, or plainly outside one. */
+#ifndef HIPPORT_VCS_WALK_H
+#define HIPPORT_VCS_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct vcs_file {
+	char *path;    /* as shown to the user: relative to the repository root, or as named */
+	char *fs_path; /* what to open */
+	bool named;    /* the user named this file (not found by a walk) */
+} vcs_file;
+
+typedef struct vcs_walk {
+	vcs_file *files;  /* sorted by path, no duplicates */
+	size_t nfiles;
+	char **notes;     /* "path: why it was skipped" */
+	size_t nnotes;
+	char *root;       /* the repository's work tree (with a trailing '/'), or NULL outside one */
+	char *git_dir;    /* the repository's .git directory, or NULL */
+} vcs_walk;
+
+/* Whether a file name has a CUDA candidate extension (.cu .cuh .cpp .cc .cxx .h .hpp .hip). */
+bool vcs_walk_is_candidate_name(const char *path);
+
+/* Walks paths (the current directory when npaths is 0). A named path that
+ * does not exist, or a symbolic link leaving the repository, is an error
+ * (UTIL_EINPUT / UTIL_ENOTFOUND). */
+int vcs_walk_paths(vcs_walk *out, char *const *paths, size_t npaths);
+
+/* Only finds the repository containing start (root and git_dir stay NULL outside one). */
+int vcs_walk_locate(vcs_walk *out, const char *start);
+
+void vcs_walk_dispose(vcs_walk *walk);
+
+#endif

@@ -1,0 +1,71 @@
+#!/bin/sh
+# hipport diff, apply and apply --undo round trips.
+# usage: test-apply.sh HIPPORT SOURCE_DIR TMP_DIR
+hipport=$1
+src=$2
+tmp=$3
+rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
+. "$src/tests/cli/lib.sh"
+. "$src/tests/cli/make-fixture.sh"
+repo="$tmp/repo"
+make_fixture "$repo" "$src/share/examples/fastops" || { echo "cannot make the fixture"; exit 2; }
+rm -f "$repo/leaving.cu" "$repo/inside-link.cu"
+git -C "$repo" add -A && git -C "$repo" commit -q -m "no links"
+
+# diff: libgit2's unified diff of each proposal; it applies cleanly with git apply
+check "diff" 0 "$hipport" -C "$repo" diff --target-hip=5.2
+cp "$tmp/out" "$tmp/port.diff"
+expect "diff header" "$tmp/port.diff" "diff --git a/src/reduce_softmax.cu b/src/reduce_softmax.cu"
+expect "diff line" "$tmp/port.diff" "+#include <hip/hip_runtime.h>"
+truth "no colour when piped" sh -c "! grep -q \"$(printf '\033')\" '$tmp/port.diff'"
+check "diff --color" 0 "$hipport" -C "$repo" diff --color src/transpose.cu
+truth "colour when asked" grep -q "$(printf '\033')\[32m" "$tmp/out"
+truth "git apply --check" git -C "$repo" apply --check "$tmp/port.diff"
+
+# apply: the working tree becomes the proposals; backups kept
+check "apply" 0 "$hipport" -C "$repo" apply --target-hip=5.2
+expect "apply summary" "$tmp/err" "hipport: applied 10 files (originals kept in"
+git -C "$repo" diff >"$tmp/applied.diff"
+truth "apply = diff" sh -c "git -C '$repo' diff --stat | tail -1 | grep -q '10 files changed'"
+truth "backup kept" test -f "$repo/.git/hipport/backup/src/reduce_softmax.cu"
+truth "no lock files" sh -c "! find '$repo' -name '*.lock' -not -path '*/.git/*' | grep -q ."
+check "diff after apply is empty" 0 "$hipport" -C "$repo" diff --target-hip=5.2
+truth "empty diff" test ! -s "$tmp/out"
+
+# undo: everything back, byte for byte
+check "undo" 0 "$hipport" -C "$repo" apply --undo
+expect "undo summary" "$tmp/err" "hipport: restored 10 files"
+truth "tree clean after undo" sh -c "test -z \"\$(git -C '$repo' status --porcelain --untracked-files=no)\""
+truth "backups dropped" sh -c "test -z \"\$(find '$repo/.git/hipport/backup' -type f)\""
+
+# undo of one path, and an edit after apply is never overwritten
+check "apply again" 0 "$hipport" -C "$repo" apply --target-hip=5.2
+echo "// my own edit" >>"$repo/src/transpose.cu"
+check "undo one directory" 1 "$hipport" -C "$repo" apply --undo src
+expect "edited file refused" "$tmp/err" "src/transpose.cu: changed since hipport applied it; not restored"
+expect "edit kept" "$repo/src/transpose.cu" "// my own edit"
+truth "others restored" git -C "$repo" diff --quiet -- src/reduce_softmax.cu
+truth "outside the path untouched" sh -c "! git -C '$repo' diff --quiet -- include"
+check "undo the rest" 0 "$hipport" -C "$repo" apply --undo include deep untracked.cu
+git -C "$repo" checkout -q src/transpose.cu
+check "undo after a manual restore" 0 "$hipport" -C "$repo" apply --undo
+truth "all clean" sh -c "test -z \"\$(git -C '$repo' status --porcelain --untracked-files=no)\""
+
+# a named bad file: nothing applied at all
+printf 'void f() { /* open\n' >"$repo/broken.cu"
+check "apply with a bad named file" 2 "$hipport" -C "$repo" apply src/transpose.cu broken.cu
+expect "nothing applied" "$tmp/err" "nothing applied"
+truth "tree untouched" git -C "$repo" diff --quiet
+
+# outside a repository (the build tree lies inside this project's): backups in .hipport-backup
+plain=$(mktemp -d "${TMPDIR:-/tmp}/hipport-plain.XXXXXX") || exit 2
+cp "$src/share/examples/fastops/src/transpose.cu" "$plain/t.cu"
+cp "$plain/t.cu" "$tmp/t.orig"
+check "apply outside a repository" 0 "$hipport" -C "$plain" apply
+truth "changed" sh -c "! cmp -s '$plain/t.cu' '$tmp/t.orig'"
+truth "backup dir" test -d "$plain/.hipport-backup"
+check "undo outside a repository" 0 "$hipport" -C "$plain" apply --undo
+truth "restored" cmp -s "$plain/t.cu" "$tmp/t.orig"
+rm -rf "$plain"
+
+finish

@@ -1,0 +1,115 @@
+#!/bin/sh
+# hipport scan: repository walks, formats (SARIF validated against its schema),
+# --fail-on, the cache, --jobs.
+# usage: test-scan.sh HIPPORT SOURCE_DIR TMP_DIR
+hipport=$1
+src=$2
+tmp=$3
+rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
+. "$src/tests/cli/lib.sh"
+. "$src/tests/cli/make-fixture.sh"
+repo="$tmp/repo"
+make_fixture "$repo" "$src/share/examples/fastops" || { echo "cannot make the fixture"; exit 2; }
+
+# the walk: tracked + untracked, not ignored; links and submodules noted
+check "scan text" 0 "$hipport" -C "$repo" scan --target-hip=5.2 --no-cache
+expect "tracked file" "$tmp/out" "src/reduce_softmax.cu: "
+expect "untracked file" "$tmp/out" "untracked.cu: "
+expect "nested file" "$tmp/out" "deep/er/still/nested.cu: "
+expect "finding" "$tmp/out" "include/fastops/common.cuh:31:27: error: blas 'cublasGetStatusString' has no HIP equivalent; left as is [API-005]"
+expect "total" "$tmp/out" "total: 10 files"
+truth "ignored file not walked" sh -c "! grep -q 'ignored.cu\|kernel.gen.cu' '$tmp/out'"
+truth "no CUDA: skipped quietly" sh -c "! grep -q 'plain.cpp' '$tmp/out' '$tmp/err'"
+expect "submodule noted" "$tmp/err" "note: vendor/sub: submodule, skipped"
+expect "leaving link noted" "$tmp/err" "note: leaving.cu: symbolic link leaving the repository, skipped"
+expect "inside link noted" "$tmp/err" "note: inside-link.cu: symbolic link, skipped"
+check "quiet" 0 "$hipport" -C "$repo" scan -q --no-cache
+truth "quiet: no notes" test ! -s "$tmp/err"
+
+# a subdirectory, and a named file
+check "subdirectory" 0 "$hipport" -C "$repo" scan --no-cache deep
+expect "subdirectory total" "$tmp/out" "total: 1 files"
+check "named file" 0 "$hipport" scan --no-cache "$repo/src/transpose.cu"
+expect "named file path" "$tmp/out" "src/transpose.cu: 47 lines"
+check "named link leaving" 2 "$hipport" -C "$repo" scan --no-cache leaving.cu
+expect "named link message" "$tmp/err" "leaving.cu: a symbolic link leaving the repository"
+check "missing path" 2 "$hipport" -C "$repo" scan --no-cache nothere.cu
+expect "missing path message" "$tmp/err" "nothere.cu: no such file or directory"
+
+# bad files: a note during walks, exit 2 when named
+printf 'int \377;\n__global__ void k() {}\n' >"$repo/latin1.cu"
+printf 'x\0__global__' >"$repo/binary.cu"
+check "bad files walked" 0 "$hipport" -C "$repo" scan --no-cache
+expect "bad file note" "$tmp/err" "note: latin1.cu:1:5: invalid UTF-8 (byte 0xff) (skipped)"
+expect "binary note" "$tmp/err" "note: binary.cu: binary file"
+check "bad file named" 2 "$hipport" -C "$repo" scan --no-cache latin1.cu
+expect "bad file named message" "$tmp/err" "hipport: latin1.cu:1:5: invalid UTF-8"
+check "big file named" 2 "$hipport" -C "$repo" scan --no-cache --max-size=100 src/transpose.cu
+expect "big file message" "$tmp/err" "file too large"
+rm -f "$repo/latin1.cu" "$repo/binary.cu"
+
+# formats
+check "json" 0 "$hipport" -C "$repo" scan --format json --target-hip=5.2 --no-cache
+cp "$tmp/out" "$tmp/scan.json"
+truth "json valid against docs/scan-json.schema.json" python3 "$src/tests/cli/validate.py" \
+	"$src/docs/scan-json.schema.json" "$tmp/scan.json"
+check "sarif" 0 "$hipport" -C "$repo" scan --format sarif --target-hip=5.2 --no-cache
+cp "$tmp/out" "$tmp/scan.sarif"
+truth "sarif valid against SARIF 2.1.0" python3 "$src/tests/cli/validate.py" \
+	"$src/tests/data/sarif-schema-2.1.0.json" "$tmp/scan.sarif"
+truth "sarif content" python3 -c '
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+r = run["results"][0]
+assert r["ruleId"] == "API-005" and r["level"] == "error", r
+loc = r["locations"][0]["physicalLocation"]
+assert loc["artifactLocation"]["uri"] == "include/fastops/common.cuh"
+assert loc["region"] == {"startLine": 31, "startColumn": 27, "endColumn": 48}, loc["region"]
+assert any(x["id"] == "API-005" for x in run["tool"]["driver"]["rules"])
+assert run["originalUriBaseIds"]["SRCROOT"]["uri"].startswith("file:///")
+' "$tmp/scan.sarif"
+check "bad format" 2 "$hipport" -C "$repo" scan --format xml
+
+# --fail-on
+check "fail-on error" 1 "$hipport" -C "$repo" scan -q --fail-on error --no-cache
+check "fail-on error, clean file" 0 "$hipport" -C "$repo" scan -q --fail-on error --no-cache src/transpose.cu
+check "fail-on note" 1 "$hipport" -C "$repo" scan -q --fail-on=note --no-cache
+check "fail-on bad" 2 "$hipport" -C "$repo" scan --fail-on fatal
+
+# --jobs: the same report whatever the number of threads
+"$hipport" -C "$repo" scan --format json --no-cache --jobs 1 >"$tmp/j1.json" 2>/dev/null
+"$hipport" -C "$repo" scan --format json --no-cache --jobs 4 >"$tmp/j4.json" 2>/dev/null
+truth "jobs 1 = jobs 4" cmp -s "$tmp/j1.json" "$tmp/j4.json"
+check "bad jobs" 2 "$hipport" -C "$repo" scan --jobs 0
+
+# the cache: filled, reused with equal results, invalidated by content and options
+rm -rf "$repo/.git/hipport/cache"
+"$hipport" -C "$repo" scan --format json >"$tmp/cold.json" 2>/dev/null
+truth "cache filled" test -n "$(find "$repo/.git/hipport/cache" -type f | head -1)"
+"$hipport" -C "$repo" scan --format json >"$tmp/warm.json" 2>/dev/null
+truth "warm = cold" cmp -s "$tmp/cold.json" "$tmp/warm.json"
+entries=$(find "$repo/.git/hipport/cache" -type f | wc -l)
+printf '\nvoid more() { cudaDeviceSynchronize(); }\n' >>"$repo/src/transpose.cu"
+"$hipport" -C "$repo" scan --format json >"$tmp/changed.json" 2>/dev/null
+truth "content change seen" sh -c "grep -q '\"lines\": 49' '$tmp/changed.json'"
+truth "new entry for changed content" test "$(find "$repo/.git/hipport/cache" -type f | wc -l)" -gt "$entries"
+"$hipport" -C "$repo" scan --format json --kernel-launch=hip >"$tmp/hip.json" 2>/dev/null
+"$hipport" -C "$repo" scan --format json --kernel-launch=hip --no-cache >"$tmp/hip-nocache.json" 2>/dev/null
+grep -v '"cache":' "$tmp/hip.json" >"$tmp/hip.nc"
+grep -v '"cache":' "$tmp/hip-nocache.json" >"$tmp/hip-nocache.nc"
+truth "option change: same as uncached" cmp -s "$tmp/hip.nc" "$tmp/hip-nocache.nc"
+truth "option change seen" sh -c "! cmp -s '$tmp/hip.json' '$tmp/changed.json'"
+echo "corrupt" >"$(find "$repo/.git/hipport/cache" -type f | head -1)"
+"$hipport" -C "$repo" scan --format json --kernel-launch=hip >"$tmp/corrupt.json" 2>/dev/null
+truth "corrupt entry ignored" cmp -s "$tmp/hip.json" "$tmp/corrupt.json"
+
+# outside a repository (the build tree lies inside this project's): a plain walk, no cache
+plain=$(mktemp -d "${TMPDIR:-/tmp}/hipport-plain.XXXXXX") || exit 2
+mkdir -p "$plain/sub"
+cp "$src/share/examples/fastops/src/transpose.cu" "$plain/sub/t.cu"
+check "plain walk" 0 "$hipport" -C "$plain" scan
+expect "plain walk file" "$tmp/out" "./sub/t.cu: 47 lines"
+truth "plain walk: no cache" test ! -e "$plain/.git"
+rm -rf "$plain"
+
+finish
