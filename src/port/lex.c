@@ -10,6 +10,7 @@
 
 struct port_lexer {
 	CXIndex index;
+	CXTranslationUnit tu; /* reused: a reparse skips the driver's set-up */
 };
 
 /* libclang needs a translation unit to tokenize. Translation wants raw tokens
@@ -43,6 +44,8 @@ void port_lexer_free(port_lexer *lexer)
 {
 	if (!lexer)
 		return;
+	if (lexer->tu)
+		clang_disposeTranslationUnit(lexer->tu);
 	clang_disposeIndex(lexer->index);
 	free(lexer);
 }
@@ -124,14 +127,28 @@ int port_lexer_tokenize(port_lexer *lexer, const char *name, const char *src, si
 	unsaved.Filename = "hipport-input.cu";
 	unsaved.Contents = wrapped.ptr;
 	unsaved.Length = (unsigned long)wrapped.len;
-	rc = clang_parseTranslationUnit2(lexer->index, unsaved.Filename, parse_args,
-					 (int)(sizeof(parse_args) / sizeof(parse_args[0])), &unsaved, 1,
-					 CXTranslationUnit_SingleFileParse | CXTranslationUnit_SkipFunctionBodies,
-					 &tu);
-	if (rc != CXError_Success || !tu) {
-		error = util_error_set(UTIL_ERROR, "%s: libclang could not read the file (error %d)", name, rc);
-		goto done;
+	if (lexer->tu) {
+		rc = (enum CXErrorCode)clang_reparseTranslationUnit(lexer->tu, 1, &unsaved,
+								    clang_defaultReparseOptions(lexer->tu));
+		if (rc != CXError_Success) {
+			/* a failed reparse leaves the unit unusable: start afresh */
+			clang_disposeTranslationUnit(lexer->tu);
+			lexer->tu = NULL;
+		}
 	}
+	if (!lexer->tu) {
+		rc = clang_parseTranslationUnit2(lexer->index, unsaved.Filename, parse_args,
+						 (int)(sizeof(parse_args) / sizeof(parse_args[0])), &unsaved, 1,
+						 CXTranslationUnit_SingleFileParse |
+							 CXTranslationUnit_SkipFunctionBodies,
+						 &lexer->tu);
+		if (rc != CXError_Success || !lexer->tu) {
+			lexer->tu = NULL;
+			error = util_error_set(UTIL_ERROR, "%s: libclang could not read the file (error %d)", name, rc);
+			goto done;
+		}
+	}
+	tu = lexer->tu;
 	file = clang_getFile(tu, unsaved.Filename);
 	if (!file) {
 		error = util_error_set(UTIL_ERROR, "%s: libclang lost the file", name);
@@ -176,8 +193,6 @@ done:
 	free(tokens);
 	if (toks)
 		clang_disposeTokens(tu, toks, ntoks);
-	if (tu)
-		clang_disposeTranslationUnit(tu);
 	util_buf_dispose(&wrapped);
 	return error;
 }
