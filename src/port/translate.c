@@ -145,6 +145,65 @@ static bool is_member_or_qualified(const xlate *x, size_t i)
 	return xlate_tok_is(x, q, ">");
 }
 
+/* 'cudaError_t cudaError = ...', 'int cudaStream;': a name the user declares
+ * after a type, spelled like a CUDA name. */
+static bool is_declared_name(const xlate *x, size_t i)
+{
+	static const char *const type_keywords[] = { "int", "float", "double", "char", "bool", "void", "long",
+						     "short", "unsigned", "signed", "auto", NULL };
+	static const char *const ends[] = { "=", ";", ",", ")", "[", ":", "{", NULL };
+	size_t p = xlate_prev(x, i), next = xlate_next(x, i), k;
+	bool after_type = false, before_end = false;
+
+	if (p == SIZE_MAX || xlate_tok_is(x, xlate_prev(x, p), "define"))
+		return false; /* '#define ERR cudaErrorInvalidValue' */
+	if ((x->tok[i].flags & PORT_TOKEN_DIRECTIVE) &&
+	    (next >= x->ntok || (x->tok[next].flags & PORT_TOKEN_LINE_START)))
+		return false; /* the directive ends here */
+	if (x->tok[p].kind == PORT_TOKEN_IDENT)
+		after_type = !(x->mark[p] & XLATE_PROTECT) && !xlate_tok_is(x, xlate_prev(x, p), "#");
+	for (k = 0; !after_type && type_keywords[k]; k++)
+		after_type = xlate_tok_is(x, p, type_keywords[k]);
+	for (k = 0; ends[k]; k++)
+		before_end |= xlate_tok_is(x, next, ends[k]);
+	return after_type && before_end;
+}
+
+void xlate_find_user_names(xlate *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->ntok; i++) {
+		xlate_range *grown;
+
+		if (x->tok[i].kind != PORT_TOKEN_IDENT || !is_declared_name(x, i) ||
+		    !port_rules_find(x->rules, xlate_tok_text(x, i), xlate_tok_len(x, i)))
+			continue;
+		grown = realloc(x->user_names, (x->nuser_names + 1) * sizeof(*grown));
+		if (!grown) {
+			x->oom = true;
+			return;
+		}
+		x->user_names = grown;
+		x->user_names[x->nuser_names].begin = i;
+		x->user_names[x->nuser_names++].end = i + 1;
+	}
+}
+
+/* A name the file declares itself keeps its spelling everywhere in the file. */
+static bool is_user_name(const xlate *x, size_t i)
+{
+	size_t k, n = xlate_tok_len(x, i);
+
+	for (k = 0; k < x->nuser_names; k++) {
+		size_t d = x->user_names[k].begin;
+
+		if (xlate_tok_len(x, d) == n && memcmp(xlate_tok_text(x, d), xlate_tok_text(x, i), n) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* 'cudaError_t (*cudaMalloc)(void **, size_t)': the user's function pointer. */
 static bool is_pointer_declarator(const xlate *x, size_t i)
 {
@@ -186,7 +245,7 @@ static size_t emit_identifier(xlate *x, size_t i, util_buf *out)
 	const char *to;
 	port_version target = x->opts->target_hip;
 
-	if (is_member_or_qualified(x, i) || is_pointer_declarator(x, i))
+	if (is_member_or_qualified(x, i) || is_pointer_declarator(x, i) || is_user_name(x, i))
 		goto copy;
 	next = xlate_next(x, i);
 	if ((xlate_tok_is(x, next, "::") || xlate_tok_is(x, xlate_prev(x, i), "namespace")) &&
@@ -358,6 +417,7 @@ static void dispose_xlate(xlate *x)
 		xlate_cond_path_dispose(&x->headers[i].path);
 	}
 	free(x->includes);
+	free(x->user_names);
 	free(x->headers);
 	free(x->launches);
 	free(x->mark);
@@ -392,6 +452,7 @@ int port_translate(port_result *out, port_lexer *lexer, const port_rules *rules,
 	}
 	if ((error = xlate_scan_directives(&x)) < 0 || (error = xlate_find_launches(&x)) < 0)
 		goto done;
+	xlate_find_user_names(&x);
 	out->kernels = count_kernels(&x);
 	out->launches = x.nlaunches;
 	xlate_plan_runtime_header(&x);

@@ -68,6 +68,8 @@ typedef struct xlate {
 	bool inserted;
 	size_t launch_name;      /* kernel token whose name is being emitted, or SIZE_MAX */
 	const char *eol;
+	xlate_range *user_names; /* declarations of names spelled like CUDA names (tokens) */
+	size_t nuser_names;
 	bool oom;
 } xlate;
 
@@ -81,6 +83,9 @@ size_t xlate_prev(const xlate *x, size_t i);
 void xlate_add_ref(xlate *x, uint32_t offset, uint32_t length, const port_rule *rule,
 		   port_ref_status status);
 int xlate_error_at(const xlate *x, uint32_t offset, const char *fmt, ...) UTIL_PRINTF(3, 4);
+
+/* Finds the names the file declares itself that the rules would rename. */
+void xlate_find_user_names(xlate *x);
 
 /* Emits the translation of tokens [begin, end) into out (translate.c). */
 void xlate_emit_range(xlate *x, size_t begin, size_t end, util_buf *out);

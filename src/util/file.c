@@ -87,6 +87,18 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+static int write_device(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), error = 0;
+
+	if (fd < 0)
+		return util_error_set(UTIL_ERROR, "%s: cannot open: %s", path, strerror(errno));
+	if (write_all(fd, data, len) < 0)
+		error = util_error_set(UTIL_ERROR, "%s: write failed: %s", path, strerror(errno));
+	close(fd);
+	return error;
+}
+
 static void fsync_parent(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -112,6 +124,8 @@ static int write_replacing(const char *path, const char *data, size_t len, bool 
 	int fd = -1, error = UTIL_ERROR;
 
 	if (stat(path, &st) == 0) {
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+			return write_device(path, data, len); /* /dev/null, a pipe: nothing to replace */
 		if (!S_ISREG(st.st_mode))
 			return util_error_set(UTIL_EINPUT, "%s: not a regular file", path);
 		mode = st.st_mode & 07777;
