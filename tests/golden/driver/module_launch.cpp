@@ -10,7 +10,7 @@
         }                                                             \
     } while (0)
 
-int run_module(const char *path, const float *host, int n)
+int run_module(const char *path, float *host, int n)
 {
     CUdevice dev;
     CUcontext ctx;

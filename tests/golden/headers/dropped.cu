@@ -5,5 +5,5 @@
 
 __global__ void hello()
 {
-    printf("block %d thread %d\n", blockIdx.x, threadIdx.x);
+    printf("block %d thread %d\n", (int)blockIdx.x, (int)threadIdx.x);
 }

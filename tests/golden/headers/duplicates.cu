@@ -2,8 +2,8 @@
 #include <cuda_runtime.h>
 #include <cuda_runtime_api.h>
 #include <cuda_profiler_api.h>
-#include <cublas.h>
-#include <cublas_v2.h>
+#include <curand_kernel.h>
+#include <curand_normal.h>
 #include <cstdio>
 
 void profile_region(bool on)
