@@ -75,9 +75,12 @@ static const port_rule *find_rule(const port_rules *rules, char cls, const char 
 	return port_rules_find(rules, name, n);
 }
 
-/* Parses an entry into p; false when it is damaged or names unknown rules. */
-static bool parse_entry(rv_proposal *p, const port_rules *rules, char *text, size_t len)
+/* Parses an entry into p, whose output takes over the entry's buffer (no
+ * copy); false when it is damaged or names unknown rules. */
+static bool parse_entry(rv_proposal *p, const port_rules *rules, util_buf *entry)
 {
+	char *text = entry->ptr;
+	size_t len = entry->len;
 	char *line = text, *end = text + len, *nl;
 	unsigned long kernels, launches, inserted, lines, adds, dels, nrefs, i, outlen;
 
@@ -115,14 +118,18 @@ static bool parse_entry(rv_proposal *p, const port_rules *rules, char *text, siz
 	if (sscanf(line, "output %lu\n", &outlen) != 1 || !(nl = memchr(line, '\n', (size_t)(end - line))) ||
 	    (size_t)(end - nl - 1) != outlen)
 		return false;
-	util_buf_put(&p->port.output, nl + 1, outlen);
+	memmove(entry->ptr, nl + 1, outlen);
+	entry->ptr[outlen] = '\0';
+	entry->len = outlen;
+	p->port.output = *entry;
+	memset(entry, 0, sizeof(*entry));
 	p->port.kernels = kernels;
 	p->port.launches = launches;
 	p->port.header_inserted = inserted != 0;
 	p->lines = lines;
 	p->additions = adds;
 	p->deletions = dels;
-	return !util_buf_oom(&p->port.output);
+	return true;
 }
 
 int rv_cache_load(rv_cache *cache, rv_proposal *p, const port_rules *rules, const char *path,
@@ -144,7 +151,7 @@ int rv_cache_load(rv_cache *cache, rv_proposal *p, const port_rules *rules, cons
 	entry_path(cache, &entry_name, p->source.ptr, p->source.len);
 	if (util_buf_oom(&entry_name) || util_file_read(&entry, entry_name.ptr, 0) < 0)
 		goto miss;
-	if (parse_entry(p, rules, entry.ptr, entry.len)) {
+	if (parse_entry(p, rules, &entry)) {
 		p->from_cache = true;
 		hit = 1;
 		goto done;

@@ -45,7 +45,8 @@ int util_file_read(util_buf *out, const char *path, size_t max_size)
 	for (;;) {
 		ssize_t n;
 
-		if (!util_buf_grow(out, 65536)) {
+		/* st_size bytes were reserved: grow only for a file that grew since */
+		if (out->len + 1 >= out->cap && !util_buf_grow(out, 65536)) {
 			error = util_error_set(UTIL_ENOMEM, "%s: out of memory", path);
 			goto done;
 		}
