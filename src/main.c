@@ -52,6 +52,7 @@ int main(int argc, char **argv)
 	if (!b->name)
 		return cmd_fail(CMD_EXIT_USAGE, "'%s' is not a hipport command (see 'hipport --help')", argv[i]);
 	git_libgit2_init();
+	port_lexer_global_init();
 	memset(&ctx, 0, sizeof(ctx));
 	code = cmd_parse_options(&ctx, b, argc - i - 1, argv + i + 1);
 	if (code == 0)

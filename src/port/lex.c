@@ -2,6 +2,7 @@
 
 #include <clang-c/Index.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,15 +15,37 @@ struct port_lexer {
 };
 
 /* libclang needs a translation unit to tokenize. Translation wants raw tokens
- * only, so the file is handed over inside a skipped conditional: the
- * preprocessor and Sema do no work, and clang_tokenize lexes the bytes raw. */
-static const char wrap_head[] = "#if 0\n";
-static const char wrap_tail[] = "\n#endif\n";
+ * only, so the file is handed over inside a raw string literal: nothing in it
+ * is preprocessed or parsed (no #include is opened, no pragma runs, whatever
+ * the file holds), and clang_tokenize lexes its bytes raw. */
+static const char wrap_head[] = "const char *hipport_source = R\"";
+static const char wrap_tail[] = "\";\n";
+
+/* A raw-string delimiter that does not occur in the file as )DELIM". */
+static void choose_delimiter(char delim[16], const char *src, size_t len)
+{
+	char close[24];
+	unsigned k;
+
+	for (k = 0;; k++) {
+		snprintf(delim, 16, k ? "hipport%u" : "hipport", k);
+		snprintf(close, sizeof(close), ")%s\"", delim);
+		if (!memmem(src, len, close, strlen(close)))
+			return;
+	}
+}
 
 static const char *const parse_args[] = {
 	"-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-host-only", "-fsyntax-only",
 	"-std=c++17", "-w", "-Xclang", "-fno-spell-checking", "-ferror-limit=0"
 };
+
+void port_lexer_global_init(void)
+{
+	/* the units parsed are a single string literal: the safety thread
+	 * libclang starts per parse (a fifth of the lexing time) buys nothing */
+	setenv("LIBCLANG_NOTHREADS", "1", 0);
+}
 
 int port_lexer_new(port_lexer **out)
 {
@@ -107,7 +130,8 @@ int port_lexer_tokenize(port_lexer *lexer, const char *name, const char *src, si
 	CXToken *toks = NULL;
 	unsigned ntoks = 0, i;
 	port_token *tokens = NULL;
-	size_t n = 0, head = sizeof(wrap_head) - 1, bom;
+	size_t n = 0, head, bom;
+	char delim[16];
 	enum CXErrorCode rc;
 	int error = UTIL_ERROR;
 	CXFile file;
@@ -118,9 +142,11 @@ int port_lexer_tokenize(port_lexer *lexer, const char *name, const char *src, si
 		return util_error_set(UTIL_EINPUT, "%s: file too large", name);
 	/* a UTF-8 byte order mark is not a token: lex what follows it */
 	bom = len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
-	util_buf_puts(&wrapped, wrap_head);
+	choose_delimiter(delim, src, len);
+	util_buf_printf(&wrapped, "%s%s(", wrap_head, delim);
+	head = wrapped.len;
 	util_buf_put(&wrapped, src + bom, len - bom);
-	util_buf_puts(&wrapped, wrap_tail);
+	util_buf_printf(&wrapped, ")%s%s", delim, wrap_tail);
 	if (util_buf_oom(&wrapped))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 
@@ -156,7 +182,7 @@ int port_lexer_tokenize(port_lexer *lexer, const char *name, const char *src, si
 	}
 	clang_tokenize(tu,
 		       clang_getRange(clang_getLocationForOffset(tu, file, (unsigned)head),
-				      clang_getLocationForOffset(tu, file, (unsigned)(head + len))),
+				      clang_getLocationForOffset(tu, file, (unsigned)(head + len - bom))),
 		       &toks, &ntoks);
 	tokens = malloc((ntoks ? ntoks : 1) * sizeof(*tokens));
 	if (!tokens) {

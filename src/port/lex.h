@@ -28,6 +28,10 @@ typedef struct port_token {
 
 typedef struct port_lexer port_lexer;
 
+/* Once per process, before any thread starts: libclang then parses on the
+ * calling thread instead of starting a thread for each file. */
+void port_lexer_global_init(void);
+
 /* One lexer per thread: it owns a libclang index. */
 int port_lexer_new(port_lexer **out);
 void port_lexer_free(port_lexer *lexer);

@@ -198,9 +198,12 @@ void rv_cache_store(rv_cache *cache, const rv_proposal *p)
 	util_buf_printf(&text, "output %zu\n", p->port.output.len);
 	util_buf_put(&text, p->port.output.ptr, p->port.output.len);
 	if (!util_buf_oom(&name) && !util_buf_oom(&text)) {
-		make_dirs(name.ptr);
-		if (util_file_write_fast(name.ptr, text.ptr, text.len) < 0)
-			util_error_clear();
+		/* the directories exist after the first entries: make them on failure only */
+		if (util_file_write_fast(name.ptr, text.ptr, text.len) < 0) {
+			make_dirs(name.ptr);
+			if (util_file_write_fast(name.ptr, text.ptr, text.len) < 0)
+				util_error_clear();
+		}
 	}
 	util_buf_dispose(&name);
 	util_buf_dispose(&text);

@@ -1,0 +1,3 @@
+#endif
+#pragma clang __debug crash
+#if 0

@@ -1,0 +1,3 @@
+#endif
+#pragma clang __debug llvm_fatal_error
+#if 0

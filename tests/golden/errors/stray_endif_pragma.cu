@@ -1,0 +1,3 @@
+#endif
+#pragma clang __debug overflow_stack
+#if 0
