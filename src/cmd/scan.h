@@ -2,6 +2,7 @@
 #ifndef HIPPORT_CMD_SCAN_H
 #define HIPPORT_CMD_SCAN_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "analyze/finding.h"
@@ -23,6 +24,8 @@ typedef struct scan_report {
 } scan_report;
 
 int scan_print_json(FILE *out, const scan_report *r);
+/* Prints doc indented, with a final newline, and releases it. */
+int scan_print_document(FILE *out, json_t *doc);
 int scan_print_sarif(FILE *out, const scan_report *r);
 
 #endif

@@ -44,12 +44,23 @@ static void add_to(json_t *obj, const char *key, json_int_t n)
 	json_object_set_new(obj, key, json_integer(json_integer_value(json_object_get(obj, key)) + n));
 }
 
+int scan_print_document(FILE *out, json_t *doc)
+{
+	int error;
+
+	if (!doc)
+		return -1;
+	error = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(doc);
+	return error;
+}
+
 int scan_print_json(FILE *out, const scan_report *r)
 {
 	json_t *files = json_array(), *skipped = json_array(), *doc, *totals, *findings, *effort;
 	char target[32];
 	size_t i, k;
-	int error;
 
 	totals = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "files", 0, "lines", 0, "lines_added", 0,
 			   "lines_removed", 0, "references_converted", 0, "references_unconverted", 0);
@@ -91,10 +102,5 @@ int scan_print_json(FILE *out, const scan_report *r)
 			r->ctx->port.launch == PORT_LAUNCH_HIP ? "hip" : "keep", "roc", r->ctx->port.roc,
 			"experimental", r->ctx->port.experimental, "cache", !r->ctx->no_cache, "root",
 			r->set->walk.root, "files", files, "skipped", skipped, "totals", totals);
-	if (!doc)
-		return -1;
-	error = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', out);
-	json_decref(doc);
-	return error;
+	return scan_print_document(out, doc);
 }

@@ -57,7 +57,6 @@ int scan_print_sarif(FILE *out, const scan_report *r)
 {
 	json_t *results = json_array(), *notes = json_array(), *run, *doc, *base;
 	size_t i, k;
-	int error;
 
 	for (i = 0; i < r->nfiles; i++) {
 		const scan_file *f = &r->files[i];
@@ -101,10 +100,5 @@ int scan_print_sarif(FILE *out, const scan_report *r)
 	}
 	doc = json_pack("{s:s, s:s, s:[o]}", "$schema", "https://json.schemastore.org/sarif-2.1.0.json",
 			"version", "2.1.0", "runs", run);
-	if (!doc)
-		return -1;
-	error = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', out);
-	json_decref(doc);
-	return error;
+	return scan_print_document(out, doc);
 }

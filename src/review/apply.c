@@ -1,7 +1,6 @@
 #include "review/apply.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <git2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,28 +23,6 @@ char *rv_backup_dir(const char *git_dir)
 	else
 		util_buf_puts(&b, ".hipport-backup");
 	return util_buf_oom(&b) ? NULL : util_buf_detach(&b);
-}
-
-static int make_parent_dirs(const char *path)
-{
-	char *copy = strdup(path), *p;
-
-	if (!copy)
-		return util_error_set(UTIL_ENOMEM, "out of memory");
-	for (p = copy + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(copy, 0777) < 0 && errno != EEXIST) {
-			int error = util_error_set(UTIL_ERROR, "%s: cannot create: %s", copy, strerror(errno));
-
-			free(copy);
-			return error;
-		}
-		*p = '/';
-	}
-	free(copy);
-	return 0;
 }
 
 static void blob_id(char hex[GIT_OID_HEXSZ + 1], const char *data, size_t len)
@@ -76,7 +53,7 @@ int rv_apply(const rv_proposal *p, const char *backup_dir)
 		goto done;
 	}
 	/* the original first, durably: then the working tree may change */
-	if ((error = make_parent_dirs(backup.ptr)) < 0 ||
+	if ((error = util_file_make_parents(backup.ptr)) < 0 ||
 	    (error = util_file_write_atomic(backup.ptr, p->source.ptr, p->source.len)) < 0 ||
 	    (error = util_file_write_atomic(mark.ptr, hex, strlen(hex))) < 0 ||
 	    (error = util_file_write_atomic(p->fs_path, p->port.output.ptr, p->port.output.len)) < 0)

@@ -165,22 +165,6 @@ done:
 	return hit;
 }
 
-static void make_dirs(const char *path)
-{
-	char *copy = strdup(path), *p;
-
-	if (!copy)
-		return;
-	for (p = copy + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(copy, 0777);
-			*p = '/';
-		}
-	}
-	free(copy);
-}
-
 void rv_cache_store(rv_cache *cache, const rv_proposal *p)
 {
 	util_buf name = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
@@ -200,8 +184,8 @@ void rv_cache_store(rv_cache *cache, const rv_proposal *p)
 	if (!util_buf_oom(&name) && !util_buf_oom(&text)) {
 		/* the directories exist after the first entries: make them on failure only */
 		if (util_file_write_fast(name.ptr, text.ptr, text.len) < 0) {
-			make_dirs(name.ptr);
-			if (util_file_write_fast(name.ptr, text.ptr, text.len) < 0)
+			if (util_file_make_parents(name.ptr) < 0 ||
+			    util_file_write_fast(name.ptr, text.ptr, text.len) < 0)
 				util_error_clear();
 		}
 	}

@@ -181,3 +181,25 @@ int util_file_write_fast(const char *path, const char *data, size_t len)
 {
 	return write_replacing(path, data, len, false);
 }
+
+int util_file_make_parents(const char *path)
+{
+	char *copy = strdup(path), *p;
+
+	if (!copy)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	for (p = copy + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0777) < 0 && errno != EEXIST) {
+			int error = util_error_set(UTIL_ERROR, "%s: cannot create: %s", copy, strerror(errno));
+
+			free(copy);
+			return error;
+		}
+		*p = '/';
+	}
+	free(copy);
+	return 0;
+}

@@ -18,6 +18,9 @@ int util_file_read(util_buf *out, const char *path, size_t max_size);
  * untouched and the lock file removed. An existing file keeps its mode. */
 int util_file_write_atomic(const char *path, const char *data, size_t len);
 
+/* Creates the directories leading to path (not path itself). */
+int util_file_make_parents(const char *path);
+
 /* Like util_file_write_atomic, without the fsyncs: for caches, where a lost
  * write costs only time. */
 int util_file_write_fast(const char *path, const char *data, size_t len);
