@@ -82,6 +82,8 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 	if (pg.shown)
 		fputs("\r\033[K", stderr);
 	pthread_mutex_destroy(&pg.lock);
+	if (cache && error == 0 && rv_cache_save(cache) < 0)
+		util_error_clear(); /* a cache that cannot be written is no error */
 	rv_cache_free(cache);
 	if (error < 0)
 		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());

@@ -1,62 +1,203 @@
 #include "review/cache.h"
 
-#include <errno.h>
 #include <git2.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <uthash.h>
 
 #include "util/error.h"
 #include "util/file.h"
 
+/* The cache of one set of options is one file, .git/hipport/cache/<key>.pack,
+ * read once when opened and written once (atomically) when saved: a scan of a
+ * thousand files costs two file operations, not two thousand. It holds
+ * records "E <blob id> <length>\n" followed by an entry (CACHE_MAGIC ...). */
 #define CACHE_MAGIC "hipport-cache 1"
+#define PACK_MAGIC "hipport-cache-pack 1\n"
+#define HEX_LEN GIT_OID_HEXSZ
+
+typedef struct pack_entry {
+	char id[HEX_LEN + 1];
+	const char *text; /* in the loaded pack, or owned (new) */
+	size_t len;
+	bool owned;
+	bool used; /* hit or added by this run */
+	UT_hash_handle hh;
+} pack_entry;
+
+/* Past this size a save keeps only the entries this run used. */
+#define PACK_LIMIT ((size_t)256 << 20)
 
 struct rv_cache {
-	char *dir;      /* .../.git/hipport/cache */
-	char key[64];   /* digest of rules, options and version */
+	char *path;         /* .../.git/hipport/cache/<key>.pack */
+	const char *map;    /* the pack as found, mapped read-only */
+	size_t map_len;
+	pack_entry *entries;
+	pthread_mutex_t lock; /* guards additions to entries */
+	bool dirty;
 };
+
+static void add_entry(rv_cache *c, const char *id, const char *text, size_t len, bool owned)
+{
+	pack_entry *e = NULL;
+
+	HASH_FIND(hh, c->entries, id, HEX_LEN, e);
+	if (e) {
+		if (owned)
+			free((char *)text);
+		return;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		if (owned)
+			free((char *)text);
+		return;
+	}
+	memcpy(e->id, id, HEX_LEN);
+	e->text = text;
+	e->len = len;
+	e->owned = owned;
+	e->used = owned;
+	HASH_ADD(hh, c->entries, id, HEX_LEN, e);
+}
+
+/* Indexes the records of a loaded pack; a damaged pack is dropped whole. */
+static void index_pack(rv_cache *c)
+{
+	const char *p = c->map, *end = p + c->map_len;
+
+	if (c->map_len < sizeof(PACK_MAGIC) - 1 || memcmp(p, PACK_MAGIC, sizeof(PACK_MAGIC) - 1) != 0)
+		return;
+	p += sizeof(PACK_MAGIC) - 1;
+	while (p < end) {
+		char id[HEX_LEN + 1], *after;
+		unsigned long len;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		/* "E <40 hex> <length>\n", parsed by hand: sscanf would measure the whole pack */
+		if (!nl || nl - p < HEX_LEN + 4 || nl - p > 80 || p[0] != 'E' || p[1] != ' ' ||
+		    p[HEX_LEN + 2] != ' ')
+			return;
+		memcpy(id, p + 2, HEX_LEN);
+		id[HEX_LEN] = '\0';
+		len = strtoul(p + HEX_LEN + 3, &after, 10);
+		if (after != nl || strspn(id, "0123456789abcdef") != HEX_LEN || len > (size_t)(end - nl - 1))
+			return;
+		add_entry(c, id, nl + 1, len, false);
+		p = nl + 1 + len;
+	}
+}
+
+/* Maps the pack (a save replaces the file, so the mapping stays valid). */
+static void map_pack(rv_cache *c)
+{
+	struct stat st;
+	void *map;
+	int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map != MAP_FAILED) {
+			c->map = map;
+			c->map_len = (size_t)st.st_size;
+			index_pack(c);
+		}
+	}
+	close(fd);
+}
 
 int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, const port_options *opts)
 {
 	rv_cache *c = calloc(1, sizeof(*c));
 	util_buf b = UTIL_BUF_INIT;
+	char key[HEX_LEN + 1];
 	git_oid oid;
 
 	*out = NULL;
 	if (!c)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
-	util_buf_printf(&b, "%s/hipport/cache", git_dir);
-	c->dir = util_buf_detach(&b);
 	util_buf_printf(&b, "%s|%s|%lu|%d|%d|%d", HIPPORT_VERSION, port_rules_digest(rules),
 			opts->target_hip, (int)opts->launch, (int)opts->roc, (int)opts->experimental);
 	git_odb_hash(&oid, b.ptr, b.len, GIT_OBJECT_BLOB);
-	git_oid_tostr(c->key, 17, &oid);
-	util_buf_dispose(&b);
-	if (!c->dir) {
+	git_oid_tostr(key, 17, &oid);
+	util_buf_clear(&b);
+	util_buf_printf(&b, "%s/hipport/cache/%s.pack", git_dir, key);
+	if (util_buf_oom(&b)) {
+		util_buf_dispose(&b);
 		free(c);
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	}
+	c->path = util_buf_detach(&b);
+	pthread_mutex_init(&c->lock, NULL);
+	map_pack(c);
 	*out = c;
 	return 0;
 }
 
+int rv_cache_save(rv_cache *c)
+{
+	util_buf text = UTIL_BUF_INIT;
+	pack_entry *e, *tmp;
+	int error = 0;
+	if (!c->dirty)
+		return 0;
+	size_t total = 0;
+	bool prune;
+
+	HASH_ITER(hh, c->entries, e, tmp)
+		total += e->len;
+	prune = total > PACK_LIMIT;
+	util_buf_puts(&text, PACK_MAGIC);
+	HASH_ITER(hh, c->entries, e, tmp) {
+		if (prune && !e->used)
+			continue;
+		util_buf_printf(&text, "E %s %zu\n", e->id, e->len);
+		util_buf_put(&text, e->text, e->len);
+	}
+	if (util_buf_oom(&text))
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+	else if ((error = util_file_write_fast(c->path, text.ptr, text.len)) < 0 &&
+		 util_file_make_parents(c->path) == 0)
+		error = util_file_write_fast(c->path, text.ptr, text.len);
+	util_buf_dispose(&text);
+	if (error == 0)
+		c->dirty = false;
+	return error;
+}
+
 void rv_cache_free(rv_cache *cache)
 {
+	pack_entry *e, *tmp;
+
 	if (!cache)
 		return;
-	free(cache->dir);
+	HASH_ITER(hh, cache->entries, e, tmp) {
+		HASH_DEL(cache->entries, e);
+		if (e->owned)
+			free((char *)e->text);
+		free(e);
+	}
+	pthread_mutex_destroy(&cache->lock);
+	if (cache->map)
+		munmap((void *)cache->map, cache->map_len);
+	free(cache->path);
 	free(cache);
 }
 
-static void entry_path(const rv_cache *c, util_buf *out, const char *data, size_t len)
+static void blob_hex(char hex[HEX_LEN + 1], const char *data, size_t len)
 {
 	git_oid oid;
-	char hex[GIT_OID_HEXSZ + 1];
 
 	git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB);
-	git_oid_tostr(hex, sizeof(hex), &oid);
-	util_buf_printf(out, "%s/%.2s/%s-%s", c->dir, hex, hex + 2, c->key);
+	git_oid_tostr(hex, HEX_LEN + 1, &oid);
 }
 
 static char rule_class(const port_rule *r)
@@ -135,7 +276,9 @@ static bool parse_entry(rv_proposal *p, const port_rules *rules, util_buf *entry
 int rv_cache_load(rv_cache *cache, rv_proposal *p, const port_rules *rules, const char *path,
 		  const char *fs_path, bool named, size_t max_size)
 {
-	util_buf entry_name = UTIL_BUF_INIT, entry = UTIL_BUF_INIT;
+	util_buf entry = UTIL_BUF_INIT;
+	char id[HEX_LEN + 1];
+	pack_entry *e = NULL;
 	int hit = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -148,10 +291,15 @@ int rv_cache_load(rv_cache *cache, rv_proposal *p, const port_rules *rules, cons
 		hit = 1;
 		goto done;
 	}
-	entry_path(cache, &entry_name, p->source.ptr, p->source.len);
-	if (util_buf_oom(&entry_name) || util_file_read(&entry, entry_name.ptr, 0) < 0)
-		goto miss;
-	if (parse_entry(p, rules, &entry)) {
+	blob_hex(id, p->source.ptr, p->source.len);
+	pthread_mutex_lock(&cache->lock);
+	HASH_FIND(hh, cache->entries, id, HEX_LEN, e);
+	if (e) {
+		e->used = true;
+		util_buf_put(&entry, e->text, e->len); /* parsing cuts its copy up */
+	}
+	pthread_mutex_unlock(&cache->lock);
+	if (e && !util_buf_oom(&entry) && parse_entry(p, rules, &entry)) {
 		p->from_cache = true;
 		hit = 1;
 		goto done;
@@ -160,17 +308,17 @@ miss:
 	rv_proposal_dispose(p);
 	util_error_clear();
 done:
-	util_buf_dispose(&entry_name);
 	util_buf_dispose(&entry);
 	return hit;
 }
 
 void rv_cache_store(rv_cache *cache, const rv_proposal *p)
 {
-	util_buf name = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
+	util_buf text = UTIL_BUF_INIT;
+	char id[HEX_LEN + 1];
 	size_t i;
 
-	entry_path(cache, &name, p->source.ptr, p->source.len);
+	blob_hex(id, p->source.ptr, p->source.len);
 	util_buf_printf(&text, CACHE_MAGIC "\n%zu %zu %d %zu %zu %zu %zu\n", p->port.kernels, p->port.launches,
 			p->port.header_inserted ? 1 : 0, p->lines, p->additions, p->deletions, p->port.nrefs);
 	for (i = 0; i < p->port.nrefs; i++) {
@@ -181,14 +329,16 @@ void rv_cache_store(rv_cache *cache, const rv_proposal *p)
 	}
 	util_buf_printf(&text, "output %zu\n", p->port.output.len);
 	util_buf_put(&text, p->port.output.ptr, p->port.output.len);
-	if (!util_buf_oom(&name) && !util_buf_oom(&text)) {
-		/* the directories exist after the first entries: make them on failure only */
-		if (util_file_write_fast(name.ptr, text.ptr, text.len) < 0) {
-			if (util_file_make_parents(name.ptr) < 0 ||
-			    util_file_write_fast(name.ptr, text.ptr, text.len) < 0)
-				util_error_clear();
-		}
+	if (util_buf_oom(&text)) {
+		util_buf_dispose(&text);
+		return;
 	}
-	util_buf_dispose(&name);
-	util_buf_dispose(&text);
+	pthread_mutex_lock(&cache->lock);
+	{
+		size_t len = text.len;
+
+		add_entry(cache, id, util_buf_detach(&text), len, true);
+		cache->dirty = true;
+	}
+	pthread_mutex_unlock(&cache->lock);
 }

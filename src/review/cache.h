@@ -1,4 +1,4 @@
-/* Translation results cached under .git/hipport/cache/, keyed by the file's
+/* Translation results cached in .git/hipport/cache/, keyed by the file's
  * blob id, the rules' digest, the options and hipport's version, so that
  * scanning an unchanged repository again is nearly free. */
 #ifndef HIPPORT_REVIEW_CACHE_H
@@ -17,7 +17,11 @@ void rv_cache_free(rv_cache *cache);
 int rv_cache_load(rv_cache *cache, rv_proposal *p, const port_rules *rules, const char *path,
 		  const char *fs_path, bool named, size_t max_size);
 
-/* Stores a proposal; failures are ignored (the cache is only an accelerator). */
+/* Adds a proposal (in memory; thread-safe). Failures are ignored: the cache
+ * is only an accelerator. */
 void rv_cache_store(rv_cache *cache, const rv_proposal *p);
+
+/* Writes the cache if anything was added (one file, atomically). */
+int rv_cache_save(rv_cache *cache);
 
 #endif

@@ -88,11 +88,12 @@ rm -rf "$repo/.git/hipport/cache"
 truth "cache filled" test -n "$(find "$repo/.git/hipport/cache" -type f | head -1)"
 "$hipport" -C "$repo" scan --format json >"$tmp/warm.json" 2>/dev/null
 truth "warm = cold" cmp -s "$tmp/cold.json" "$tmp/warm.json"
-entries=$(find "$repo/.git/hipport/cache" -type f | wc -l)
+entries=$(cat "$repo"/.git/hipport/cache/*.pack | grep -ac '^E [0-9a-f]\{40\} ')
 printf '\nvoid more() { cudaDeviceSynchronize(); }\n' >>"$repo/src/transpose.cu"
 "$hipport" -C "$repo" scan --format json >"$tmp/changed.json" 2>/dev/null
 truth "content change seen" sh -c "grep -q '\"lines\": 49' '$tmp/changed.json'"
-truth "new entry for changed content" test "$(find "$repo/.git/hipport/cache" -type f | wc -l)" -gt "$entries"
+truth "new entry for changed content" test "$(cat "$repo"/.git/hipport/cache/*.pack | grep -ac '^E [0-9a-f]\{40\} ')" -gt "$entries"
+truth "one cache file per set of options" test "$(find "$repo/.git/hipport/cache" -type f | wc -l)" = 1
 "$hipport" -C "$repo" scan --format json --kernel-launch=hip >"$tmp/hip.json" 2>/dev/null
 "$hipport" -C "$repo" scan --format json --kernel-launch=hip --no-cache >"$tmp/hip-nocache.json" 2>/dev/null
 grep -v '"cache":' "$tmp/hip.json" >"$tmp/hip.nc"
