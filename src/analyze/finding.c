@@ -5,47 +5,6 @@
 
 #include "util/error.h"
 
-static const an_catalog_entry catalog[] = {
-	{ "API-001", AN_ERROR, "CUDA runtime API without a HIP equivalent",
-	  "A CUDA runtime name that HIP lacks (or that the target HIP version lacks) was left as is: "
-	  "the port will not build until it is replaced by hand." },
-	{ "API-002", AN_ERROR, "CUDA driver API without a HIP equivalent",
-	  "A CUDA driver API name that HIP lacks for the target was left as is." },
-	{ "API-003", AN_ERROR, "CUDA device function or type without a HIP equivalent",
-	  "A device intrinsic, math function or device type that HIP lacks for the target was left as is." },
-	{ "API-004", AN_ERROR, "cuComplex API without a HIP equivalent", "A cuComplex name HIP lacks was left as is." },
-	{ "API-005", AN_ERROR, "cuBLAS API without a hipBLAS/rocBLAS equivalent",
-	  "A cuBLAS name that hipBLAS (or rocBLAS with --roc) lacks for the target was left as is." },
-	{ "API-006", AN_ERROR, "cuRAND API without a hipRAND/rocRAND equivalent",
-	  "A cuRAND name without an equivalent was left as is." },
-	{ "API-007", AN_ERROR, "cuDNN API without a MIOpen/hipDNN equivalent",
-	  "A cuDNN name without an equivalent was left as is." },
-	{ "API-008", AN_ERROR, "cuFFT API without a hipFFT equivalent", "A cuFFT name without an equivalent was left as is." },
-	{ "API-009", AN_ERROR, "cuSPARSE API without a hipSPARSE/rocSPARSE equivalent",
-	  "A cuSPARSE name without an equivalent was left as is." },
-	{ "API-010", AN_ERROR, "cuSOLVER API without a hipSOLVER/rocSOLVER equivalent",
-	  "A cuSOLVER name without an equivalent was left as is." },
-	{ "API-011", AN_ERROR, "CUB API without a hipCUB equivalent", "A CUB name without an equivalent was left as is." },
-	{ "API-012", AN_ERROR, "NVRTC API without a hipRTC equivalent", "An NVRTC name without an equivalent was left as is." },
-	{ "API-099", AN_ERROR, "CUDA API without a HIP equivalent", "A CUDA name without an equivalent was left as is." },
-};
-
-const an_catalog_entry *an_catalog_find(const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(catalog) / sizeof(catalog[0]); i++)
-		if (strcmp(catalog[i].id, id) == 0)
-			return &catalog[i];
-	return NULL;
-}
-
-const an_catalog_entry *an_catalog_all(size_t *count)
-{
-	*count = sizeof(catalog) / sizeof(catalog[0]);
-	return catalog;
-}
-
 int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const port_options *opts)
 {
 	an_finding *f = NULL;
@@ -72,7 +31,7 @@ int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const 
 		util_buf_clear(&msg);
 		port_ref_message(&msg, r, opts);
 		f[n].id = port_ref_finding_id(r);
-		f[n].severity = an_catalog_find(f[n].id)->severity;
+		f[n].severity = an_catalog_find(f[n].id) ? an_catalog_find(f[n].id)->severity : AN_ERROR;
 		f[n].line = r->line;
 		f[n].col = r->col;
 		f[n].end_col = r->col + r->length;

@@ -26,12 +26,18 @@ typedef struct an_catalog_entry {
 	const char *id;
 	an_severity severity;
 	const char *title;
-	const char *description;
+	const char *description; /* why it matters */
+	const char *action;      /* what to do */
 } an_catalog_entry;
 
-/* The finding catalog (ids, default severities, descriptions). */
+/* The finding catalog (share/findings/catalog.txt, compiled in): ids,
+ * default severities, descriptions. Loaded on first use; NULL / 0 entries if
+ * it cannot be (an_catalog_error says why). */
 const an_catalog_entry *an_catalog_find(const char *id);
 const an_catalog_entry *an_catalog_all(size_t *count);
+const char *an_catalog_error(void);
+/* Parses catalog text (cut up in place) into entries; for tests and the loader. */
+int an_catalog_parse(an_catalog_entry **out, size_t *count, char *text, const char *name);
 
 /* The findings of one proposal, in source order (caller frees with an_findings_free). */
 int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const port_options *opts);

@@ -12,6 +12,10 @@ const cmd_builtin cmd_builtins[] = {
 	  .usage = "diff [PATH...]",
 	  .summary = "Print unified diffs of the proposed ports (directories are walked: tracked and\n"
 		     "untracked, not ignored, files inside a git repository)." },
+	{ .name = "explain", .run = cmd_explain, .options = 0,
+	  .usage = "explain [ID...]",
+	  .summary = "Print the catalog entry of a finding id (what it means on AMD GPUs, what to do),\n"
+		     "or list every id with its severity." },
 	{ .name = "query", .run = cmd_query, .options = CMD_OPT_PORT | CMD_OPT_FORMAT,
 	  .usage = "query NAME... [--format text|json]",
 	  .summary = "Look up CUDA names (functions, types, headers) in the mapping tables: the HIP name,\n"

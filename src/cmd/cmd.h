@@ -57,6 +57,7 @@ extern const cmd_builtin cmd_builtins[];
 
 int cmd_apply(cmd_context *ctx);
 int cmd_diff(cmd_context *ctx);
+int cmd_explain(cmd_context *ctx);
 int cmd_query(cmd_context *ctx);
 int cmd_scan(cmd_context *ctx);
 int cmd_translate(cmd_context *ctx);

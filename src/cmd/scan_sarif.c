@@ -34,10 +34,11 @@ static json_t *rules_json(void)
 
 	all = an_catalog_all(&n);
 	for (i = 0; i < n; i++)
-		json_array_append_new(rules, json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s}}", "id", all[i].id,
-						       "name", all[i].id, "shortDescription", "text", all[i].title,
-						       "fullDescription", "text", all[i].description,
-						       "defaultConfiguration", "level", sarif_level(all[i].severity)));
+		json_array_append_new(rules, json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}}", "id",
+						       all[i].id, "name", all[i].id, "shortDescription", "text",
+						       all[i].title, "fullDescription", "text", all[i].description,
+						       "help", "text", all[i].action, "defaultConfiguration", "level",
+						       sarif_level(all[i].severity)));
 	return rules;
 }
 

@@ -2,14 +2,8 @@
 #ifndef HIPPORT_PORT_RULES_BUILTIN_H
 #define HIPPORT_PORT_RULES_BUILTIN_H
 
-#include <stddef.h>
+#include "util/embedded.h"
 
-struct port_rules_builtin {
-	const char *name; /* file name, e.g. "runtime.tsv"; NULL ends the list */
-	const char *data;
-	size_t len;
-};
-
-extern const struct port_rules_builtin port_rules_builtin[];
+extern const util_embedded_file port_rules_builtin[];
 
 #endif

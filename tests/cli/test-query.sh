@@ -33,4 +33,15 @@ assert r[1]["kind"] == "warp_sync" and r[1]["for_target"] == "converted"
 assert r[2]["found"] is False
 ' "$tmp/out"
 
+# explain: every id scan can emit has an entry (API-001..012 by family, API-099)
+check "explain list" 0 "$hipport" explain
+for id in 001 002 003 004 005 006 007 008 009 010 011 012 099; do
+	expect "explain lists API-$id" "$tmp/out" "API-$id "
+done
+check "explain one" 0 "$hipport" explain API-005
+expect "explain title" "$tmp/out" "API-005 (error): cuBLAS API without a HIP equivalent for the target"
+expect "explain action" "$tmp/out" "What to do: Look the name up with"
+check "explain unknown" 2 "$hipport" explain WARP-999
+expect "explain unknown message" "$tmp/err" "'WARP-999' is not a finding id"
+
 finish
