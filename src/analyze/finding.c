@@ -5,6 +5,48 @@
 
 #include "util/error.h"
 
+/* Whether the id appears in a list of ids ("API-001, API-005"). */
+bool an_id_listed(const char *list, size_t len, const char *id)
+{
+	size_t n = strlen(id), i = 0;
+
+	while (i < len) {
+		size_t start;
+
+		while (i < len && (list[i] == ',' || list[i] == ' ' || list[i] == '\t'))
+			i++;
+		start = i;
+		while (i < len && list[i] != ',' && list[i] != ' ' && list[i] != '\t')
+			i++;
+		if (i - start == n && memcmp(list + start, id, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+bool an_suppressed_on_line(const char *src, size_t len, size_t offset, const char *id)
+{
+	static const char marker[] = "hipport: ignore";
+	const char *line = src + offset, *end = src + offset, *m;
+
+	while (line > src && line[-1] != '\n')
+		line--;
+	while (end < src + len && *end != '\n')
+		end++;
+	m = memmem(line, (size_t)(end - line), marker, sizeof(marker) - 1);
+	if (!m)
+		return false;
+	m += sizeof(marker) - 1;
+	/* the ids run to the end of the comment */
+	{
+		const char *stop = m;
+
+		while (stop < end && !(stop + 1 < end && stop[0] == '*' && stop[1] == '/'))
+			stop++;
+		return an_id_listed(m, (size_t)(stop - m), id);
+	}
+}
+
 int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const port_options *opts)
 {
 	an_finding *f = NULL;
@@ -26,7 +68,8 @@ int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const 
 	for (i = 0; i < p->port.nrefs; i++) {
 		const port_ref *r = &p->port.refs[i];
 
-		if (!port_ref_is_problem(r))
+		if (!port_ref_is_problem(r) || an_suppressed_on_line(p->source.ptr, p->source.len, r->offset,
+								     port_ref_finding_id(r)))
 			continue;
 		util_buf_clear(&msg);
 		port_ref_message(&msg, r, opts);

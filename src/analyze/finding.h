@@ -3,6 +3,7 @@
 #ifndef HIPPORT_ANALYZE_FINDING_H
 #define HIPPORT_ANALYZE_FINDING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "review/proposal.h"
@@ -38,6 +39,11 @@ const an_catalog_entry *an_catalog_all(size_t *count);
 const char *an_catalog_error(void);
 /* Parses catalog text (cut up in place) into entries; for tests and the loader. */
 int an_catalog_parse(an_catalog_entry **out, size_t *count, char *text, const char *name);
+
+/* Whether id is in a list of ids separated by commas or blanks. */
+bool an_id_listed(const char *list, size_t len, const char *id);
+/* Whether the source line holding offset says "hipport: ignore ID[,ID...]" for id. */
+bool an_suppressed_on_line(const char *src, size_t len, size_t offset, const char *id);
 
 /* The findings of one proposal, in source order (caller frees with an_findings_free). */
 int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const port_options *opts);

@@ -39,6 +39,8 @@ typedef struct cmd_context {
 	bool no_cache;
 	size_t max_size;
 	int fail_on;             /* an_severity, or -1 */
+	bool max_size_given;
+	char *suppress;          /* finding ids (--suppress and scan.suppress), comma separated, or NULL */
 	bool undo;
 	char **args;             /* positional arguments */
 	int nargs;
@@ -74,6 +76,9 @@ int cmd_load_rules(cmd_context *ctx);
 int cmd_fail(int code, const char *fmt, ...) UTIL_PRINTF(2, 3);
 /* The exit code for a library error code. */
 int cmd_exit_for(int error);
+
+/* Adds finding ids to leave out (comma separated). */
+int cmd_add_suppressed(cmd_context *ctx, const char *ids);
 
 void cmd_context_dispose(cmd_context *ctx);
 

@@ -30,6 +30,7 @@ static const option_spec options[] = {
 	{ "no-cache", 0, false, CMD_OPT_WALK, "neither read nor write the cache in .git/hipport/cache" },
 	{ "max-size", 0, true, CMD_OPT_WALK, "skip files of this many bytes or more (default 10000000)" },
 	{ "fail-on", 0, true, CMD_OPT_FAIL, "exit 1 if a finding of this severity or worse exists: error, warning or note" },
+	{ "suppress", 0, true, CMD_OPT_FAIL, "leave out findings with these ids (comma separated); adds to scan.suppress" },
 	{ "undo", 0, false, CMD_OPT_UNDO, "restore the files as they were before the last apply" },
 	{ "color", 0, false, 0, "colour even when standard output is not a terminal" },
 	{ "no-color", 0, false, 0, "no colour (NO_COLOR in the environment does the same)" },
@@ -128,9 +129,13 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		if (*end || n == 0 || value[0] == '-')
 			return cmd_fail(CMD_EXIT_USAGE, "--max-size: '%s' is not a number of bytes", value);
 		ctx->max_size = (size_t)n;
+		ctx->max_size_given = true;
 	} else if (strcmp(o->name, "fail-on") == 0) {
 		if ((ctx->fail_on = an_severity_parse(value)) < 0)
 			return cmd_fail(CMD_EXIT_USAGE, "--fail-on: '%s' is not error, warning or note", value);
+	} else if (strcmp(o->name, "suppress") == 0) {
+		if (cmd_add_suppressed(ctx, value) < 0)
+			return cmd_fail(CMD_EXIT_USAGE, "out of memory");
 	} else if (strcmp(o->name, "undo") == 0) {
 		ctx->undo = true;
 	} else if (strcmp(o->name, "no-color") == 0) {
@@ -239,8 +244,23 @@ int cmd_load_rules(cmd_context *ctx)
 	return 0;
 }
 
+int cmd_add_suppressed(cmd_context *ctx, const char *ids)
+{
+	util_buf b = UTIL_BUF_INIT;
+
+	if (ctx->suppress)
+		util_buf_printf(&b, "%s,", ctx->suppress);
+	util_buf_puts(&b, ids);
+	if (util_buf_oom(&b))
+		return -1;
+	free(ctx->suppress);
+	ctx->suppress = util_buf_detach(&b);
+	return 0;
+}
+
 void cmd_context_dispose(cmd_context *ctx)
 {
+	free(ctx->suppress);
 	port_rules_free(ctx->rules);
 	free(ctx->args);
 }

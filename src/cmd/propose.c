@@ -8,6 +8,7 @@
 
 #include "review/batch.h"
 #include "review/cache.h"
+#include "vcs/config.h"
 #include "util/error.h"
 
 typedef struct progress {
@@ -55,6 +56,19 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 		return code;
 	if ((error = vcs_walk_paths(&out->walk, ctx->args, (size_t)ctx->nargs)) < 0)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+	if (out->walk.root) {
+		vcs_config cfg;
+
+		if ((error = vcs_config_read(&cfg, out->walk.root)) < 0)
+			return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+		if (cfg.scan_max_size && !ctx->max_size_given)
+			ctx->max_size = (size_t)cfg.scan_max_size;
+		if (cfg.scan_suppress && cmd_add_suppressed(ctx, cfg.scan_suppress) < 0) {
+			vcs_config_dispose(&cfg);
+			return cmd_fail(CMD_EXIT_USAGE, "out of memory");
+		}
+		vcs_config_dispose(&cfg);
+	}
 	if (ctx->verbosity >= 0)
 		for (i = 0; i < out->walk.nnotes; i++)
 			fprintf(stderr, "hipport: note: %s\n", out->walk.notes[i]);

@@ -19,6 +19,20 @@ static const char *effort_of(const scan_file *f)
 	return warnings ? "review" : "automatic";
 }
 
+/* Leaves out the findings whose ids the user suppressed. */
+static void drop_suppressed(scan_file *f, const char *ids)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < f->nfindings; i++) {
+		if (an_id_listed(ids, strlen(ids), f->findings[i].id))
+			free(f->findings[i].message);
+		else
+			f->findings[k++] = f->findings[i];
+	}
+	f->nfindings = k;
+}
+
 static int collect(scan_report *r)
 {
 	size_t i, k;
@@ -37,6 +51,8 @@ static int collect(scan_report *r)
 		f->p = p;
 		if ((error = an_findings_of(&f->findings, &f->nfindings, p, &r->ctx->port)) < 0)
 			return error;
+		if (r->ctx->suppress)
+			drop_suppressed(f, r->ctx->suppress);
 		for (k = 0; k < p->port.nrefs; k++)
 			port_ref_is_problem(&p->port.refs[k]) ? f->unconverted++ : f->converted++;
 		f->effort = effort_of(f);

@@ -76,6 +76,28 @@ check "fail-on error, clean file" 0 "$hipport" -C "$repo" scan -q --fail-on erro
 check "fail-on note" 1 "$hipport" -C "$repo" scan -q --fail-on=note --no-cache
 check "fail-on bad" 2 "$hipport" -C "$repo" scan --fail-on fatal
 
+# suppression: --suppress, scan.suppress in .hipport/config, "hipport: ignore ID" on the line
+check "suppress option" 0 "$hipport" -C "$repo" scan -q --no-cache --fail-on error --suppress=API-011,API-005
+expect "suppressed total" "$tmp/out" "0 errors, 0 warnings, 0 notes"
+mkdir -p "$repo/.hipport"
+printf '[scan]\n\tsuppress = API-005\n\tmaxSize = 20000000\n' >"$repo/.hipport/config"
+check "suppress in config" 0 "$hipport" -C "$repo" scan -q --no-cache --fail-on error
+printf '[scan\n' >"$repo/.hipport/config"
+check "bad config" 2 "$hipport" -C "$repo" scan -q --no-cache
+expect "bad config named" "$tmp/err" ".hipport/config"
+printf '[scan]\n\tmaxSize = 100\n' >"$repo/.hipport/config"
+check "maxSize in config" 0 "$hipport" -C "$repo" scan --no-cache
+expect "maxSize applied" "$tmp/err" "file too large"
+rm -rf "$repo/.hipport"
+mkdir -p "$tmp/ignore"
+printf 'void f(int *a) {\n    cudaDeviceFlushGPUDirectRDMAWrites(0, 0); // hipport: ignore API-001\n}\n' >"$tmp/ignore/k.cu"
+check "inline ignore" 0 "$hipport" scan --no-cache --fail-on error "$tmp/ignore/k.cu"
+expect "inline ignore: file scanned" "$tmp/out" "k.cu: 3 lines"
+expect "inline ignore: no finding" "$tmp/out" "0 errors"
+printf 'void f(int *a) {\n    cudaDeviceFlushGPUDirectRDMAWrites(0, 0); /* hipport: ignore API-005, API-002 */\n}\n' >"$tmp/ignore/k.cu"
+check "inline ignore of other ids" 1 "$hipport" scan --no-cache --fail-on error "$tmp/ignore/k.cu"
+expect "inline ignore of other ids: finding" "$tmp/out" "k.cu:2:5: error:"
+
 # --jobs: the same report whatever the number of threads
 "$hipport" -C "$repo" scan --format json --no-cache --jobs 1 >"$tmp/j1.json" 2>/dev/null
 "$hipport" -C "$repo" scan --format json --no-cache --jobs 4 >"$tmp/j4.json" 2>/dev/null

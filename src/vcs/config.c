@@ -1,0 +1,58 @@
+#include "vcs/config.h"
+
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/buf.h"
+#include "util/error.h"
+
+int vcs_config_read(vcs_config *out, const char *root)
+{
+	util_buf path = UTIL_BUF_INIT;
+	git_config *cfg = NULL;
+	git_buf value = { 0 };
+	struct stat st;
+	int error = 0, rc;
+	int64_t size;
+
+	memset(out, 0, sizeof(*out));
+	util_buf_printf(&path, "%s.hipport/config", root);
+	if (util_buf_oom(&path))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	if (stat(path.ptr, &st) < 0)
+		goto done; /* no configuration */
+	if (git_config_open_ondisk(&cfg, path.ptr) < 0) {
+		error = util_error_set(UTIL_EINPUT, "%s: %s", path.ptr,
+				       git_error_last() ? git_error_last()->message : "cannot read");
+		goto done;
+	}
+	rc = git_config_get_string_buf(&value, cfg, "scan.suppress");
+	if (rc == 0) {
+		out->scan_suppress = strdup(value.ptr);
+	} else if (rc != GIT_ENOTFOUND) {
+		error = util_error_set(UTIL_EINPUT, "%s: scan.suppress: %s", path.ptr, git_error_last()->message);
+		goto done;
+	}
+	rc = git_config_get_int64(&size, cfg, "scan.maxsize");
+	if (rc == 0 && size > 0) {
+		out->scan_max_size = size;
+	} else if (rc == 0 || rc != GIT_ENOTFOUND) {
+		error = util_error_set(UTIL_EINPUT, "%s: scan.maxSize must be a positive number of bytes", path.ptr);
+		goto done;
+	}
+done:
+	git_buf_dispose(&value);
+	git_config_free(cfg);
+	util_buf_dispose(&path);
+	if (error < 0)
+		vcs_config_dispose(out);
+	return error;
+}
+
+void vcs_config_dispose(vcs_config *cfg)
+{
+	free(cfg->scan_suppress);
+	memset(cfg, 0, sizeof(*cfg));
+}

@@ -1,0 +1,18 @@
+/* The repository's shared hipport settings: .hipport/config at the root of
+ * the work tree, in git-config syntax (read with libgit2's config API). */
+#ifndef HIPPORT_VCS_CONFIG_H
+#define HIPPORT_VCS_CONFIG_H
+
+#include <stddef.h>
+
+typedef struct vcs_config {
+	char *scan_suppress;  /* scan.suppress: finding ids, comma separated, or NULL */
+	long long scan_max_size; /* scan.maxSize in bytes, or 0 when unset */
+} vcs_config;
+
+/* Reads root/.hipport/config (root ends in '/'); a missing file is an empty
+ * configuration, a malformed one UTIL_EINPUT naming the file. */
+int vcs_config_read(vcs_config *out, const char *root);
+void vcs_config_dispose(vcs_config *cfg);
+
+#endif
