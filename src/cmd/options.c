@@ -55,17 +55,9 @@ int cmd_fail(int code, const char *fmt, ...)
 
 int cmd_exit_for(int error)
 {
-	switch (error) {
-	case UTIL_OK:
+	if (error == UTIL_OK)
 		return CMD_EXIT_OK;
-	case UTIL_ETOOLCHAIN:
-		return CMD_EXIT_TOOLCHAIN;
-	case UTIL_EINPUT:
-	case UTIL_ENOTFOUND:
-		return CMD_EXIT_USAGE;
-	default:
-		return CMD_EXIT_USAGE;
-	}
+	return error == UTIL_ETOOLCHAIN ? CMD_EXIT_TOOLCHAIN : CMD_EXIT_USAGE;
 }
 
 void cmd_print_help(FILE *out, const cmd_builtin *builtin)

@@ -109,7 +109,6 @@ static void mark_lines(const char *src, port_token *tokens, size_t count)
 					in_directive = false;
 			}
 		}
-		/* a block comment spanning lines ends a directive only by a newline after it */
 		if (newline && !continued)
 			tokens[i].flags |= PORT_TOKEN_LINE_START;
 		if ((tokens[i].flags & PORT_TOKEN_LINE_START) && tokens[i].end - tokens[i].start == 1 &&

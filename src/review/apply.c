@@ -25,14 +25,6 @@ char *rv_backup_dir(const char *git_dir)
 	return util_buf_oom(&b) ? NULL : util_buf_detach(&b);
 }
 
-static void blob_id(char hex[GIT_OID_HEXSZ + 1], const char *data, size_t len)
-{
-	git_oid oid;
-
-	git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB);
-	git_oid_tostr(hex, GIT_OID_HEXSZ + 1, &oid);
-}
-
 int rv_apply(const rv_proposal *p, const char *backup_dir)
 {
 	util_buf now = UTIL_BUF_INIT, backup = UTIL_BUF_INIT, mark = UTIL_BUF_INIT;
@@ -47,7 +39,7 @@ int rv_apply(const rv_proposal *p, const char *backup_dir)
 	}
 	util_buf_printf(&backup, "%s/%s", backup_dir, p->path);
 	util_buf_printf(&mark, "%s%s", backup.ptr, applied_suffix);
-	blob_id(hex, p->port.output.ptr, p->port.output.len);
+	rv_blob_id(hex, p->port.output.ptr, p->port.output.len);
 	if (util_buf_oom(&backup) || util_buf_oom(&mark)) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
@@ -85,7 +77,7 @@ int rv_undo(const char *backup_dir, const char *path, const char *fs_path)
 	if (util_file_read(&now, fs_path, 0) == 0) {
 		if (now.len == original.len && memcmp(now.ptr, original.ptr, now.len) == 0)
 			goto drop; /* already back to the original */
-		blob_id(hex, now.ptr, now.len);
+		rv_blob_id(hex, now.ptr, now.len);
 		if (applied.len != strlen(hex) || memcmp(applied.ptr, hex, applied.len) != 0) {
 			error = util_error_set(UTIL_EINPUT,
 					       "%s: changed since hipport applied it; not restored (the original is in %s)",

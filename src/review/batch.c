@@ -49,11 +49,13 @@ static void *worker(void *arg)
 			break;
 		f = &b->walk->files[i];
 		p = &b->out[i];
-		if (b->opts->cache && rv_cache_load(b->opts->cache, p, b->opts->rules, f->path, f->fs_path,
-						     f->named, b->opts->max_size) == 1) {
+		if ((error = rv_proposal_read(p, f->path, f->fs_path, f->named, b->opts->max_size)) < 0) {
+			fail(b, error);
+			break;
+		}
+		if (b->opts->cache && rv_cache_load(b->opts->cache, p, b->opts->rules) == 1) {
 			/* hit */
-		} else if ((error = rv_proposal_make(p, lexer, b->opts->rules, b->opts->port, f->path,
-						     f->fs_path, f->named, b->opts->max_size)) < 0) {
+		} else if ((error = rv_proposal_translate(p, lexer, b->opts->rules, b->opts->port)) < 0) {
 			fail(b, error);
 			break;
 		} else if (b->opts->cache && p->state == RV_PROPOSAL_OK) {

@@ -192,14 +192,6 @@ void rv_cache_free(rv_cache *cache)
 	free(cache);
 }
 
-static void blob_hex(char hex[HEX_LEN + 1], const char *data, size_t len)
-{
-	git_oid oid;
-
-	git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB);
-	git_oid_tostr(hex, HEX_LEN + 1, &oid);
-}
-
 static char rule_class(const port_rule *r)
 {
 	return r->kind == PORT_RULE_HEADER ? 'h' : r->kind == PORT_RULE_NAMESPACE ? 'n' : 'i';
@@ -273,27 +265,18 @@ static bool parse_entry(rv_proposal *p, const port_rules *rules, util_buf *entry
 	return true;
 }
 
-int rv_cache_load(rv_cache *cache, rv_proposal *p, const port_rules *rules, const char *path,
-		  const char *fs_path, bool named, size_t max_size)
+int rv_cache_load(rv_cache *cache, rv_proposal *p, const port_rules *rules)
 {
 	util_buf entry = UTIL_BUF_INIT;
-	char id[HEX_LEN + 1];
 	pack_entry *e = NULL;
 	int hit = 0;
 
-	memset(p, 0, sizeof(*p));
-	p->path = path;
-	p->fs_path = fs_path;
-	if (util_file_read(&p->source, fs_path, max_size) < 0)
-		goto miss;
-	if (!named && !rv_proposal_looks_like_cuda(p->source.ptr, p->source.len)) {
-		p->state = RV_PROPOSAL_NOT_CUDA;
-		hit = 1;
-		goto done;
-	}
-	blob_hex(id, p->source.ptr, p->source.len);
+	if (p->state != RV_PROPOSAL_OK)
+		return 0;
+	if (!p->blob_id[0])
+		rv_blob_id(p->blob_id, p->source.ptr, p->source.len);
 	pthread_mutex_lock(&cache->lock);
-	HASH_FIND(hh, cache->entries, id, HEX_LEN, e);
+	HASH_FIND(hh, cache->entries, p->blob_id, HEX_LEN, e);
 	if (e) {
 		e->used = true;
 		util_buf_put(&entry, e->text, e->len); /* parsing cuts its copy up */
@@ -302,12 +285,11 @@ int rv_cache_load(rv_cache *cache, rv_proposal *p, const port_rules *rules, cons
 	if (e && !util_buf_oom(&entry) && parse_entry(p, rules, &entry)) {
 		p->from_cache = true;
 		hit = 1;
-		goto done;
+	} else {
+		/* a damaged entry may have filled part of p: back to as read */
+		port_result_dispose(&p->port);
+		p->lines = p->additions = p->deletions = 0;
 	}
-miss:
-	rv_proposal_dispose(p);
-	util_error_clear();
-done:
 	util_buf_dispose(&entry);
 	return hit;
 }
@@ -318,7 +300,10 @@ void rv_cache_store(rv_cache *cache, const rv_proposal *p)
 	char id[HEX_LEN + 1];
 	size_t i;
 
-	blob_hex(id, p->source.ptr, p->source.len);
+	if (p->blob_id[0])
+		memcpy(id, p->blob_id, sizeof(id));
+	else
+		rv_blob_id(id, p->source.ptr, p->source.len);
 	util_buf_printf(&text, CACHE_MAGIC "\n%zu %zu %d %zu %zu %zu %zu\n", p->port.kernels, p->port.launches,
 			p->port.header_inserted ? 1 : 0, p->lines, p->additions, p->deletions, p->port.nrefs);
 	for (i = 0; i < p->port.nrefs; i++) {

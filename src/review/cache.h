@@ -12,10 +12,9 @@ typedef struct rv_cache rv_cache;
 int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, const port_options *opts);
 void rv_cache_free(rv_cache *cache);
 
-/* Fills p from the cache: 1 on a hit (or a file a walk skips as not CUDA),
- * 0 on a miss (p left empty). */
-int rv_cache_load(rv_cache *cache, rv_proposal *p, const port_rules *rules, const char *path,
-		  const char *fs_path, bool named, size_t max_size);
+/* Fills a proposal that was read (rv_proposal_read) from the cache: 1 on a
+ * hit, 0 on a miss (p left as read, its blob id computed for the store). */
+int rv_cache_load(rv_cache *cache, rv_proposal *p, const port_rules *rules);
 
 /* Adds a proposal (in memory; thread-safe). Failures are ignored: the cache
  * is only an accelerator. */

@@ -36,9 +36,26 @@ static size_t count_lines(const char *src, size_t len)
 	return n + (len && src[len - 1] != '\n');
 }
 
-int rv_proposal_make(rv_proposal *p, port_lexer *lexer, const port_rules *rules,
-		     const port_options *opts, const char *path, const char *fs_path, bool named,
-		     size_t max_size)
+/* Marks p as bad input with the last error, naming the file by the user's
+ * path (messages name it as opened). */
+static int set_bad_input(rv_proposal *p)
+{
+	const char *msg = util_error_last();
+	size_t n = strlen(p->fs_path);
+
+	if (strncmp(msg, p->fs_path, n) == 0 && strcmp(p->fs_path, p->path) != 0) {
+		util_buf b = UTIL_BUF_INIT;
+
+		util_buf_printf(&b, "%s%s", p->path, msg + n);
+		p->message = util_buf_detach(&b);
+	} else {
+		p->message = strdup(msg);
+	}
+	p->state = RV_PROPOSAL_BAD_INPUT;
+	return p->message ? 0 : util_error_set(UTIL_ENOMEM, "out of memory");
+}
+
+int rv_proposal_read(rv_proposal *p, const char *path, const char *fs_path, bool named, size_t max_size)
 {
 	int error;
 
@@ -48,31 +65,43 @@ int rv_proposal_make(rv_proposal *p, port_lexer *lexer, const port_rules *rules,
 	error = util_file_read(&p->source, fs_path, max_size);
 	if (error == UTIL_ENOMEM)
 		return error;
-	if (error == 0 && !named && !rv_proposal_looks_like_cuda(p->source.ptr, p->source.len)) {
+	if (error < 0)
+		return set_bad_input(p);
+	if (!named && !rv_proposal_looks_like_cuda(p->source.ptr, p->source.len))
 		p->state = RV_PROPOSAL_NOT_CUDA;
+	return 0;
+}
+
+int rv_proposal_translate(rv_proposal *p, port_lexer *lexer, const port_rules *rules, const port_options *opts)
+{
+	int error;
+
+	if (p->state != RV_PROPOSAL_OK)
 		return 0;
-	}
-	if (error == 0)
-		error = port_translate(&p->port, lexer, rules, opts, path, p->source.ptr, p->source.len);
+	error = port_translate(&p->port, lexer, rules, opts, p->path, p->source.ptr, p->source.len);
 	if (error == UTIL_ENOMEM)
 		return error;
-	if (error < 0) {
-		const char *msg = util_error_last();
-
-		/* messages name the file as opened; show the user's path instead */
-		if (strncmp(msg, fs_path, strlen(fs_path)) == 0 && strcmp(fs_path, path) != 0) {
-			util_buf b = UTIL_BUF_INIT;
-
-			util_buf_printf(&b, "%s%s", path, msg + strlen(fs_path));
-			p->message = util_buf_detach(&b);
-		} else {
-			p->message = strdup(msg);
-		}
-		p->state = RV_PROPOSAL_BAD_INPUT;
-		return p->message ? 0 : util_error_set(UTIL_ENOMEM, "out of memory");
-	}
+	if (error < 0)
+		return set_bad_input(p);
 	p->lines = count_lines(p->source.ptr, p->source.len);
 	return rv_proposal_count_lines(p);
+}
+
+int rv_proposal_make(rv_proposal *p, port_lexer *lexer, const port_rules *rules,
+		     const port_options *opts, const char *path, const char *fs_path, bool named,
+		     size_t max_size)
+{
+	int error = rv_proposal_read(p, path, fs_path, named, max_size);
+
+	return error < 0 ? error : rv_proposal_translate(p, lexer, rules, opts);
+}
+
+void rv_blob_id(char out[41], const char *data, size_t len)
+{
+	git_oid oid;
+
+	git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB);
+	git_oid_tostr(out, 41, &oid);
 }
 
 bool rv_proposal_changed(const rv_proposal *p)

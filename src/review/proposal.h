@@ -24,12 +24,22 @@ typedef struct rv_proposal {
 	port_result port;
 	size_t lines;        /* of the source */
 	size_t additions, deletions; /* lines, from the diff */
+	char blob_id[41];    /* git's blob id of the source, once computed ("" before) */
 	bool from_cache;
 } rv_proposal;
+
+/* Git's blob id of data, as 40 hex digits. */
+void rv_blob_id(char out[41], const char *data, size_t len);
 
 /* Whether src holds CUDA: a CUDA header, __global__/__device__, a launch, a
  * cuda/cu API name. A cheap byte scan, used to pick files during walks. */
 bool rv_proposal_looks_like_cuda(const char *src, size_t len);
+
+/* Reads one file (the first half of rv_proposal_make). */
+int rv_proposal_read(rv_proposal *p, const char *path, const char *fs_path, bool named, size_t max_size);
+
+/* Translates a proposal that was read (the second half); nothing unless its state is OK. */
+int rv_proposal_translate(rv_proposal *p, port_lexer *lexer, const port_rules *rules, const port_options *opts);
 
 /* Reads and translates one file. Bad input is not an error of the call: it
  * sets state to RV_PROPOSAL_BAD_INPUT and message. */
