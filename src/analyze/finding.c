@@ -47,6 +47,17 @@ bool an_suppressed_on_line(const char *src, size_t len, size_t offset, const cha
 	}
 }
 
+static int finding_order(const void *a, const void *b)
+{
+	const an_finding *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
 int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const port_options *opts)
 {
 	an_finding *f = NULL;
@@ -59,6 +70,7 @@ int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const 
 		return 0;
 	for (i = 0; i < p->port.nrefs; i++)
 		n += port_ref_is_problem(&p->port.refs[i]);
+	n += p->analysis.count;
 	if (!n)
 		return 0;
 	f = calloc(n, sizeof(*f));
@@ -78,20 +90,43 @@ int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const 
 		f[n].line = r->line;
 		f[n].col = r->col;
 		f[n].end_col = r->col + r->length;
+		f[n].offset = r->offset;
+		f[n].length = r->length;
 		f[n].message = strdup(msg.ptr ? msg.ptr : "");
 		f[n].name = r->rule->cuda;
 		f[n].family = r->rule->family;
-		if (!f[n].message) {
-			an_findings_free(f, n);
-			util_buf_dispose(&msg);
-			return util_error_set(UTIL_ENOMEM, "out of memory");
-		}
+		if (!f[n].message)
+			goto oom;
+		n++;
+	}
+	for (i = 0; i < p->analysis.count; i++) {
+		const an_hit *h = &p->analysis.hits[i];
+
+		if (an_suppressed_on_line(p->source.ptr, p->source.len, h->offset, h->id))
+			continue;
+		f[n].id = h->id;
+		f[n].severity = h->severity;
+		f[n].line = h->line;
+		f[n].col = h->col;
+		f[n].end_col = h->end_col;
+		f[n].offset = h->offset;
+		f[n].length = h->length;
+		f[n].edits = h->edits;
+		f[n].nedits = h->nedits;
+		f[n].fix = h->nedits ? an_fix_title(h->id) : NULL;
+		if (!(f[n].message = strdup(h->message)))
+			goto oom;
 		n++;
 	}
 	util_buf_dispose(&msg);
+	qsort(f, n, sizeof(*f), finding_order);
 	*out = f;
 	*count = n;
 	return 0;
+oom:
+	an_findings_free(f, n);
+	util_buf_dispose(&msg);
+	return util_error_set(UTIL_ENOMEM, "out of memory");
 }
 
 void an_findings_free(an_finding *findings, size_t count)

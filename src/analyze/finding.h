@@ -1,18 +1,13 @@
 /* Findings: what a rename cannot get right, with a stable id, a severity and
- * a place. For now they come from references the rules could not convert. */
+ * a place: the references the rules could not convert, and the analyzer's hits. */
 #ifndef HIPPORT_ANALYZE_FINDING_H
 #define HIPPORT_ANALYZE_FINDING_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analyze/analysis.h"
 #include "review/proposal.h"
-
-typedef enum an_severity {
-	AN_NOTE,    /* performance or precision hint */
-	AN_WARNING, /* likely wrong results or a crash */
-	AN_ERROR    /* will not build */
-} an_severity;
 
 typedef struct an_finding {
 	const char *id;  /* "API-001" */
@@ -21,6 +16,10 @@ typedef struct an_finding {
 	char *message;
 	const char *name;   /* the CUDA name concerned, or NULL */
 	const char *family; /* the API family, or NULL */
+	const char *fix;    /* the title of its fix, or NULL when it has none */
+	const an_edit *edits; /* the fix's edits on the source (borrowed from the proposal) */
+	size_t nedits;
+	uint32_t offset, length; /* the range in the source */
 } an_finding;
 
 typedef struct an_catalog_entry {

@@ -2,14 +2,15 @@
 #include "cmd/cmd.h"
 
 const cmd_builtin cmd_builtins[] = {
-	{ .name = "apply", .run = cmd_apply, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_UNDO,
-	  .usage = "apply [PATH...] [--undo]",
+	{ .name = "apply", .run = cmd_apply,
+	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_UNDO | CMD_OPT_FIX | CMD_OPT_ANALYZE,
+	  .usage = "apply [PATH...] [--fix=ID,...|all] [--undo]",
 	  .summary = "Write the proposals into the working tree, each file atomically; the originals are kept\n"
 		     "under .git/hipport/backup/ (.hipport-backup/ outside a repository). A file changed since\n"
 		     "it was read is not overwritten. --undo restores the files apply wrote, unless they were\n"
 		     "edited since." },
-	{ .name = "diff", .run = cmd_diff, .options = CMD_OPT_PORT | CMD_OPT_WALK,
-	  .usage = "diff [PATH...]",
+	{ .name = "diff", .run = cmd_diff, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FIX | CMD_OPT_ANALYZE,
+	  .usage = "diff [PATH...] [--fix=ID,...|all]",
 	  .summary = "Print unified diffs of the proposed ports (directories are walked: tracked and\n"
 		     "untracked, not ignored, files inside a git repository)." },
 	{ .name = "explain", .run = cmd_explain, .options = 0,
@@ -21,13 +22,16 @@ const cmd_builtin cmd_builtins[] = {
 	  .summary = "Look up CUDA names (functions, types, headers) in the mapping tables: the HIP name,\n"
 		     "the HIP versions that added, deprecated or removed it, the ROC alternative, or\n"
 		     "\"unsupported\". A HIP name is looked up in reverse. Exit 1 if a name is unknown." },
-	{ .name = "scan", .run = cmd_scan, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FORMAT | CMD_OPT_FAIL,
+	{ .name = "scan", .run = cmd_scan,
+	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FORMAT | CMD_OPT_FAIL | CMD_OPT_ANALYZE,
 	  .usage = "scan [PATH...] [--format text|json|sarif] [--fail-on error|warning|note]",
 	  .summary = "Report, per file and in total, the references converted and left, the lines changed,\n"
-		     "and the findings; change nothing. JSON is documented in docs/scan-json.md." },
-	{ .name = "translate", .run = cmd_translate, .options = CMD_OPT_PORT | CMD_OPT_OUTPUT,
-	  .usage = "translate FILE [-o OUT] [options]",
+		     "and the findings with the fixes they have; change nothing. JSON is documented in\n"
+		     "docs/scan-json.md, the findings in docs/findings.md." },
+	{ .name = "translate", .run = cmd_translate, .options = CMD_OPT_PORT | CMD_OPT_OUTPUT | CMD_OPT_FIX | CMD_OPT_ANALYZE,
+	  .usage = "translate FILE [-o OUT] [--fix=ID,...|all] [options]",
 	  .summary = "Print the proposed HIP source of one CUDA file (or write it atomically to OUT).\n"
-		     "References left unconverted are reported on standard error." },
+		     "References left unconverted are reported on standard error. --fix takes the fixes of\n"
+		     "those finding ids into the port (see hipport scan for the fixes each finding has)." },
 	{ .name = NULL }
 };

@@ -23,7 +23,9 @@ enum cmd_option_set {
 	CMD_OPT_FORMAT = 4, /* --format */
 	CMD_OPT_WALK = 8,   /* --jobs, --no-cache, --max-size */
 	CMD_OPT_FAIL = 16,  /* --fail-on */
-	CMD_OPT_UNDO = 32   /* --undo */
+	CMD_OPT_UNDO = 32,  /* --undo */
+	CMD_OPT_FIX = 64,   /* --fix */
+	CMD_OPT_ANALYZE = 128 /* -p DIR (compile_commands.json) */
 };
 
 typedef struct cmd_context {
@@ -42,6 +44,9 @@ typedef struct cmd_context {
 	bool max_size_given;
 	char *suppress;          /* finding ids (--suppress and scan.suppress), comma separated, or NULL */
 	bool undo;
+	bool analyze;            /* the command reports the analyzer's findings */
+	const char *fixes;       /* --fix: "all" or finding ids, or NULL */
+	const char *compile_db;  /* -p: directory of compile_commands.json, or NULL */
 	char **args;             /* positional arguments */
 	int nargs;
 	port_rules *rules;

@@ -1,8 +1,10 @@
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/compile_db.h"
 #include "analyze/finding.h"
 #include "check/toolchain.h"
 #include "util/file.h"
@@ -32,6 +34,9 @@ static const option_spec options[] = {
 	{ "fail-on", 0, true, CMD_OPT_FAIL, "exit 1 if a finding of this severity or worse exists: error, warning or note" },
 	{ "suppress", 0, true, CMD_OPT_FAIL, "leave out findings with these ids (comma separated); adds to scan.suppress" },
 	{ "undo", 0, false, CMD_OPT_UNDO, "restore the files as they were before the last apply" },
+	{ "fix", 0, true, CMD_OPT_FIX, "take the fixes of these finding ids (comma separated, or all) into the port" },
+	{ "compile-commands", 'p', true, CMD_OPT_ANALYZE,
+	  "directory of compile_commands.json: parse each file with its include paths and defines" },
 	{ "color", 0, false, 0, "colour even when standard output is not a terminal" },
 	{ "no-color", 0, false, 0, "no colour (NO_COLOR in the environment does the same)" },
 	{ "quiet", 'q', false, 0, "print only errors" },
@@ -78,6 +83,30 @@ void cmd_print_help(FILE *out, const cmd_builtin *builtin)
 				 options[i].takes_value ? "=ARG" : "");
 		fprintf(out, "  %-36s %s\n", left, options[i].help);
 	}
+}
+
+/* --fix=all, or ids that have fix templates. */
+static int check_fixes(cmd_context *ctx, const char *value)
+{
+	const char *p = value;
+
+	ctx->fixes = value;
+	if (strcmp(value, "all") == 0)
+		return 0;
+	while (*p) {
+		size_t n = strcspn(p, ", ");
+		char id[32];
+
+		if (n) {
+			snprintf(id, sizeof(id), "%.*s", (int)n, p);
+			if (!an_fix_title(id))
+				return cmd_fail(CMD_EXIT_USAGE, "--fix: %s has no fix (hipport explain lists the ids; "
+						"those with fixes say so)", id);
+		}
+		p += n;
+		p += strspn(p, ", ");
+	}
+	return 0;
 }
 
 static int apply_option(cmd_context *ctx, const option_spec *o, const char *value)
@@ -130,6 +159,15 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 			return cmd_fail(CMD_EXIT_USAGE, "out of memory");
 	} else if (strcmp(o->name, "undo") == 0) {
 		ctx->undo = true;
+	} else if (strcmp(o->name, "fix") == 0) {
+		return check_fixes(ctx, value);
+	} else if (strcmp(o->name, "compile-commands") == 0) {
+		an_compile_db *db = NULL;
+
+		if (an_compile_db_load(&db, value) < 0)
+			return cmd_fail(CMD_EXIT_USAGE, "-p: %s", util_error_last());
+		an_compile_db_free(db);
+		ctx->compile_db = value;
 	} else if (strcmp(o->name, "no-color") == 0) {
 		ctx->color = false;
 	} else if (strcmp(o->name, "color") == 0) {

@@ -76,9 +76,17 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 	out->items = calloc(out->n ? out->n : 1, sizeof(*out->items));
 	if (!out->items)
 		return cmd_fail(CMD_EXIT_USAGE, "out of memory");
-	if (!ctx->no_cache && out->walk.git_dir &&
-	    rv_cache_open(&cache, out->walk.git_dir, ctx->rules, &ctx->port) < 0)
-		cache = NULL;
+	if (!ctx->no_cache && out->walk.git_dir) {
+		util_buf variant = UTIL_BUF_INIT;
+
+		/* what else shapes a proposal keys the cache too */
+		util_buf_printf(&variant, "analyze=%d fix=%s db=%s", ctx->analyze, ctx->fixes ? ctx->fixes : "",
+				ctx->compile_db ? ctx->compile_db : "");
+		if (util_buf_oom(&variant) ||
+		    rv_cache_open(&cache, out->walk.git_dir, ctx->rules, &ctx->port, variant.ptr) < 0)
+			cache = NULL;
+		util_buf_dispose(&variant);
+	}
 	memset(&opts, 0, sizeof(opts));
 	memset(&pg, 0, sizeof(pg));
 	pthread_mutex_init(&pg.lock, NULL);
@@ -88,6 +96,9 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 	opts.cache = cache;
 	opts.jobs = ctx->jobs;
 	opts.max_size = ctx->max_size;
+	opts.analyze = ctx->analyze;
+	opts.compile_db = ctx->compile_db;
+	opts.fixes = ctx->fixes;
 	if (ctx->verbosity >= 0 && isatty(STDERR_FILENO)) {
 		opts.progress = show_progress;
 		opts.payload = &pg;

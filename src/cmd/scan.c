@@ -6,17 +6,20 @@
 
 #include "util/error.h"
 
-static const char *effort_of(const scan_file *f)
+/* What remains after the renames: automatic (nothing), review (findings
+ * with fixes to look at), manual (errors or warnings without a fix). Notes
+ * without a fix are hints and leave the estimate alone. */
+static void estimate_effort(scan_file *f)
 {
 	size_t i;
-	bool warnings = false;
 
 	for (i = 0; i < f->nfindings; i++) {
-		if (f->findings[i].severity == AN_ERROR)
-			return "manual";
-		warnings = true;
+		if (f->findings[i].nedits)
+			f->fixable++;
+		else if (f->findings[i].severity != AN_NOTE)
+			f->manual++;
 	}
-	return warnings ? "review" : "automatic";
+	f->effort = f->manual ? "manual" : f->fixable ? "review" : "automatic";
 }
 
 /* Leaves out the findings whose ids the user suppressed. */
@@ -55,7 +58,7 @@ static int collect(scan_report *r)
 			drop_suppressed(f, r->ctx->suppress);
 		for (k = 0; k < p->port.nrefs; k++)
 			port_ref_is_problem(&p->port.refs[k]) ? f->unconverted++ : f->converted++;
-		f->effort = effort_of(f);
+		estimate_effort(f);
 	}
 	return 0;
 }
@@ -64,7 +67,7 @@ static void print_text(FILE *out, const scan_report *r, bool color)
 {
 	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[m" : "";
 	size_t i, k, lines = 0, changed = 0, conv = 0, unconv = 0, counts[3] = { 0, 0, 0 };
-	size_t effort[3] = { 0, 0, 0 };
+	size_t effort[3] = { 0, 0, 0 }, fixable = 0, manual = 0;
 
 	for (i = 0; i < r->nfiles; i++) {
 		const scan_file *f = &r->files[i];
@@ -78,11 +81,18 @@ static void print_text(FILE *out, const scan_report *r, bool color)
 
 			fprintf(out, "%s%s:%u:%u:%s %s%s:%s %s [%s]\n", bold, f->p->path, fd->line, fd->col, reset,
 				sev, an_severity_name(fd->severity), reset, fd->message, fd->id);
+			if (fd->fix)
+				fprintf(out, "    fix: %s (--fix=%s)\n", fd->fix, fd->id);
 			counts[fd->severity]++;
 		}
-		fprintf(out, "%s%s%s: %zu lines, %zu changed (+%zu -%zu), %zu references converted, %zu left; %s\n",
+		fprintf(out, "%s%s%s: %zu lines, %zu changed (+%zu -%zu), %zu references converted, %zu left; %s",
 			bold, f->p->path, reset, f->p->lines, f->p->additions + f->p->deletions, f->p->additions,
 			f->p->deletions, f->converted, f->unconverted, f->effort);
+		if (f->fixable || f->manual)
+			fprintf(out, " (%zu with fixes, %zu by hand)", f->fixable, f->manual);
+		fputc('\n', out);
+		fixable += f->fixable;
+		manual += f->manual;
 		lines += f->p->lines;
 		changed += f->p->additions;
 		conv += f->converted;
@@ -91,9 +101,10 @@ static void print_text(FILE *out, const scan_report *r, bool color)
 	}
 	fprintf(out,
 		"%stotal%s: %zu files, %zu lines, %zu lines changed, %zu references converted, %zu left; "
-		"%zu errors, %zu warnings, %zu notes; effort: %zu automatic, %zu review, %zu manual\n",
+		"%zu errors, %zu warnings, %zu notes (%zu with fixes, %zu by hand); effort: %zu automatic, "
+		"%zu review, %zu manual\n",
 		bold, reset, r->nfiles, lines, changed, conv, unconv, counts[AN_ERROR], counts[AN_WARNING],
-		counts[AN_NOTE], effort[0], effort[1], effort[2]);
+		counts[AN_NOTE], fixable, manual, effort[0], effort[1], effort[2]);
 }
 
 static bool fails(const scan_report *r, int level)
@@ -120,6 +131,7 @@ int cmd_scan(cmd_context *ctx)
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "sarif") != 0)
 		return cmd_fail(CMD_EXIT_USAGE, "scan: --format must be text, json or sarif, not '%s'", format);
 	memset(&report, 0, sizeof(report));
+	ctx->analyze = true;
 	if ((code = cmd_proposals_make(ctx, &set)) != 0)
 		goto done;
 	report.ctx = ctx;

@@ -13,6 +13,8 @@ typedef struct scan_file {
 	an_finding *findings;
 	size_t nfindings;
 	size_t converted, unconverted; /* references */
+	size_t fixable;                /* findings with a fix */
+	size_t manual;                 /* errors and warnings without one */
 	const char *effort;            /* automatic, review or manual */
 } scan_file;
 

@@ -23,6 +23,19 @@ static json_t *family_counts(const rv_proposal *p)
 	return by;
 }
 
+/* A fix: its title and its edits as byte ranges of the source. */
+static json_t *fix_json(const an_finding *fd)
+{
+	json_t *edits = json_array();
+	size_t i;
+
+	for (i = 0; i < fd->nedits; i++)
+		json_array_append_new(edits, json_pack("{s:i, s:i, s:s, s:s*}", "offset", (json_int_t)fd->edits[i].offset,
+						       "length", (json_int_t)fd->edits[i].length, "text",
+						       fd->edits[i].text, "helper", fd->edits[i].helper));
+	return json_pack("{s:s, s:o}", "title", fd->fix, "edits", edits);
+}
+
 static json_t *findings_json(const scan_file *f)
 {
 	json_t *a = json_array();
@@ -31,10 +44,14 @@ static json_t *findings_json(const scan_file *f)
 	for (i = 0; i < f->nfindings; i++) {
 		const an_finding *fd = &f->findings[i];
 
-		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:i, s:i, s:s, s:s?, s:s?}", "id", fd->id,
-						   "severity", an_severity_name(fd->severity), "line", fd->line,
-						   "column", fd->col, "end_column", fd->end_col, "message",
-						   fd->message, "name", fd->name, "family", fd->family));
+		json_t *item = json_pack("{s:s, s:s, s:i, s:i, s:i, s:s, s:s*, s:s*}", "id", fd->id, "severity",
+					 an_severity_name(fd->severity), "line", fd->line, "column", fd->col,
+					 "end_column", fd->end_col, "message", fd->message, "name", fd->name, "family",
+					 fd->family);
+
+		if (item && fd->fix)
+			json_object_set_new(item, "fix", fix_json(fd));
+		json_array_append_new(a, item);
 	}
 	return a;
 }
@@ -62,8 +79,9 @@ int scan_print_json(FILE *out, const scan_report *r)
 	char target[32];
 	size_t i, k;
 
-	totals = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "files", 0, "lines", 0, "lines_added", 0,
-			   "lines_removed", 0, "references_converted", 0, "references_unconverted", 0);
+	totals = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "files", 0, "lines", 0, "lines_added", 0,
+			   "lines_removed", 0, "references_converted", 0, "references_unconverted", 0,
+			   "findings_with_fixes", 0, "findings_by_hand", 0);
 	findings = json_pack("{s:i, s:i, s:i}", "error", 0, "warning", 0, "note", 0);
 	effort = json_pack("{s:i, s:i, s:i}", "automatic", 0, "review", 0, "manual", 0);
 	for (i = 0; i < r->nfiles; i++) {
@@ -71,13 +89,16 @@ int scan_print_json(FILE *out, const scan_report *r)
 		const rv_proposal *p = f->p;
 
 		json_array_append_new(
-			files, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:b, s:s, s:{s:i, s:i, s:o}, s:o}", "path",
-					 p->path, "lines", p->lines, "lines_added", p->additions, "lines_removed",
+			files, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:b, s:s, s:i, s:i, s:{s:i, s:i, s:o}, s:o}",
+					 "path", p->path, "lines", p->lines, "lines_added", p->additions, "lines_removed",
 					 p->deletions, "kernels", p->port.kernels, "launches", p->port.launches,
 					 "runtime_header_inserted", p->port.header_inserted, "effort", f->effort,
+					 "findings_with_fixes", (json_int_t)f->fixable, "findings_by_hand", (json_int_t)f->manual,
 					 "references", "converted", f->converted, "unconverted", f->unconverted,
 					 "by_family", family_counts(p), "findings", findings_json(f)));
 		add_to(totals, "files", 1);
+		add_to(totals, "findings_with_fixes", (json_int_t)f->fixable);
+		add_to(totals, "findings_by_hand", (json_int_t)f->manual);
 		add_to(totals, "lines", (json_int_t)p->lines);
 		add_to(totals, "lines_added", (json_int_t)p->additions);
 		add_to(totals, "lines_removed", (json_int_t)p->deletions);

@@ -42,6 +42,22 @@ static json_t *rules_json(void)
 	return rules;
 }
 
+/* The finding's fix as SARIF fixes: byte ranges of the file replaced. */
+static json_t *fixes_json(const an_finding *fd, const char *uri, bool rooted)
+{
+	json_t *replacements = json_array();
+	size_t i;
+
+	for (i = 0; i < fd->nedits; i++)
+		json_array_append_new(replacements,
+				      json_pack("{s:{s:i, s:i}, s:{s:s}}", "deletedRegion", "charOffset",
+						(json_int_t)fd->edits[i].offset, "charLength", (json_int_t)fd->edits[i].length,
+						"insertedContent", "text", fd->edits[i].text));
+	return json_pack("[{s:{s:s}, s:[{s:{s:s, s:s*}, s:o}]}]", "description", "text", fd->fix, "artifactChanges",
+			 "artifactLocation", "uri", uri, "uriBaseId", rooted ? "SRCROOT" : NULL, "replacements",
+			 replacements);
+}
+
 static int rule_index(const char *id)
 {
 	const an_catalog_entry *all;
@@ -65,16 +81,17 @@ int scan_print_sarif(FILE *out, const scan_report *r)
 
 		for (k = 0; k < f->nfindings; k++) {
 			const an_finding *fd = &f->findings[k];
-
-			json_array_append_new(
-				results,
-				json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:s, s:s*}, s:{s:i, s:i, s:i}}}]}",
+			json_t *result = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:s, s:s*}, s:{s:i, s:i, s:i}}}]}",
 					  "ruleId", fd->id, "ruleIndex", rule_index(fd->id), "level",
 					  sarif_level(fd->severity), "message", "text", fd->message, "locations",
 					  "physicalLocation", "artifactLocation", "uri", uri, "uriBaseId",
 					  r->set->walk.root ? "SRCROOT" : NULL,
 					  "region", "startLine", fd->line, "startColumn", fd->col, "endColumn",
-					  fd->end_col));
+					  fd->end_col);
+
+			if (result && fd->fix)
+				json_object_set_new(result, "fixes", fixes_json(fd, uri, r->set->walk.root != NULL));
+			json_array_append_new(results, result);
 		}
 		free(uri);
 	}

@@ -1,8 +1,9 @@
-/* hipport translate FILE [-o OUT]: the proposed HIP source of one file. */
+/* hipport translate FILE [-o OUT] [--fix=IDS]: the proposed HIP source of one file. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "review/proposal.h"
 #include "util/error.h"
 #include "util/file.h"
 
@@ -32,38 +33,44 @@ static void report_refs(const cmd_context *ctx, const char *path, const port_res
 
 int cmd_translate(cmd_context *ctx)
 {
-	util_buf src = UTIL_BUF_INIT;
-	port_result res;
+	rv_proposal p;
 	port_lexer *lexer = NULL;
+	an_analyzer *analyzer = NULL;
 	const char *path;
 	int code = CMD_EXIT_OK, error;
 
-	memset(&res, 0, sizeof(res));
+	memset(&p, 0, sizeof(p));
 	if (ctx->nargs != 1)
 		return cmd_fail(CMD_EXIT_USAGE, "translate: expected one FILE, got %d (see 'hipport translate --help')",
 				ctx->nargs);
 	path = ctx->args[0];
 	if ((code = cmd_load_rules(ctx)) != 0)
 		return code;
-	if ((error = util_file_read(&src, path, UTIL_FILE_DEFAULT_MAX_SIZE)) < 0) {
-		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-		goto done;
-	}
 	if ((error = port_lexer_new(&lexer)) < 0 ||
-	    (error = port_translate(&res, lexer, ctx->rules, &ctx->port, path, src.ptr, src.len)) < 0) {
+	    (ctx->fixes && (error = an_analyzer_new(&analyzer, ctx->compile_db)) < 0) ||
+	    (error = rv_proposal_read(&p, path, path, true, UTIL_FILE_DEFAULT_MAX_SIZE)) < 0 ||
+	    (analyzer && (error = rv_proposal_analyze(&p, analyzer, lexer)) < 0) ||
+	    (error = rv_proposal_translate_fixed(&p, lexer, ctx->rules, &ctx->port, ctx->fixes)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		goto done;
 	}
-	report_refs(ctx, path, &res);
+	if (p.state == RV_PROPOSAL_BAD_INPUT) {
+		code = cmd_fail(CMD_EXIT_USAGE, "%s", p.message);
+		goto done;
+	}
+	report_refs(ctx, path, &p.port);
+	if (ctx->fixes && ctx->verbosity > 0)
+		fprintf(stderr, "%s: %zu fixes applied\n", path, p.fixes_applied);
 	if (ctx->output) {
-		if (util_file_write_atomic(ctx->output, res.output.ptr, res.output.len) < 0)
+		if (util_file_write_atomic(ctx->output, p.port.output.ptr, p.port.output.len) < 0)
 			code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
-	} else if (fwrite(res.output.ptr, 1, res.output.len, stdout) != res.output.len || fflush(stdout) != 0) {
+	} else if (fwrite(p.port.output.ptr, 1, p.port.output.len, stdout) != p.port.output.len ||
+		   fflush(stdout) != 0) {
 		code = cmd_fail(CMD_EXIT_USAGE, "cannot write to standard output");
 	}
 done:
-	port_result_dispose(&res);
+	rv_proposal_dispose(&p);
+	an_analyzer_free(analyzer);
 	port_lexer_free(lexer);
-	util_buf_dispose(&src);
 	return code;
 }

@@ -34,10 +34,14 @@ static void *worker(void *arg)
 {
 	batch *b = arg;
 	port_lexer *lexer = NULL;
+	an_analyzer *analyzer = NULL;
+	bool analyze = b->opts->analyze || b->opts->fixes;
 	int error;
 
-	if ((error = port_lexer_new(&lexer)) < 0) {
+	if ((error = port_lexer_new(&lexer)) < 0 ||
+	    (analyze && (error = an_analyzer_new(&analyzer, b->opts->compile_db)) < 0)) {
 		fail(b, error);
+		port_lexer_free(lexer);
 		return NULL;
 	}
 	for (;;) {
@@ -55,7 +59,10 @@ static void *worker(void *arg)
 		}
 		if (b->opts->cache && rv_cache_load(b->opts->cache, p, b->opts->rules) == 1) {
 			/* hit */
-		} else if ((error = rv_proposal_translate(p, lexer, b->opts->rules, b->opts->port)) < 0) {
+		} else if ((analyze && (error = rv_proposal_analyze(p, analyzer, lexer)) == UTIL_ENOMEM) ||
+			   (error = rv_proposal_translate_fixed(p, lexer, b->opts->rules, b->opts->port,
+								b->opts->fixes)) < 0) {
+			/* an analysis libclang cannot parse is left out; only memory stops the batch */
 			fail(b, error);
 			break;
 		} else if (b->opts->cache && p->state == RV_PROPOSAL_OK) {
@@ -64,6 +71,7 @@ static void *worker(void *arg)
 		if (b->opts->progress)
 			b->opts->progress(atomic_fetch_add(&b->done, 1) + 1, b->walk->nfiles, b->opts->payload);
 	}
+	an_analyzer_free(analyzer);
 	port_lexer_free(lexer);
 	return NULL;
 }

@@ -12,6 +12,9 @@ typedef struct rv_batch_options {
 	rv_cache *cache;           /* NULL: no cache */
 	unsigned jobs;             /* threads; 0: the number of cores */
 	size_t max_size;
+	bool analyze;              /* run the analyzer (findings beyond API names) */
+	const char *compile_db;    /* directory of compile_commands.json, or NULL */
+	const char *fixes;         /* fixes to take into the ports ("all", ids), or NULL */
 	/* called from worker threads after each file (done of total), may be NULL */
 	void (*progress)(size_t done, size_t total, void *payload);
 	void *payload;

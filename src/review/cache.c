@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <uthash.h>
 
+#include "analyze/finding.h"
 #include "util/error.h"
 #include "util/file.h"
 
@@ -18,7 +19,7 @@
  * read once when opened and written once (atomically) when saved: a scan of a
  * thousand files costs two file operations, not two thousand. It holds
  * records "E <blob id> <length>\n" followed by an entry (CACHE_MAGIC ...). */
-#define CACHE_MAGIC "hipport-cache 1"
+#define CACHE_MAGIC "hipport-cache 2"
 #define PACK_MAGIC "hipport-cache-pack 1\n"
 #define HEX_LEN GIT_OID_HEXSZ
 
@@ -114,7 +115,8 @@ static void map_pack(rv_cache *c)
 	close(fd);
 }
 
-int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, const port_options *opts)
+int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, const port_options *opts,
+		  const char *variant)
 {
 	rv_cache *c = calloc(1, sizeof(*c));
 	util_buf b = UTIL_BUF_INIT;
@@ -124,8 +126,9 @@ int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, 
 	*out = NULL;
 	if (!c)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
-	util_buf_printf(&b, "%s|%s|%lu|%d|%d|%d", HIPPORT_VERSION, port_rules_digest(rules),
-			opts->target_hip, (int)opts->launch, (int)opts->roc, (int)opts->experimental);
+	util_buf_printf(&b, "%s|%s|%lu|%d|%d|%d|%s", HIPPORT_VERSION, port_rules_digest(rules),
+			opts->target_hip, (int)opts->launch, (int)opts->roc, (int)opts->experimental,
+			variant ? variant : "");
 	git_odb_hash(&oid, b.ptr, b.len, GIT_OBJECT_BLOB);
 	git_oid_tostr(key, 17, &oid);
 	util_buf_clear(&b);
@@ -208,6 +211,110 @@ static const port_rule *find_rule(const port_rules *rules, char cls, const char 
 	return port_rules_find(rules, name, n);
 }
 
+/* The analysis: "hits N" (or "hits -" when the file was not analyzed), then
+ * per hit "ID SEVERITY OFFSET LENGTH LINE COL END_COL EDITS MESSAGE_LENGTH\n"
+ * and the message, then per edit "OFFSET LENGTH HELPER_LENGTH TEXT_LENGTH\n"
+ * and the helper's name and the text. */
+static void store_hits(util_buf *text, const rv_proposal *p)
+{
+	size_t i, k;
+
+	if (!p->analyzed) {
+		util_buf_puts(text, "hits -\n");
+		return;
+	}
+	util_buf_printf(text, "hits %zu\n", p->analysis.count);
+	for (i = 0; i < p->analysis.count; i++) {
+		const an_hit *h = &p->analysis.hits[i];
+
+		util_buf_printf(text, "%s %d %u %u %u %u %u %zu %zu\n%s", h->id, (int)h->severity, h->offset, h->length,
+				h->line, h->col, h->end_col, h->nedits, strlen(h->message), h->message);
+		for (k = 0; k < h->nedits; k++) {
+			const an_edit *e = &h->edits[k];
+			const char *helper = e->helper ? e->helper : "";
+
+			util_buf_printf(text, "%u %u %zu %zu\n%s%s", e->offset, e->length, strlen(helper), strlen(e->text),
+					helper, e->text);
+		}
+	}
+}
+
+/* Copies n bytes at *line into a new string and moves past them. */
+static char *take(char **line, const char *end, unsigned long n)
+{
+	char *s;
+
+	if ((unsigned long)(end - *line) < n || !(s = strndup(*line, n)))
+		return NULL;
+	*line += n;
+	return s;
+}
+
+static bool parse_hit(an_hit *h, char **line, const char *end)
+{
+	char id[32], *nl = memchr(*line, '\n', (size_t)(end - *line));
+	int sev;
+	unsigned long nedits, msglen, k;
+	const an_catalog_entry *entry;
+
+	if (!nl)
+		return false;
+	*nl = '\0';
+	if (sscanf(*line, "%31s %d %u %u %u %u %u %lu %lu", id, &sev, &h->offset, &h->length, &h->line, &h->col,
+		   &h->end_col, &nedits, &msglen) != 9 || sev < AN_NOTE || sev > AN_ERROR || nedits > 64 ||
+	    !(entry = an_catalog_find(id)))
+		return false;
+	h->id = entry->id;
+	h->severity = (an_severity)sev;
+	*line = nl + 1;
+	if (!(h->message = take(line, end, msglen)))
+		return false;
+	if (nedits && !(h->edits = calloc(nedits, sizeof(*h->edits))))
+		return false;
+	for (k = 0; k < nedits; k++) {
+		an_edit *e = &h->edits[k];
+		unsigned long hlen, tlen;
+
+		if (!(nl = memchr(*line, '\n', (size_t)(end - *line))))
+			return false;
+		*nl = '\0';
+		if (sscanf(*line, "%u %u %lu %lu", &e->offset, &e->length, &hlen, &tlen) != 4)
+			return false;
+		*line = nl + 1;
+		h->nedits = k + 1;
+		if (hlen && !(e->helper = take(line, end, hlen)))
+			return false;
+		if (!(e->text = take(line, end, tlen)))
+			return false;
+	}
+	return true;
+}
+
+static bool parse_hits(rv_proposal *p, char **line, const char *end)
+{
+	unsigned long n, i;
+	char *nl = memchr(*line, '\n', (size_t)(end - *line));
+
+	if (!nl)
+		return false;
+	if (strncmp(*line, "hits -\n", 8) == 0) {
+		*line = nl + 1;
+		return true;
+	}
+	if (sscanf(*line, "hits %lu\n", &n) != 1 || n > (unsigned long)(end - *line))
+		return false;
+	*line = nl + 1;
+	p->analyzed = true;
+	if (n && !(p->analysis.hits = calloc(n, sizeof(an_hit))))
+		return false;
+	for (i = 0; i < n; i++) {
+		p->analysis.count = i + 1;
+		if (!parse_hit(&p->analysis.hits[i], line, end))
+			return false;
+	}
+	return true;
+}
+
 /* Parses an entry into p, whose output takes over the entry's buffer (no
  * copy); false when it is damaged or names unknown rules. */
 static bool parse_entry(rv_proposal *p, const port_rules *rules, util_buf *entry)
@@ -215,13 +322,13 @@ static bool parse_entry(rv_proposal *p, const port_rules *rules, util_buf *entry
 	char *text = entry->ptr;
 	size_t len = entry->len;
 	char *line = text, *end = text + len, *nl;
-	unsigned long kernels, launches, inserted, lines, adds, dels, nrefs, i, outlen;
+	unsigned long kernels, launches, inserted, lines, adds, dels, nrefs, fixes, i, outlen;
 
 	if (len < sizeof(CACHE_MAGIC) || strncmp(text, CACHE_MAGIC "\n", sizeof(CACHE_MAGIC)) != 0)
 		return false;
 	line += sizeof(CACHE_MAGIC);
-	if (sscanf(line, "%lu %lu %lu %lu %lu %lu %lu\n", &kernels, &launches, &inserted, &lines, &adds, &dels,
-		   &nrefs) != 7 || nrefs > len)
+	if (sscanf(line, "%lu %lu %lu %lu %lu %lu %lu %lu\n", &kernels, &launches, &inserted, &lines, &adds, &dels,
+		   &nrefs, &fixes) != 8 || nrefs > len)
 		return false;
 	if (!(nl = memchr(line, '\n', (size_t)(end - line))))
 		return false;
@@ -248,6 +355,8 @@ static bool parse_entry(rv_proposal *p, const port_rules *rules, util_buf *entry
 		line = nl + 1;
 	}
 	p->port.nrefs = nrefs;
+	if (!parse_hits(p, &line, end))
+		return false;
 	if (sscanf(line, "output %lu\n", &outlen) != 1 || !(nl = memchr(line, '\n', (size_t)(end - line))) ||
 	    (size_t)(end - nl - 1) != outlen)
 		return false;
@@ -262,6 +371,7 @@ static bool parse_entry(rv_proposal *p, const port_rules *rules, util_buf *entry
 	p->lines = lines;
 	p->additions = adds;
 	p->deletions = dels;
+	p->fixes_applied = fixes;
 	return true;
 }
 
@@ -288,6 +398,9 @@ int rv_cache_load(rv_cache *cache, rv_proposal *p, const port_rules *rules)
 	} else {
 		/* a damaged entry may have filled part of p: back to as read */
 		port_result_dispose(&p->port);
+		an_analysis_dispose(&p->analysis);
+		p->analyzed = false;
+		p->fixes_applied = 0;
 		p->lines = p->additions = p->deletions = 0;
 	}
 	util_buf_dispose(&entry);
@@ -304,14 +417,16 @@ void rv_cache_store(rv_cache *cache, const rv_proposal *p)
 		memcpy(id, p->blob_id, sizeof(id));
 	else
 		rv_blob_id(id, p->source.ptr, p->source.len);
-	util_buf_printf(&text, CACHE_MAGIC "\n%zu %zu %d %zu %zu %zu %zu\n", p->port.kernels, p->port.launches,
-			p->port.header_inserted ? 1 : 0, p->lines, p->additions, p->deletions, p->port.nrefs);
+	util_buf_printf(&text, CACHE_MAGIC "\n%zu %zu %d %zu %zu %zu %zu %zu\n", p->port.kernels, p->port.launches,
+			p->port.header_inserted ? 1 : 0, p->lines, p->additions, p->deletions, p->port.nrefs,
+			p->fixes_applied);
 	for (i = 0; i < p->port.nrefs; i++) {
 		const port_ref *r = &p->port.refs[i];
 
 		util_buf_printf(&text, "%u %u %u %u %d %c %s\n", r->offset, r->length, r->line, r->col,
 				(int)r->status, rule_class(r->rule), r->rule->cuda);
 	}
+	store_hits(&text, p);
 	util_buf_printf(&text, "output %zu\n", p->port.output.len);
 	util_buf_put(&text, p->port.output.ptr, p->port.output.len);
 	if (util_buf_oom(&text)) {

@@ -8,8 +8,10 @@
 
 typedef struct rv_cache rv_cache;
 
-/* Opens (creating lazily) the cache of the repository whose .git directory is git_dir. */
-int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, const port_options *opts);
+/* Opens (creating lazily) the cache of the repository whose .git directory
+ * is git_dir; variant names what else shapes a proposal (analysis, fixes). */
+int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, const port_options *opts,
+		  const char *variant);
 void rv_cache_free(rv_cache *cache);
 
 /* Fills a proposal that was read (rv_proposal_read) from the cache: 1 on a

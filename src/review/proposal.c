@@ -72,19 +72,81 @@ int rv_proposal_read(rv_proposal *p, const char *path, const char *fs_path, bool
 	return 0;
 }
 
-int rv_proposal_translate(rv_proposal *p, port_lexer *lexer, const port_rules *rules, const port_options *opts)
+int rv_proposal_analyze(rv_proposal *p, an_analyzer *analyzer, port_lexer *lexer)
 {
+	int error;
+
+	if (p->state != RV_PROPOSAL_OK || p->analyzed)
+		return 0;
+	error = an_analyze(&p->analysis, analyzer, lexer, p->fs_path, p->source.ptr, p->source.len);
+	if (error < 0)
+		return error;
+	p->analyzed = true;
+	return 0;
+}
+
+/* Puts the references of a port of the fixed source back where they were
+ * in the original. */
+static void map_refs(rv_proposal *p, const an_applied *spans, size_t nspans)
+{
+	size_t i;
+
+	for (i = 0; i < p->port.nrefs; i++) {
+		port_ref *r = &p->port.refs[i];
+		uint32_t off = an_applied_origin(spans, nspans, r->offset), k;
+		unsigned line = 1, col = 1;
+
+		for (k = 0; k < off && k < p->source.len; k++) {
+			if (p->source.ptr[k] == '\n') {
+				line++;
+				col = 1;
+			} else {
+				col++;
+			}
+		}
+		r->offset = off;
+		r->line = line;
+		r->col = col;
+	}
+}
+
+int rv_proposal_translate_fixed(rv_proposal *p, port_lexer *lexer, const port_rules *rules,
+				const port_options *opts, const char *fixes)
+{
+	util_buf fixed = UTIL_BUF_INIT;
+	an_applied *spans = NULL;
+	size_t nspans = 0;
 	int error;
 
 	if (p->state != RV_PROPOSAL_OK)
 		return 0;
-	error = port_translate(&p->port, lexer, rules, opts, p->path, p->source.ptr, p->source.len);
+	if (fixes && p->analyzed) {
+		error = an_fixes_apply(&fixed, p->source.ptr, p->source.len, &p->analysis, fixes, &p->fixes_applied,
+				       &spans, &nspans);
+		if (error < 0) {
+			util_buf_dispose(&fixed);
+			return error;
+		}
+	}
+	if (p->fixes_applied)
+		error = port_translate(&p->port, lexer, rules, opts, p->path, fixed.ptr, fixed.len);
+	else
+		error = port_translate(&p->port, lexer, rules, opts, p->path, p->source.ptr, p->source.len);
+	if (!error && p->fixes_applied)
+		map_refs(p, spans, nspans);
+	free(spans);
+	util_buf_dispose(&fixed);
 	if (error == UTIL_ENOMEM)
 		return error;
 	if (error < 0)
 		return set_bad_input(p);
 	p->lines = count_lines(p->source.ptr, p->source.len);
 	return rv_proposal_count_lines(p);
+}
+
+int rv_proposal_translate(rv_proposal *p, port_lexer *lexer, const port_rules *rules, const port_options *opts)
+{
+	return rv_proposal_translate_fixed(p, lexer, rules, opts, NULL);
 }
 
 int rv_proposal_make(rv_proposal *p, port_lexer *lexer, const port_rules *rules,
@@ -199,5 +261,6 @@ void rv_proposal_dispose(rv_proposal *p)
 	free(p->message);
 	util_buf_dispose(&p->source);
 	port_result_dispose(&p->port);
+	an_analysis_dispose(&p->analysis);
 	memset(p, 0, sizeof(*p));
 }

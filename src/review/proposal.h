@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analyze/analysis.h"
 #include "port/translate.h"
 #include "util/buf.h"
 
@@ -26,6 +27,9 @@ typedef struct rv_proposal {
 	size_t additions, deletions; /* lines, from the diff */
 	char blob_id[41];    /* git's blob id of the source, once computed ("" before) */
 	bool from_cache;
+	bool analyzed;       /* analysis holds the analyzer's hits */
+	an_analysis analysis;
+	size_t fixes_applied; /* fixes taken into the port */
 } rv_proposal;
 
 /* Git's blob id of data, as 40 hex digits. */
@@ -40,6 +44,15 @@ int rv_proposal_read(rv_proposal *p, const char *path, const char *fs_path, bool
 
 /* Translates a proposal that was read (the second half); nothing unless its state is OK. */
 int rv_proposal_translate(rv_proposal *p, port_lexer *lexer, const port_rules *rules, const port_options *opts);
+
+/* Runs the analyzer on a proposal that was read (before translating it). */
+int rv_proposal_analyze(rv_proposal *p, an_analyzer *analyzer, port_lexer *lexer);
+
+/* rv_proposal_translate with the fixes of the listed ids ("all", or ids
+ * separated by commas) applied to the source first; the proposal must have
+ * been analyzed. The places of references are those of the original source. */
+int rv_proposal_translate_fixed(rv_proposal *p, port_lexer *lexer, const port_rules *rules,
+				const port_options *opts, const char *fixes);
 
 /* Reads and translates one file. Bad input is not an error of the call: it
  * sets state to RV_PROPOSAL_BAD_INPUT and message. */

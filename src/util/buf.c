@@ -52,22 +52,30 @@ void util_buf_putc(util_buf *buf, char c)
 	util_buf_put(buf, &c, 1);
 }
 
+void util_buf_vprintf(util_buf *buf, const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n < 0 || !util_buf_grow(buf, (size_t)n)) {
+		buf->oom = true;
+		va_end(again);
+		return;
+	}
+	vsnprintf(buf->ptr + buf->len, (size_t)n + 1, fmt, again);
+	va_end(again);
+	buf->len += (size_t)n;
+}
+
 void util_buf_printf(util_buf *buf, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	util_buf_vprintf(buf, fmt, ap);
 	va_end(ap);
-	if (n < 0 || !util_buf_grow(buf, (size_t)n)) {
-		buf->oom = true;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(buf->ptr + buf->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	buf->len += (size_t)n;
 }
 
 char *util_buf_detach(util_buf *buf)

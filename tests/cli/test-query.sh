@@ -38,6 +38,10 @@ check "explain list" 0 "$hipport" explain
 for id in 001 002 003 004 005 006 007 008 009 010 011 012 099; do
 	expect "explain lists API-$id" "$tmp/out" "API-$id "
 done
+# ... and every id the analyzer's sources can emit
+for id in $(grep -oh '"[A-Z]*-[0-9][0-9][0-9]"' "$src"/src/analyze/*.c | tr -d '"' | sort -u); do
+	check "explain $id" 0 "$hipport" explain "$id"
+done
 check "explain one" 0 "$hipport" explain API-005
 expect "explain title" "$tmp/out" "API-005 (error): cuBLAS API without a HIP equivalent for the target"
 expect "explain action" "$tmp/out" "What to do: Look the name up with"

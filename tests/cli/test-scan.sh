@@ -60,14 +60,23 @@ truth "sarif valid against SARIF 2.1.0" python3 "$src/tests/cli/validate.py" \
 truth "sarif content" python3 -c '
 import json, sys
 run = json.load(open(sys.argv[1]))["runs"][0]
-r = run["results"][0]
-assert r["ruleId"] == "API-005" and r["level"] == "error", r
+r = [x for x in run["results"] if x["ruleId"] == "API-005"][0]
+assert r["level"] == "error", r
 loc = r["locations"][0]["physicalLocation"]
 assert loc["artifactLocation"]["uri"] == "include/fastops/common.cuh"
 assert loc["region"] == {"startLine": 31, "startColumn": 27, "endColumn": 48}, loc["region"]
 assert any(x["id"] == "API-005" for x in run["tool"]["driver"]["rules"])
 assert run["originalUriBaseIds"]["SRCROOT"]["uri"].startswith("file:///")
-' "$tmp/scan.sarif"
+# a fix is a SARIF fix: WARP-002 replaces the 32 of "#define WARP_SIZE 32" with 64
+w = [x for x in run["results"] if x["ruleId"] == "WARP-002"][0]
+change = w["fixes"][0]["artifactChanges"][0]
+assert change["artifactLocation"]["uri"] == "include/fastops/common.cuh"
+rep = change["replacements"][0]
+text = open(sys.argv[2]).read()
+off, n = rep["deletedRegion"]["charOffset"], rep["deletedRegion"]["charLength"]
+assert text[off - 18:off + n] == "#define WARP_SIZE 32", text[off - 18:off + n]
+assert rep["insertedContent"]["text"] == "64"
+' "$tmp/scan.sarif" "$repo/include/fastops/common.cuh"
 check "bad format" 2 "$hipport" -C "$repo" scan --format xml
 
 # --fail-on
@@ -77,10 +86,11 @@ check "fail-on note" 1 "$hipport" -C "$repo" scan -q --fail-on=note --no-cache
 check "fail-on bad" 2 "$hipport" -C "$repo" scan --fail-on fatal
 
 # suppression: --suppress, scan.suppress in .hipport/config, "hipport: ignore ID" on the line
-check "suppress option" 0 "$hipport" -C "$repo" scan -q --no-cache --fail-on error --suppress=API-011,API-005
+check "suppress option" 0 "$hipport" -C "$repo" scan -q --no-cache --fail-on error \
+	--suppress=API-011,API-005,ATOM-001,ARCH-001,WARP-001,WARP-002,WARP-003,WARP-004,WARP-005,WARP-008,PREC-002
 expect "suppressed total" "$tmp/out" "0 errors, 0 warnings, 0 notes"
 mkdir -p "$repo/.hipport"
-printf '[scan]\n\tsuppress = API-005\n\tmaxSize = 20000000\n' >"$repo/.hipport/config"
+printf '[scan]\n\tsuppress = API-005, ATOM-001\n\tmaxSize = 20000000\n' >"$repo/.hipport/config"
 check "suppress in config" 0 "$hipport" -C "$repo" scan -q --no-cache --fail-on error
 printf '[scan\n' >"$repo/.hipport/config"
 check "bad config" 2 "$hipport" -C "$repo" scan -q --no-cache

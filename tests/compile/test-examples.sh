@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every translated source of the bundled example builds with the real hipcc
-# for gfx90a, in both launch syntaxes. Exit 77 (skipped) without hipcc.
+# for gfx90a, in both launch syntaxes, and with every fix taken (--fix=all,
+# where the known failures must build too). Exit 77 (skipped) without hipcc.
 # usage: test-examples.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
 src=$2
@@ -14,11 +15,13 @@ rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
 pass=0
 fail=0
 skipped=0
-for launch in keep hip; do
-	out="$tmp/$launch"
+for mode in keep hip fixed; do
+	launch=$mode fix=
+	[ "$mode" = fixed ] && launch=keep fix=--fix=all
+	out="$tmp/$mode"
 	cp -r "$src/share/examples/fastops" "$out"
 	for f in $(cd "$out" && find . -name '*.cu' -o -name '*.cuh' -o -name '*.h'); do
-		if ! "$hipport" translate -q --kernel-launch=$launch -o "$out/$f.port" "$out/$f"; then
+		if ! "$hipport" translate -q --kernel-launch=$launch $fix -o "$out/$f.port" "$out/$f"; then
 			echo "FAIL translate $f"
 			fail=$((fail + 1))
 			continue
@@ -31,25 +34,26 @@ for launch in keep hip; do
 		missing=$(sed -n 's/^#include [<"]\(hip[a-z]*\/[a-z_]*\.h\)[>"].*/\1/p' "$f" | while read -r h; do
 			[ -e "/usr/include/$h" ] || [ -e "/opt/rocm/include/$h" ] || echo "$h"; done)
 		if [ -n "$missing" ]; then
-			echo "skip $launch/$name: $(echo $missing) not installed"
+			echo "skip $mode/$name: $(echo $missing) not installed"
 			skipped=$((skipped + 1))
 			continue
 		fi
-		known=$(awk -F'\t' -v f="$name" '$1 == f { print $2 }' "$src/tests/compile/known-failures")
+		known=
+		[ -z "$fix" ] && known=$(awk -F'\t' -v f="$name" '$1 == f { print $2 }' "$src/tests/compile/known-failures")
 		if hipcc --offload-arch="$arch" -std=c++17 -x hip -I "$out/include" -c "$f" -o "$tmp/x.o" \
 			2>"$tmp/err"; then
 			if [ -n "$known" ]; then
-				echo "FAIL $launch/$name builds: remove it from tests/compile/known-failures"
+				echo "FAIL $mode/$name builds: remove it from tests/compile/known-failures"
 				fail=$((fail + 1))
 			else
 				pass=$((pass + 1))
 			fi
 		elif [ -n "$known" ] && grep -qF "$known" "$tmp/err" &&
 			[ "$(grep -c 'error:' "$tmp/err")" = "$(grep -F "$known" "$tmp/err" | grep -c 'error:')" ]; then
-			echo "known failure $launch/$name: $known"
+			echo "known failure $mode/$name: $known"
 			pass=$((pass + 1))
 		else
-			echo "FAIL $launch/$name:"
+			echo "FAIL $mode/$name:"
 			grep -E 'error' "$tmp/err" | head -10
 			fail=$((fail + 1))
 		fi

@@ -1,5 +1,6 @@
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -56,12 +57,33 @@ static void test_builtin(void **state)
 	assert_null(an_catalog_find("API-000"));
 }
 
+/* The fix templates load, and the catalog says "Fix:" exactly for the ids
+ * that have one, so that hipport explain tells the truth about fixes. */
+static void test_fixes(void **state)
+{
+	size_t n, i;
+	const an_catalog_entry *all = an_catalog_all(&n);
+
+	(void)state;
+	assert_null(an_fix_error());
+	for (i = 0; i < n; i++) {
+		bool says = strstr(all[i].action, "Fix: ") != NULL;
+
+		if (says != (an_fix_title(all[i].id) != NULL))
+			fail_msg("%s: the catalog %s a fix, patches/ %s one", all[i].id, says ? "names" : "names no",
+				 an_fix_title(all[i].id) ? "has" : "has no");
+	}
+	assert_non_null(an_fix_title("ATOM-001"));
+	assert_null(an_fix_title("API-001"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_builtin),
+		cmocka_unit_test(test_fixes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

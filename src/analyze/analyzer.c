@@ -1,0 +1,281 @@
+/* The analyzer's lifetime and one file's analysis: parse with the prelude,
+ * gather facts per function, let each family look at every cursor, sort. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/ast.h"
+#include "analyze/compile_db.h"
+#include "util/embedded.h"
+#include "util/error.h"
+
+extern const util_embedded_file an_prelude_builtin[];
+
+#define PRELUDE_PATH "/hipport-prelude/cuda.h"
+
+struct an_analyzer {
+	CXIndex index;
+	an_compile_db *db;
+};
+
+int an_analyzer_new(an_analyzer **out, const char *compile_db)
+{
+	an_analyzer *a = calloc(1, sizeof(*a));
+	int err;
+
+	*out = NULL;
+	if (!a)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	if (compile_db && (err = an_compile_db_load(&a->db, compile_db))) {
+		free(a);
+		return err;
+	}
+	a->index = clang_createIndex(0, 0);
+	if (!a->index) {
+		an_compile_db_free(a->db);
+		free(a);
+		return util_error_set(UTIL_ETOOLCHAIN, "libclang: cannot create an index");
+	}
+	*out = a;
+	return 0;
+}
+
+void an_analyzer_free(an_analyzer *a)
+{
+	if (!a)
+		return;
+	clang_disposeIndex(a->index);
+	an_compile_db_free(a->db);
+	free(a);
+}
+
+static void hit_dispose(an_hit *h)
+{
+	size_t k;
+
+	for (k = 0; k < h->nedits; k++) {
+		free(h->edits[k].text);
+		free(h->edits[k].helper);
+	}
+	free(h->edits);
+	free(h->message);
+}
+
+void an_analysis_dispose(an_analysis *analysis)
+{
+	size_t i;
+
+	for (i = 0; i < analysis->count; i++)
+		hit_dispose(&analysis->hits[i]);
+	free(analysis->hits);
+	memset(analysis, 0, sizeof(*analysis));
+}
+
+/* --- facts about a function, gathered in source order before the checks --- */
+
+static void learn_value(an_ctx *ctx, CXCursor var, CXCursor value)
+{
+	an_function *fn = &ctx->fn;
+	CXCursor lhs, rhs, v = an_strip(value);
+	char op[4], name[64];
+	long long k;
+
+	if (clang_getCursorKind(v) == CXCursor_CallExpr) {
+		an_callee(v, name, sizeof(name));
+		if (an_is_ballot(name))
+			an_vars_add(ctx, &fn->ballot, var);
+		if (strcmp(name, "__lane_id") == 0)
+			an_vars_add(ctx, &fn->lane, var);
+	}
+	if (an_binop(ctx, v, op, &lhs, &rhs) && an_is_thread_expr(ctx, lhs) && an_eval_int(rhs, &k)) {
+		if ((strcmp(op, "/") == 0 && k == 32) || (strcmp(op, ">>") == 0 && k == 5))
+			an_vars_add(ctx, &fn->warp_id, var);
+		if ((strcmp(op, "&") == 0 && k == 31) || (strcmp(op, "%") == 0 && k == 32))
+			an_vars_add(ctx, &fn->lane, var);
+	}
+	if (an_is_thread_expr(ctx, value))
+		an_vars_add(ctx, &fn->thread, var);
+}
+
+static enum CXChildVisitResult learn(CXCursor c, CXCursor parent, CXClientData data)
+{
+	an_ctx *ctx = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor kids[4], lhs, rhs, var;
+	char name[64], op[4];
+	size_t n;
+
+	(void)parent;
+	if (k == CXCursor_CallExpr && (an_is_warp_intrinsic(an_callee(c, name, sizeof(name))) ||
+				       an_vars_has(&ctx->warp_functions, clang_getCursorReferenced(c))))
+		ctx->fn.warp_level = true;
+	if (k == CXCursor_VarDecl) {
+		n = an_children(c, kids, 4);
+		if (n && clang_isExpression(clang_getCursorKind(kids[n - 1])))
+			learn_value(ctx, c, kids[n - 1]);
+	}
+	if (k == CXCursor_BinaryOperator && an_binop(ctx, c, op, &lhs, &rhs) && strcmp(op, "=") == 0 &&
+	    an_var_of(lhs, &var))
+		learn_value(ctx, var, rhs);
+	return CXChildVisit_Recurse;
+}
+
+static void function_reset(an_ctx *ctx)
+{
+	an_vars_dispose(&ctx->fn.thread);
+	an_vars_dispose(&ctx->fn.warp_id);
+	an_vars_dispose(&ctx->fn.lane);
+	an_vars_dispose(&ctx->fn.ballot);
+	ctx->fn.warp_level = false;
+	ctx->fn.shared_bytes = 0;
+	ctx->fn.named_end = 0;
+}
+
+/* --- the walk --- */
+
+static enum CXChildVisitResult check(CXCursor c, CXCursor parent, CXClientData data)
+{
+	an_ctx *ctx = data;
+
+	if (ctx->error)
+		return CXChildVisit_Break;
+	an_atomics_visit(ctx, c, parent);
+	an_precision_visit(ctx, c, parent);
+	an_warp_visit(ctx, c, parent);
+	an_asm_visit(ctx, c, parent);
+	an_arch_visit(ctx, c, parent);
+	return CXChildVisit_Recurse;
+}
+
+static bool is_function(enum CXCursorKind k)
+{
+	return k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod ||
+	       k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
+}
+
+/* Top-level and namespace-level declarations: functions are walked with
+ * their facts; variables and types are looked at as declarations. */
+static enum CXChildVisitResult declaration(CXCursor c, CXCursor parent, CXClientData data)
+{
+	an_ctx *ctx = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	uint32_t start, end;
+
+	(void)parent;
+	if (ctx->error)
+		return CXChildVisit_Break;
+	if (!an_extent(ctx, c, &start, &end) || !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	if (clang_getCursorKind(parent) == CXCursor_TranslationUnit)
+		ctx->decl_start = start;
+	an_warp_decl(ctx, c);
+	if (is_function(k)) {
+		function_reset(ctx);
+		ctx->in_function = true;
+		clang_visitChildren(c, learn, ctx);
+		if (ctx->fn.warp_level) /* its callers are warp-level code too */
+			an_vars_add(ctx, &ctx->warp_functions, c);
+		clang_visitChildren(c, check, ctx);
+		ctx->in_function = false;
+		return CXChildVisit_Continue;
+	}
+	if (k == CXCursor_Namespace || k == CXCursor_UnexposedDecl || k == CXCursor_LinkageSpec ||
+	    k == CXCursor_ClassDecl || k == CXCursor_StructDecl || k == CXCursor_ClassTemplate)
+		return CXChildVisit_Recurse;
+	if (k == CXCursor_VarDecl)
+		clang_visitChildren(c, check, ctx);
+	return CXChildVisit_Continue;
+}
+
+static int hit_order(const void *a, const void *b)
+{
+	const an_hit *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+static void parse_args(const an_analyzer *a, const char *path, const char **args, int *nargs)
+{
+	static const char *const base[] = { "-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-host-only",
+					    "-std=c++17", "-w", "-nostdinc", "-Xclang", "-fno-spell-checking",
+					    "-ferror-limit=0", "-include", PRELUDE_PATH };
+	const char *const *extra = NULL;
+	size_t i, nextra = 0;
+
+	*nargs = 0;
+	for (i = 0; i < sizeof(base) / sizeof(base[0]); i++)
+		args[(*nargs)++] = base[i];
+	if (a->db)
+		extra = an_compile_db_flags(a->db, path, &nextra);
+	for (i = 0; i < nextra && *nargs < 250; i++)
+		args[(*nargs)++] = extra[i];
+}
+
+int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *fs_path, const char *src,
+	       size_t len)
+{
+	an_ctx ctx;
+	struct CXUnsavedFile files[2];
+	const char *args[256];
+	int nargs, err = 0;
+	enum CXErrorCode code;
+	size_t i, n;
+
+	memset(out, 0, sizeof(*out));
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.src = src;
+	ctx.len = len;
+	files[0].Filename = PRELUDE_PATH;
+	files[0].Contents = an_prelude_builtin[0].data;
+	files[0].Length = an_prelude_builtin[0].len;
+	files[1].Filename = fs_path;
+	files[1].Contents = src;
+	files[1].Length = len;
+	parse_args(a, fs_path, args, &nargs);
+	if ((err = port_lexer_tokenize(lexer, fs_path, src, len, (port_token **)&ctx.tokens, &ctx.ntokens)))
+		return err;
+	code = clang_parseTranslationUnit2(a->index, fs_path, args, nargs, files, 2, CXTranslationUnit_KeepGoing,
+					   &ctx.tu);
+	if (code != CXError_Success || !ctx.tu) {
+		free((void *)ctx.tokens);
+		return util_error_set(UTIL_ETOOLCHAIN, "%s: libclang could not parse the file (error %d)", fs_path,
+				      (int)code);
+	}
+	ctx.file = clang_getFile(ctx.tu, fs_path);
+	if (ctx.file) {
+		CXCursor root = clang_getTranslationUnitCursor(ctx.tu);
+
+		an_memory_collect(&ctx, root);
+		clang_visitChildren(root, declaration, &ctx);
+		an_atomics_tokens(&ctx);
+		an_precision_tokens(&ctx);
+		an_warp_tokens(&ctx);
+		an_arch_tokens(&ctx);
+		an_memory_tokens(&ctx);
+	}
+	function_reset(&ctx);
+	an_vars_dispose(&ctx.fine_grained);
+	an_vars_dispose(&ctx.warp_functions);
+	clang_disposeTranslationUnit(ctx.tu);
+	free((void *)ctx.tokens);
+	out->hits = ctx.hits;
+	out->count = ctx.count;
+	if (ctx.error) {
+		an_analysis_dispose(out);
+		return util_error_set(ctx.error, "out of memory");
+	}
+	/* one hit per id and place, in source order */
+	if (out->count)
+		qsort(out->hits, out->count, sizeof(*out->hits), hit_order);
+	for (i = n = 0; i < out->count; i++) {
+		if (n && out->hits[n - 1].offset == out->hits[i].offset &&
+		    strcmp(out->hits[n - 1].id, out->hits[i].id) == 0) {
+			hit_dispose(&out->hits[i]);
+			continue;
+		}
+		out->hits[n++] = out->hits[i];
+	}
+	out->count = n;
+	return 0;
+}

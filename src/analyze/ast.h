@@ -1,0 +1,151 @@
+/* What the analyzer's families share: the parsed file, the hits found so
+ * far, and small questions about cursors (operators, constants, thread
+ * indices). Internal to src/analyze/. */
+#ifndef HIPPORT_ANALYZE_AST_H
+#define HIPPORT_ANALYZE_AST_H
+
+#include <clang-c/Index.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/analysis.h"
+#include "port/lex.h"
+
+/* A set of variables (their declaration cursors). */
+typedef struct an_vars {
+	CXCursor *v;
+	size_t n, cap;
+} an_vars;
+
+/* Facts about the function being walked, gathered before its checks run. */
+typedef struct an_function {
+	bool warp_level;   /* uses shuffles, ballots, votes or __syncwarp */
+	an_vars thread;    /* values derived from threadIdx / the lane id */
+	an_vars warp_id;   /* thread-derived / 32 or >> 5 */
+	an_vars lane;      /* thread-derived & 31 or % 32, __lane_id() */
+	an_vars ballot;    /* hold a ballot or __activemask result */
+	long long shared_bytes; /* static __shared__ so far */
+	uint32_t named_end; /* the end of the declaration of a variable named lane / warp */
+	uint32_t wide_start, wide_end; /* an expression converted to 64 bits */
+} an_function;
+
+typedef struct an_ctx {
+	CXTranslationUnit tu;
+	CXFile file;
+	const char *src;
+	size_t len;
+	const port_token *tokens; /* raw tokens of the file, every #if branch */
+	size_t ntokens;
+	an_hit *hits;
+	size_t count, cap;
+	int error;           /* the first failure (out of memory) */
+	an_function fn;      /* the function being walked */
+	uint32_t prec_end;   /* the end of the last half expression reported */
+	bool in_function;
+	uint32_t decl_start; /* where the current top-level declaration starts (helpers go there) */
+	an_vars fine_grained; /* pointers allocated as managed or host memory in this file */
+	an_vars warp_functions; /* functions of the file walked so far that use warp intrinsics */
+	bool fine_grained_known;
+} an_ctx;
+
+/* --- hits (walk.c) --- */
+/* Adds a hit on [start, end) of the source; NULL when out of memory. */
+an_hit *an_add(an_ctx *ctx, const char *id, an_severity severity, uint32_t start, uint32_t end,
+	       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Adds a hit on a cursor's extent; NULL when it is not in the file. */
+an_hit *an_add_at(an_ctx *ctx, const char *id, an_severity severity, CXCursor c, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* --- places --- */
+/* The offset of a location in the analyzed file (macro uses count where
+ * they are written); false when it lies elsewhere. */
+bool an_offset(const an_ctx *ctx, CXSourceLocation loc, uint32_t *offset);
+/* The extent of a cursor in the file; false outside it. */
+bool an_extent(const an_ctx *ctx, CXCursor c, uint32_t *start, uint32_t *end);
+/* Whether the cursor's text is written out in the file (not produced by a
+ * macro): only then can a fix rewrite it. */
+bool an_written(const an_ctx *ctx, CXCursor c);
+/* The cursor's source text (malloc'd), NULL when not written in the file. */
+char *an_text(const an_ctx *ctx, CXCursor c);
+
+/* --- cursors --- */
+size_t an_children(CXCursor c, CXCursor *out, size_t max);
+/* c without implicit conversions and parentheses around it. */
+CXCursor an_strip(CXCursor c);
+/* The spelling of a cursor into buf ("" when none). */
+const char *an_spelling(CXCursor c, char *buf, size_t size);
+/* The name of the function a call calls, into buf. */
+const char *an_callee(CXCursor call, char *buf, size_t size);
+/* The operator of a binary or compound assignment operator ("&", ">>=");
+ * false when it cannot be read from the source (macros). */
+bool an_binop(const an_ctx *ctx, CXCursor c, char op[4], CXCursor *lhs, CXCursor *rhs);
+/* The value of an integer constant expression. */
+bool an_eval_int(CXCursor c, long long *value);
+/* Whether e is an integer literal as written (not a macro or a name). */
+bool an_is_literal(const an_ctx *ctx, CXCursor e);
+/* The variable e names (a DeclRefExpr to a variable or parameter). */
+bool an_var_of(CXCursor e, CXCursor *var);
+/* The canonical spelling of a type without qualifiers, into buf. */
+const char *an_type_name(CXType t, char *buf, size_t size);
+/* Whether t (or what it points to, with pointee) is one of the 16-bit float types; *pair for __half2 / bf162. */
+bool an_is_half_type(CXType t, bool *pair, bool *bf16);
+/* Whether a type is an integer of 32 bits or fewer. */
+bool an_is_narrow_int(CXType t);
+
+/* --- variables --- */
+bool an_vars_has(const an_vars *s, CXCursor var);
+void an_vars_add(an_ctx *ctx, an_vars *s, CXCursor var);
+void an_vars_dispose(an_vars *s);
+/* Whether the expression uses threadIdx, the lane id or a thread-derived variable. */
+bool an_is_thread_expr(const an_ctx *ctx, CXCursor e);
+/* The first variable or parameter an expression names (the base of &p[i]). */
+bool an_base_var(CXCursor e, CXCursor *var);
+/* Whether a declaration carries an attribute (CXCursor_CUDASharedAttr, ...). */
+bool an_has_attr(CXCursor decl, enum CXCursorKind attr);
+/* The text of token i of the file. */
+#define AN_TOKEN_IS(ctx, i, lit) \
+	((ctx)->tokens[i].end - (ctx)->tokens[i].start == sizeof(lit) - 1 && \
+	 memcmp((ctx)->src + (ctx)->tokens[i].start, lit, sizeof(lit) - 1) == 0)
+/* Whether the expression uses a variable of the set. */
+bool an_uses_var(CXCursor e, const an_vars *s);
+/* Whether the expression calls a function whose name is in names (NULL-ended). */
+bool an_calls(CXCursor e, const char *const *names);
+/* Whether name is a warp intrinsic (shuffle, vote, ballot, __syncwarp, match). */
+bool an_is_warp_intrinsic(const char *name);
+bool an_is_ballot(const char *name);
+
+/* --- fixes (fix.c) --- */
+typedef struct an_capture {
+	const char *name;
+	const char *text;
+} an_capture;
+typedef struct an_range {
+	const char *name; /* "match" unless a template names another */
+	uint32_t start, end;
+} an_range;
+/* Gives hit the fix of its id in the named variant: each @replace of the
+ * template rewrites its range with the captures filled in, and each helper
+ * is inserted at ctx->decl_start. Nothing when the template lacks the variant. */
+void an_fix(an_ctx *ctx, an_hit *hit, const char *variant, const an_range *ranges, size_t nranges,
+	    const an_capture *captures, size_t ncaptures);
+/* The variant's @leaf template applied to one operand (malloc'd), or NULL. */
+char *an_fix_leaf(const char *id, const char *variant, const char *leaf);
+
+/* --- the families: each looks at every cursor of a function body, and
+ * some at the file's tokens --- */
+void an_atomics_visit(an_ctx *ctx, CXCursor c, CXCursor parent);
+void an_atomics_tokens(an_ctx *ctx);
+void an_precision_visit(an_ctx *ctx, CXCursor c, CXCursor parent);
+void an_precision_tokens(an_ctx *ctx);
+void an_warp_visit(an_ctx *ctx, CXCursor c, CXCursor parent);
+void an_warp_decl(an_ctx *ctx, CXCursor c);
+void an_warp_tokens(an_ctx *ctx);
+void an_asm_visit(an_ctx *ctx, CXCursor c, CXCursor parent);
+void an_arch_visit(an_ctx *ctx, CXCursor c, CXCursor parent);
+void an_arch_tokens(an_ctx *ctx);
+void an_memory_tokens(an_ctx *ctx);
+/* Before a file's walk: pointers the file allocates as managed or host memory. */
+void an_memory_collect(an_ctx *ctx, CXCursor c);
+
+#endif

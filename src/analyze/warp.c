@@ -1,0 +1,461 @@
+/* WARP: a 32-lane warp baked into code that runs on 64-lane wavefronts
+ * (gfx90a, gfx942): lane and warp arithmetic, warp-size constants, shuffle
+ * loops, ballots and masks kept in 32 bits, shared arrays sized by warps. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/ast.h"
+
+/* Whether a name says it holds the warp size: WARP_SIZE, kWarpSize, ... */
+static bool warp_size_name(const char *name)
+{
+	static const char *const words[] = { "warpsize", "warpsz", "threadsperwarp", "wavefrontsize",
+					     "wavesize", NULL };
+	char flat[128];
+	size_t i, n = 0;
+
+	for (i = 0; name[i] && n + 1 < sizeof(flat); i++)
+		if (name[i] != '_')
+			flat[n++] = (char)tolower((unsigned char)name[i]);
+	flat[n] = '\0';
+	for (i = 0; words[i]; i++)
+		if (strstr(flat, words[i]))
+			return true;
+	return false;
+}
+
+static bool lane_or_warp_name(const char *name)
+{
+	char flat[128];
+	size_t i, n = 0;
+
+	for (i = 0; name[i] && n + 1 < sizeof(flat); i++)
+		flat[n++] = (char)tolower((unsigned char)name[i]);
+	flat[n] = '\0';
+	return strstr(flat, "lane") || strstr(flat, "warp");
+}
+
+/* --- WARP-001: & 31, % 32, >> 5, / 32 on thread indices --- */
+
+static void lane_arithmetic(an_ctx *ctx, CXCursor c, CXCursor parent)
+{
+	static const struct {
+		const char *op;
+		long long value;
+		const char *variant;
+		const char *form;
+	} forms[] = {
+		{ "&", 31, "and", "& (warpSize - 1)" }, { "%", 32, "mod", "% warpSize" },
+		{ ">>", 5, "div", "/ warpSize" },       { "/", 32, "div", "/ warpSize" },
+		{ "&=", 31, "and_assign", "&= (warpSize - 1)" }, { "%=", 32, "mod_assign", "%= warpSize" },
+		{ ">>=", 5, "div_assign", "/= warpSize" },       { "/=", 32, "div_assign", "/= warpSize" },
+	};
+	CXCursor lhs, rhs;
+	char op[4];
+	long long v;
+	size_t i;
+	uint32_t start, end;
+	an_severity sev;
+	an_hit *h;
+
+	if (!an_binop(ctx, c, op, &lhs, &rhs) || !an_is_literal(ctx, rhs) || !an_eval_int(rhs, &v))
+		return;
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		if (strcmp(op, forms[i].op) == 0 && v == forms[i].value)
+			break;
+	if (i == sizeof(forms) / sizeof(forms[0]) || !an_is_thread_expr(ctx, lhs))
+		return;
+	(void)parent;
+	sev = ctx->fn.warp_level || (an_extent(ctx, c, &start, &end) && start < ctx->fn.named_end) ? AN_WARNING
+												    : AN_NOTE;
+	h = an_add_at(ctx, "WARP-001", sev, c, "'%s %lld' assumes 32-lane warps; AMD wavefronts have 64 lanes (%s)", op,
+		      v, forms[i].form);
+	if (h) {
+		char *text = an_text(ctx, lhs);
+		enum CXCursorKind lk = clang_getCursorKind(an_strip(lhs));
+		an_range r = { "match", h->offset, h->offset + h->length };
+
+		if (text) {
+			char *wrapped = NULL;
+			bool paren = op[0] == '>' && (lk == CXCursor_BinaryOperator || lk == CXCursor_ConditionalOperator ||
+						      lk == CXCursor_CompoundAssignOperator) &&
+				     clang_getCursorKind(lhs) != CXCursor_ParenExpr;
+			an_capture cap = { "lhs", text };
+
+			if (paren && asprintf(&wrapped, "(%s)", text) > 0)
+				cap.text = wrapped;
+			an_fix(ctx, h, forms[i].variant, &r, 1, &cap, 1);
+			free(wrapped);
+			free(text);
+		}
+	}
+}
+
+/* --- WARP-003: shuffle loops over offsets 16..1 or up to 32 --- */
+
+static bool is_shuffle(const char *name)
+{
+	return strncmp(name, "__shfl", 6) == 0;
+}
+
+typedef struct shuffle_probe {
+	const an_vars *loop; /* the loop variable */
+	bool found;
+} shuffle_probe;
+
+/* Whether a shuffle in the body takes the loop variable as an argument. */
+static enum CXChildVisitResult shuffle_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+	shuffle_probe *p = data;
+	char name[64];
+	int i, n;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr || !is_shuffle(an_callee(c, name, sizeof(name))))
+		return CXChildVisit_Recurse;
+	n = clang_Cursor_getNumArguments(c);
+	for (i = 0; i < n && !p->found; i++)
+		p->found = an_uses_var(clang_Cursor_getArgument(c, (unsigned)i), p->loop);
+	return p->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static void fix_literal(an_ctx *ctx, an_hit *h, const char *variant)
+{
+	an_range r;
+
+	if (!h)
+		return;
+	r.name = "match";
+	r.start = h->offset;
+	r.end = h->offset + h->length;
+	an_fix(ctx, h, variant, &r, 1, NULL, 0);
+}
+
+/* for (T var = 16; ...) or for (T var = ...; var < 32; ...) around a shuffle of var */
+static void shuffle_loop(an_ctx *ctx, CXCursor loop)
+{
+	CXCursor kids[4], decl[2], init[3], lhs, rhs, var;
+	an_vars vars = { &var, 1, 1 };
+	shuffle_probe probe = { &vars, false };
+	size_t k;
+	char op[4];
+	long long v;
+
+	if (an_children(loop, kids, 4) != 4 || clang_getCursorKind(kids[0]) != CXCursor_DeclStmt ||
+	    an_children(kids[0], decl, 2) != 1 || clang_getCursorKind(decl[0]) != CXCursor_VarDecl)
+		return;
+	var = decl[0];
+	if (!(k = an_children(var, init, 3)))
+		return;
+	clang_visitChildren(kids[3], shuffle_uses, &probe);
+	if (!probe.found)
+		return;
+	if (an_is_literal(ctx, init[k - 1]) && an_eval_int(init[k - 1], &v) && v == 16) {
+		fix_literal(ctx,
+			    an_add_at(ctx, "WARP-003", AN_WARNING, init[k - 1],
+				      "shuffle loop starts at offset 16: it reduces 32 lanes of a 64-lane wavefront"),
+			    "start");
+		return;
+	}
+	if (an_binop(ctx, kids[1], op, &lhs, &rhs) && strcmp(op, "<") == 0 && an_uses_var(lhs, &vars) &&
+	    an_is_literal(ctx, rhs) && an_eval_int(rhs, &v) && v == 32)
+		fix_literal(ctx,
+			    an_add_at(ctx, "WARP-003", AN_WARNING, rhs,
+				      "shuffle loop bounded by 32: it covers 32 lanes of a 64-lane wavefront"),
+			    "bound");
+}
+
+/* --- WARP-004/006: ballots and full masks in 32-bit variables --- */
+
+/* The range of a declaration's type, after const/static/volatile; false
+ * for auto or when the type is not written out. */
+static bool type_range(const an_ctx *ctx, CXCursor var, uint32_t *start, uint32_t *end)
+{
+	uint32_t s, e, name;
+	size_t i;
+
+	if (!an_extent(ctx, var, &s, &e) || !an_offset(ctx, clang_getCursorLocation(var), &name) || name <= s ||
+	    !an_written(ctx, var))
+		return false;
+	*start = s;
+	for (i = 0; i < ctx->ntokens; i++) {
+		const port_token *t = &ctx->tokens[i];
+
+		if (t->start < s || t->kind == PORT_TOKEN_COMMENT)
+			continue;
+		if (t->start >= name)
+			break;
+		if (t->start == *start && (AN_TOKEN_IS(ctx, i, "const") || AN_TOKEN_IS(ctx, i, "static") ||
+					   AN_TOKEN_IS(ctx, i, "volatile") || AN_TOKEN_IS(ctx, i, "register"))) {
+			*start = i + 1 < ctx->ntokens ? ctx->tokens[i + 1].start : name;
+			continue;
+		}
+		if (AN_TOKEN_IS(ctx, i, "auto"))
+			return false;
+		*end = t->end;
+	}
+	return *start < name && *end <= name && *end > *start;
+}
+
+static CXCursor var_init(CXCursor var)
+{
+	CXCursor kids[4];
+	size_t n = an_children(var, kids, 4);
+
+	if (n && clang_isExpression(clang_getCursorKind(kids[n - 1])))
+		return kids[n - 1];
+	return clang_getNullCursor();
+}
+
+static void ballot_variable(an_ctx *ctx, CXCursor var)
+{
+	CXCursor init = var_init(var), call;
+	char name[64];
+	uint32_t ts, te;
+	an_hit *h;
+
+	if (clang_Cursor_isNull(init) || !an_is_narrow_int(clang_getCursorType(var)))
+		return;
+	call = an_strip(init);
+	if (clang_getCursorKind(call) != CXCursor_CallExpr || !an_is_ballot(an_callee(call, name, sizeof(name))))
+		return;
+	h = an_add_at(ctx, "WARP-004", AN_WARNING, var,
+		      "%s returns a 64-bit lane mask on AMD: 32 bits keep only lanes 0-31", name);
+	if (h && type_range(ctx, var, &ts, &te)) {
+		an_range r = { "type", ts, te };
+
+		an_fix(ctx, h, "decl", &r, 1, NULL, 0);
+	}
+}
+
+static void mask_variable(an_ctx *ctx, CXCursor call, const char *name)
+{
+	CXCursor var, init;
+	long long v;
+	uint32_t ts, te;
+	an_hit *h;
+
+	if (strcmp(name + strlen(name) - 5, "_sync") != 0 || clang_Cursor_getNumArguments(call) < 1 ||
+	    !an_var_of(clang_Cursor_getArgument(call, 0), &var) || clang_getCursorKind(var) != CXCursor_VarDecl ||
+	    !an_is_narrow_int(clang_getCursorType(var)))
+		return;
+	init = var_init(var);
+	if (clang_Cursor_isNull(init) || !an_eval_int(init, &v) || (v != 0xffffffffLL && v != -1))
+		return;
+	h = an_add_at(ctx, "WARP-006", AN_WARNING, var,
+		      "32-bit full mask passed to %s: a 64-lane wavefront needs 0xffffffffffffffff", name);
+	if (h && !h->nedits && type_range(ctx, var, &ts, &te) && an_written(ctx, init)) {
+		an_range r[2] = { { "type", ts, te }, { "value", 0, 0 } };
+
+		if (an_extent(ctx, init, &r[1].start, &r[1].end))
+			an_fix(ctx, h, "decl", r, 2, NULL, 0);
+	}
+}
+
+/* --- WARP-005: 32-bit bit counts of ballots --- */
+
+static void ballot_bits(an_ctx *ctx, CXCursor call, const char *name)
+{
+	static const char *const narrow[] = { "__popc", "__ffs", "__clz", "__brev", NULL };
+	static const char *const ballots[] = { "__ballot_sync", "__ballot", "__activemask", NULL };
+	CXCursor arg, kids[2];
+	size_t i;
+	an_hit *h;
+
+	for (i = 0; narrow[i]; i++)
+		if (strcmp(name, narrow[i]) == 0)
+			break;
+	if (!narrow[i] || clang_Cursor_getNumArguments(call) != 1)
+		return;
+	arg = clang_Cursor_getArgument(call, 0);
+	if (!an_calls(arg, ballots) && !an_uses_var(arg, &ctx->fn.ballot))
+		return;
+	h = an_add_at(ctx, "WARP-005", AN_WARNING, call, "%s on a ballot counts only lanes 0-31 of a 64-lane wavefront",
+		      name);
+	if (h && an_children(call, kids, 2) >= 1 && an_written(ctx, kids[0])) {
+		an_range r = { "match", 0, 0 };
+
+		if (an_extent(ctx, kids[0], &r.start, &r.end))
+			an_fix(ctx, h, name + 2, &r, 1, NULL, 0);
+	}
+}
+
+/* --- WARP-007: 32-bit lane masks built by shifting --- */
+
+/* The fix widens the constant; it is offered only where the mask goes on
+ * in 64 bits (truncated to 32 it would still lose lanes 32-63). */
+static void lane_mask(an_ctx *ctx, CXCursor c, CXCursor parent)
+{
+	CXCursor lhs, rhs;
+	char op[4];
+	long long v;
+	an_hit *h;
+	const char *variant;
+	uint32_t start, end;
+
+	if (!an_binop(ctx, c, op, &lhs, &rhs) || (strcmp(op, "<<") != 0 && strcmp(op, ">>") != 0) ||
+	    !an_is_narrow_int(clang_getCursorType(lhs)) || !an_eval_int(lhs, &v) || !an_is_thread_expr(ctx, rhs))
+		return;
+	if (strcmp(op, "<<") == 0 && v == 1)
+		variant = "one";
+	else if (v == -1 || v == 0xffffffffLL)
+		variant = "allones";
+	else
+		return;
+	h = an_add_at(ctx, "WARP-007", AN_WARNING, lhs,
+		      "32-bit lane mask: shifting by a lane id of 32-63 overflows on 64-lane wavefronts");
+	if (h && an_written(ctx, lhs) &&
+	    (!an_is_narrow_int(clang_getCursorType(parent)) ||
+	     (an_extent(ctx, c, &start, &end) && start == ctx->fn.wide_start && end == ctx->fn.wide_end)))
+		fix_literal(ctx, h, variant);
+}
+
+/* --- WARP-008: __shared__ T s[32] indexed by a warp id --- */
+
+static void warp_slots(an_ctx *ctx, CXCursor subscript)
+{
+	CXCursor kids[2], var;
+	CXType t;
+
+	if (an_children(subscript, kids, 2) != 2 || !an_var_of(kids[0], &var) ||
+	    clang_getCursorKind(var) != CXCursor_VarDecl || !an_has_attr(var, CXCursor_CUDASharedAttr))
+		return;
+	t = clang_getCanonicalType(clang_getCursorType(var));
+	if (t.kind != CXType_ConstantArray || clang_getArraySize(t) != 32 || !an_uses_var(kids[1], &ctx->fn.warp_id))
+		return;
+	an_add_at(ctx, "WARP-008", AN_WARNING, var,
+		  "shared array of 32 slots indexed by a warp id: a block has half as many 64-lane wavefronts, so "
+		  "code that reads slots by lane sees unwritten ones");
+}
+
+/* --- WARP-002: constants that hold a warp size of 32 --- */
+
+static void warp_constant(an_ctx *ctx, CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	char name[128];
+	long long v;
+
+	if (k != CXCursor_VarDecl && k != CXCursor_EnumConstantDecl)
+		return;
+	if (!warp_size_name(an_spelling(c, name, sizeof(name))) || !an_eval_int(c, &v) || v != 32)
+		return;
+	if (k == CXCursor_VarDecl && !clang_isConstQualifiedType(clang_getCursorType(c)))
+		return;
+	{
+		an_hit *h = an_add_at(ctx, "WARP-002", AN_WARNING, c, "%s = 32: AMD wavefronts have 64 lanes; use warpSize",
+				      name);
+		CXCursor kids[4];
+		size_t n = an_children(c, kids, 4);
+
+		if (h && n && an_is_literal(ctx, kids[n - 1])) {
+			an_range r = { "match", 0, 0 };
+
+			if (an_extent(ctx, an_strip(kids[n - 1]), &r.start, &r.end))
+				an_fix(ctx, h, "value", &r, 1, NULL, 0);
+		}
+	}
+}
+
+void an_warp_decl(an_ctx *ctx, CXCursor c)
+{
+	if (clang_getCursorKind(c) == CXCursor_EnumDecl) {
+		CXCursor kids[64];
+		size_t i, n = an_children(c, kids, 64);
+
+		for (i = 0; i < n && i < 64; i++)
+			warp_constant(ctx, kids[i]);
+		return;
+	}
+	warp_constant(ctx, c);
+}
+
+void an_warp_visit(an_ctx *ctx, CXCursor c, CXCursor parent)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	char name[64];
+
+	switch (k) {
+	case CXCursor_BinaryOperator:
+	case CXCursor_CompoundAssignOperator:
+		lane_arithmetic(ctx, c, parent);
+		lane_mask(ctx, c, parent);
+		break;
+	case CXCursor_ForStmt:
+		shuffle_loop(ctx, c);
+		break;
+	case CXCursor_VarDecl:
+		if (lane_or_warp_name(an_spelling(c, name, sizeof(name)))) {
+			uint32_t start, end;
+
+			if (an_extent(ctx, c, &start, &end))
+				ctx->fn.named_end = end;
+		}
+		ballot_variable(ctx, c);
+		warp_constant(ctx, c);
+		break;
+	case CXCursor_CallExpr:
+		an_callee(c, name, sizeof(name));
+		ballot_bits(ctx, c, name);
+		if (strlen(name) > 5)
+			mask_variable(ctx, c, name);
+		break;
+	case CXCursor_ArraySubscriptExpr:
+		warp_slots(ctx, c);
+		break;
+	case CXCursor_UnexposedExpr: {
+		/* an implicit conversion to 64 bits: remember what it converts */
+		CXType t = clang_getCanonicalType(clang_getCursorType(c));
+
+		if (t.kind == CXType_ULongLong || t.kind == CXType_LongLong || t.kind == CXType_ULong ||
+		    t.kind == CXType_Long)
+			an_extent(ctx, an_strip(c), &ctx->fn.wide_start, &ctx->fn.wide_end);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* #define WARP_SIZE 32, and wavefront sizes picked by AMD's macros */
+void an_warp_tokens(an_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i + 3 < ctx->ntokens; i++) {
+		const port_token *t = &ctx->tokens[i];
+
+		if (t->kind == PORT_TOKEN_IDENT &&
+		    (AN_TOKEN_IS(ctx, i, "__AMDGCN_WAVEFRONT_SIZE") || AN_TOKEN_IS(ctx, i, "__AMDGCN_WAVEFRONT_SIZE__") ||
+		     AN_TOKEN_IS(ctx, i, "__GFX9__"))) {
+			an_add(ctx, "WARP-009", AN_WARNING, t->start, t->end,
+			       "%.*s picks the wavefront size at compile time; it is gone in ROCm 7: use warpSize",
+			       (int)(t->end - t->start), ctx->src + t->start);
+			continue;
+		}
+		if (!(t->flags & PORT_TOKEN_DIRECTIVE) || !AN_TOKEN_IS(ctx, i, "#") ||
+		    !AN_TOKEN_IS(ctx, i + 1, "define"))
+			continue;
+		{
+			const port_token *n = &ctx->tokens[i + 2], *v = &ctx->tokens[i + 3];
+			char name[128];
+
+			snprintf(name, sizeof(name), "%.*s", (int)(n->end - n->start), ctx->src + n->start);
+			if (!warp_size_name(name) || v->kind != PORT_TOKEN_LITERAL || !AN_TOKEN_IS(ctx, i + 3, "32") ||
+			    (i + 4 < ctx->ntokens && (ctx->tokens[i + 4].flags & PORT_TOKEN_DIRECTIVE) &&
+			     !(ctx->tokens[i + 4].flags & PORT_TOKEN_LINE_START) &&
+			     ctx->tokens[i + 4].kind != PORT_TOKEN_COMMENT))
+				continue;
+			{
+				an_hit *h = an_add(ctx, "WARP-002", AN_WARNING, t->start, v->end,
+						   "%s is 32: AMD wavefronts have 64 lanes; use warpSize", name);
+				an_range r = { "match", v->start, v->end };
+
+				if (h)
+					an_fix(ctx, h, "value", &r, 1, NULL, 0);
+			}
+		}
+	}
+}
