@@ -33,6 +33,9 @@ typedef unsigned int uint32_t;
 typedef long long int64_t;
 typedef unsigned long long uint64_t;
 typedef __INTPTR_TYPE__ intptr_t;
+typedef unsigned int uint; /* glibc's sys/types.h, used by much CUDA code */
+typedef unsigned short ushort;
+typedef unsigned long ulong;
 typedef __UINTPTR_TYPE__ uintptr_t;
 namespace std {
 using ::size_t; using ::int8_t; using ::uint8_t; using ::int16_t; using ::uint16_t; using ::int32_t;

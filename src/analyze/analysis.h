@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "port/lex.h"
+#include "port/version.h"
 
 typedef enum an_severity {
 	AN_NOTE,    /* performance or precision hint */
@@ -44,8 +45,9 @@ typedef struct an_analyzer an_analyzer;
 
 /* One analyzer per thread: it owns a libclang index. compile_db is a
  * directory holding compile_commands.json (the flags of each file are taken
- * from it when it lists the file), or NULL. */
-int an_analyzer_new(an_analyzer **out, const char *compile_db);
+ * from it when it lists the file), or NULL; target_hip the HIP version of the
+ * port (what HIP has decides some findings). */
+int an_analyzer_new(an_analyzer **out, const char *compile_db, port_version target_hip);
 void an_analyzer_free(an_analyzer *analyzer);
 
 /* Analyzes one file: fs_path is where it lies (for its own #includes and

@@ -15,9 +15,10 @@ extern const util_embedded_file an_prelude_builtin[];
 struct an_analyzer {
 	CXIndex index;
 	an_compile_db *db;
+	port_version target_hip;
 };
 
-int an_analyzer_new(an_analyzer **out, const char *compile_db)
+int an_analyzer_new(an_analyzer **out, const char *compile_db, port_version target_hip)
 {
 	an_analyzer *a = calloc(1, sizeof(*a));
 	int err;
@@ -29,6 +30,7 @@ int an_analyzer_new(an_analyzer **out, const char *compile_db)
 		free(a);
 		return err;
 	}
+	a->target_hip = target_hip;
 	a->index = clang_createIndex(0, 0);
 	if (!a->index) {
 		an_compile_db_free(a->db);
@@ -86,14 +88,33 @@ static void learn_value(an_ctx *ctx, CXCursor var, CXCursor value)
 		if (strcmp(name, "__lane_id") == 0)
 			an_vars_add(ctx, &fn->lane, var);
 	}
-	if (an_binop(ctx, v, op, &lhs, &rhs) && an_is_thread_expr(ctx, lhs) && an_eval_int(rhs, &k)) {
-		if ((strcmp(op, "/") == 0 && k == 32) || (strcmp(op, ">>") == 0 && k == 5))
+	if (an_binop(ctx, v, op, &lhs, &rhs) && an_is_thread_expr(ctx, lhs)) {
+		if (an_eval_int(rhs, &k) && ((strcmp(op, "/") == 0 && k == 32) || (strcmp(op, ">>") == 0 && k == 5)))
 			an_vars_add(ctx, &fn->warp_id, var);
-		if ((strcmp(op, "&") == 0 && k == 31) || (strcmp(op, "%") == 0 && k == 32))
+		/* a lane id: threadIdx.x & 31, % 32, % warpSize, & (warpSize - 1) ... */
+		if (strcmp(op, "&") == 0 || strcmp(op, "%") == 0)
 			an_vars_add(ctx, &fn->lane, var);
 	}
-	if (an_is_thread_expr(ctx, value))
+	if (an_is_thread_expr(ctx, value)) {
 		an_vars_add(ctx, &fn->thread, var);
+		if (strcasestr(an_spelling(var, name, sizeof(name)), "lane"))
+			an_vars_add(ctx, &fn->lane, var);
+	}
+}
+
+/* Whether a call goes to a function of the file found to be warp-level
+ * (by name when the call depends on template parameters). */
+static bool calls_warp_function(const an_ctx *ctx, CXCursor call, const char *name)
+{
+	char other[64];
+	size_t i;
+
+	if (an_vars_has(&ctx->warp_functions, clang_getCursorReferenced(call)))
+		return true;
+	for (i = 0; i < ctx->warp_functions.n; i++)
+		if (strcmp(an_spelling(ctx->warp_functions.v[i], other, sizeof(other)), name) == 0)
+			return true;
+	return false;
 }
 
 static enum CXChildVisitResult learn(CXCursor c, CXCursor parent, CXClientData data)
@@ -106,7 +127,7 @@ static enum CXChildVisitResult learn(CXCursor c, CXCursor parent, CXClientData d
 
 	(void)parent;
 	if (k == CXCursor_CallExpr && (an_is_warp_intrinsic(an_callee(c, name, sizeof(name))) ||
-				       an_vars_has(&ctx->warp_functions, clang_getCursorReferenced(c))))
+				       calls_warp_function(ctx, c, name)))
 		ctx->fn.warp_level = true;
 	if (k == CXCursor_VarDecl) {
 		n = an_children(c, kids, 4);
@@ -128,6 +149,37 @@ static void function_reset(an_ctx *ctx)
 	ctx->fn.warp_level = false;
 	ctx->fn.shared_bytes = 0;
 	ctx->fn.named_end = 0;
+}
+
+/* --- macro expansions of the file, for an_written --- */
+
+static enum CXChildVisitResult expansion(CXCursor c, CXCursor parent, CXClientData data)
+{
+	an_ctx *ctx = data;
+	uint32_t start, end;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_MacroExpansion || !an_extent(ctx, c, &start, &end))
+		return CXChildVisit_Continue;
+	if (ctx->nmacros % 64 == 0) {
+		uint32_t *n = realloc(ctx->macros, (ctx->nmacros + 64) * 2 * sizeof(*n));
+
+		if (!n) {
+			ctx->error = UTIL_ENOMEM;
+			return CXChildVisit_Break;
+		}
+		ctx->macros = n;
+	}
+	ctx->macros[2 * ctx->nmacros] = start;
+	ctx->macros[2 * ctx->nmacros++ + 1] = end;
+	return CXChildVisit_Continue;
+}
+
+static int range_order(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
 /* --- the walk --- */
@@ -226,6 +278,7 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.src = src;
 	ctx.len = len;
+	ctx.target_hip = a->target_hip;
 	files[0].Filename = PRELUDE_PATH;
 	files[0].Contents = an_prelude_builtin[0].data;
 	files[0].Length = an_prelude_builtin[0].len;
@@ -235,7 +288,8 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	parse_args(a, fs_path, args, &nargs);
 	if ((err = port_lexer_tokenize(lexer, fs_path, src, len, (port_token **)&ctx.tokens, &ctx.ntokens)))
 		return err;
-	code = clang_parseTranslationUnit2(a->index, fs_path, args, nargs, files, 2, CXTranslationUnit_KeepGoing,
+	code = clang_parseTranslationUnit2(a->index, fs_path, args, nargs, files, 2,
+					   CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord,
 					   &ctx.tu);
 	if (code != CXError_Success || !ctx.tu) {
 		free((void *)ctx.tokens);
@@ -246,6 +300,9 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	if (ctx.file) {
 		CXCursor root = clang_getTranslationUnitCursor(ctx.tu);
 
+		clang_visitChildren(root, expansion, &ctx);
+		if (ctx.nmacros)
+			qsort(ctx.macros, ctx.nmacros, 2 * sizeof(*ctx.macros), range_order);
 		an_memory_collect(&ctx, root);
 		clang_visitChildren(root, declaration, &ctx);
 		an_atomics_tokens(&ctx);
@@ -257,6 +314,7 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	function_reset(&ctx);
 	an_vars_dispose(&ctx.fine_grained);
 	an_vars_dispose(&ctx.warp_functions);
+	free(ctx.macros);
 	clang_disposeTranslationUnit(ctx.tu);
 	free((void *)ctx.tokens);
 	out->hits = ctx.hits;

@@ -72,17 +72,6 @@ void an_arch_visit(an_ctx *ctx, CXCursor c, CXCursor parent)
 
 /* --- the lexical checks --- */
 
-/* Tokens [first, end) of the directive line that starts at token i. */
-static size_t directive_end(const an_ctx *ctx, size_t i)
-{
-	size_t k = i + 1;
-
-	while (k < ctx->ntokens && (ctx->tokens[k].flags & PORT_TOKEN_DIRECTIVE) &&
-	       !(ctx->tokens[k].flags & PORT_TOKEN_LINE_START && AN_TOKEN_IS(ctx, k, "#")))
-		k++;
-	return k;
-}
-
 /* Whether a directive only asks whether __CUDA_ARCH__ is defined:
  * #ifdef X, #ifndef X, #if [!]defined(X) / defined X. */
 static bool existence_check(const an_ctx *ctx, size_t i, size_t end)
@@ -121,7 +110,7 @@ static bool arch_directives(an_ctx *ctx)
 		if (!(ctx->tokens[i].flags & PORT_TOKEN_DIRECTIVE) || !(ctx->tokens[i].flags & PORT_TOKEN_LINE_START) ||
 		    !AN_TOKEN_IS(ctx, i, "#"))
 			continue;
-		end = directive_end(ctx, i);
+		end = an_directive_end(ctx, i);
 		if (AN_TOKEN_IS(ctx, i + 1, "include") && end > i + 2) {
 			/* the header name is several raw tokens: read the text */
 			const char *name = ctx->src + ctx->tokens[i + 2].start;
@@ -137,6 +126,8 @@ static bool arch_directives(an_ctx *ctx)
 		if (!(AN_TOKEN_IS(ctx, i + 1, "if") || AN_TOKEN_IS(ctx, i + 1, "ifdef") ||
 		      AN_TOKEN_IS(ctx, i + 1, "ifndef") || AN_TOKEN_IS(ctx, i + 1, "elif")))
 			continue;
+		if (an_mentions_hip(ctx, i + 2, end) || an_hip_guarded(ctx, ctx->tokens[i].start))
+			continue; /* a condition written for HIP too: already ported */
 		for (k = i + 2; k < end; k++) {
 			an_hit *h;
 

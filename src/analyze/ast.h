@@ -31,6 +31,7 @@ typedef struct an_function {
 } an_function;
 
 typedef struct an_ctx {
+	port_version target_hip;
 	CXTranslationUnit tu;
 	CXFile file;
 	const char *src;
@@ -44,6 +45,8 @@ typedef struct an_ctx {
 	uint32_t prec_end;   /* the end of the last half expression reported */
 	bool in_function;
 	uint32_t decl_start; /* where the current top-level declaration starts (helpers go there) */
+	uint32_t *macros;    /* [start, end) pairs of the file's macro expansions, in order */
+	size_t nmacros;
 	an_vars fine_grained; /* pointers allocated as managed or host memory in this file */
 	an_vars warp_functions; /* functions of the file walked so far that use warp intrinsics */
 	bool fine_grained_known;
@@ -114,6 +117,15 @@ bool an_calls(CXCursor e, const char *const *names);
 /* Whether name is a warp intrinsic (shuffle, vote, ballot, __syncwarp, match). */
 bool an_is_warp_intrinsic(const char *name);
 bool an_is_ballot(const char *name);
+
+/* --- preprocessor lines (tokens) --- */
+/* The end (exclusive) of the directive whose "#" is token i. */
+size_t an_directive_end(const an_ctx *ctx, size_t i);
+/* Whether tokens [i, end) name a HIP or ROCm macro (USE_ROCM, __HIP_PLATFORM_AMD__ ...). */
+bool an_mentions_hip(const an_ctx *ctx, size_t i, size_t end);
+/* Whether offset lies in a branch of an #if that asks about HIP or ROCm:
+ * code written for both already. */
+bool an_hip_guarded(const an_ctx *ctx, uint32_t offset);
 
 /* --- fixes (fix.c) --- */
 typedef struct an_capture {

@@ -98,21 +98,29 @@ bool an_extent(const an_ctx *ctx, CXCursor c, uint32_t *start, uint32_t *end)
 	return true;
 }
 
-static bool written_at(const an_ctx *ctx, CXSourceLocation loc)
+/* Whether offset lies inside a macro expansion (libclang 15 reports the
+ * expansion for spelling locations, so the preprocessing record decides). */
+static bool in_macro(const an_ctx *ctx, uint32_t start, uint32_t end)
 {
-	CXFile f1, f2;
-	unsigned o1, o2;
+	size_t lo = 0, hi = ctx->nmacros;
 
-	clang_getExpansionLocation(loc, &f1, NULL, NULL, &o1);
-	clang_getSpellingLocation(loc, &f2, NULL, NULL, &o2);
-	return f1 && f2 && clang_File_isEqual(f1, ctx->file) && clang_File_isEqual(f2, ctx->file) && o1 == o2;
+	while (lo < hi) { /* the first expansion ending after start */
+		size_t mid = (lo + hi) / 2;
+
+		if (ctx->macros[2 * mid + 1] <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ctx->nmacros && ctx->macros[2 * lo] < end;
 }
 
 bool an_written(const an_ctx *ctx, CXCursor c)
 {
-	CXSourceRange r = clang_getCursorExtent(c);
+	uint32_t start, end;
 
-	return written_at(ctx, clang_getRangeStart(r)) && written_at(ctx, clang_getRangeEnd(r));
+	return an_extent(ctx, c, &start, &end) && !in_macro(ctx, start, start + 1) &&
+	       (end == start || !in_macro(ctx, end - 1, end));
 }
 
 char *an_text(const an_ctx *ctx, CXCursor c)
@@ -231,10 +239,13 @@ bool an_binop(const an_ctx *ctx, CXCursor c, char op[4], CXCursor *lhs, CXCursor
 	size_t i, n = 0;
 	enum CXCursorKind k = clang_getCursorKind(c);
 
+	/* the operator is read from the text between the operands, so a macro
+	 * operand is fine; an operator produced by a macro is not found there */
 	if ((k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator) ||
-	    an_children(c, kids, 2) != 2 || !an_written(ctx, c))
+	    an_children(c, kids, 2) != 2)
 		return false;
-	if (!an_extent(ctx, kids[0], &ls, &le) || !an_extent(ctx, kids[1], &rs, &re))
+	if (!an_extent(ctx, kids[0], &ls, &le) || !an_extent(ctx, kids[1], &rs, &re) || le > rs ||
+	    in_macro(ctx, le, rs))
 		return false;
 	i = le; /* extents end past their last token */
 	if (!skip_space(ctx->src, rs, &i))
@@ -511,4 +522,53 @@ bool an_has_attr(CXCursor decl, enum CXCursorKind attr)
 
 	clang_visitChildren(decl, find_attr, &k);
 	return k == CXCursor_InvalidCode;
+}
+
+size_t an_directive_end(const an_ctx *ctx, size_t i)
+{
+	size_t k = i + 1;
+
+	while (k < ctx->ntokens && (ctx->tokens[k].flags & PORT_TOKEN_DIRECTIVE) &&
+	       !(ctx->tokens[k].flags & PORT_TOKEN_LINE_START && AN_TOKEN_IS(ctx, k, "#")))
+		k++;
+	return k;
+}
+
+bool an_mentions_hip(const an_ctx *ctx, size_t i, size_t end)
+{
+	for (; i < end; i++) {
+		const port_token *t = &ctx->tokens[i];
+
+		if (t->kind == PORT_TOKEN_IDENT && (memmem(ctx->src + t->start, t->end - t->start, "HIP", 3) ||
+						    memmem(ctx->src + t->start, t->end - t->start, "ROCM", 4)))
+			return true;
+	}
+	return false;
+}
+
+bool an_hip_guarded(const an_ctx *ctx, uint32_t offset)
+{
+	bool stack[64];
+	size_t depth = 0, i, end, k;
+
+	for (i = 0; i < ctx->ntokens && ctx->tokens[i].start < offset; i = end) {
+		end = i + 1;
+		if (!(ctx->tokens[i].flags & PORT_TOKEN_DIRECTIVE) || !(ctx->tokens[i].flags & PORT_TOKEN_LINE_START) ||
+		    !AN_TOKEN_IS(ctx, i, "#") || i + 1 >= ctx->ntokens)
+			continue;
+		end = an_directive_end(ctx, i);
+		if (AN_TOKEN_IS(ctx, i + 1, "if") || AN_TOKEN_IS(ctx, i + 1, "ifdef") || AN_TOKEN_IS(ctx, i + 1, "ifndef")) {
+			if (depth < 64)
+				stack[depth] = an_mentions_hip(ctx, i + 2, end);
+			depth++;
+		} else if (AN_TOKEN_IS(ctx, i + 1, "elif") && depth && depth <= 64) {
+			stack[depth - 1] |= an_mentions_hip(ctx, i + 2, end);
+		} else if (AN_TOKEN_IS(ctx, i + 1, "endif") && depth) {
+			depth--;
+		}
+	}
+	for (k = 0; k < depth && k < 64; k++)
+		if (stack[k])
+			return true;
+	return false;
 }

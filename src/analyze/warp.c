@@ -232,20 +232,29 @@ static void ballot_variable(an_ctx *ctx, CXCursor var)
 
 static void mask_variable(an_ctx *ctx, CXCursor call, const char *name)
 {
-	CXCursor var, init;
+	CXCursor arg, var, init;
 	long long v;
 	uint32_t ts, te;
 	an_hit *h;
 
-	if (strcmp(name + strlen(name) - 5, "_sync") != 0 || clang_Cursor_getNumArguments(call) < 1 ||
-	    !an_var_of(clang_Cursor_getArgument(call, 0), &var) || clang_getCursorKind(var) != CXCursor_VarDecl ||
-	    !an_is_narrow_int(clang_getCursorType(var)))
+	/* below HIP 6.2 the port drops the masks of _sync intrinsics; literal
+	 * masks it widens itself */
+	if (ctx->target_hip < PORT_VERSION(6, 2, 0) || strcmp(name + strlen(name) - 5, "_sync") != 0 ||
+	    clang_Cursor_getNumArguments(call) < 1)
 		return;
-	init = var_init(var);
-	if (clang_Cursor_isNull(init) || !an_eval_int(init, &v) || (v != 0xffffffffLL && v != -1))
+	arg = clang_Cursor_getArgument(call, 0);
+	if (an_is_literal(ctx, arg) || !an_is_narrow_int(clang_getCursorType(an_strip(arg))))
 		return;
-	h = an_add_at(ctx, "WARP-006", AN_WARNING, var,
-		      "32-bit full mask passed to %s: a 64-lane wavefront needs 0xffffffffffffffff", name);
+	if (!an_var_of(arg, &var) || clang_getCursorKind(var) != CXCursor_VarDecl ||
+	    clang_Cursor_isNull(init = var_init(var)) || !an_eval_int(init, &v) || (v != 0xffffffffLL && v != -1)) {
+		an_add_at(ctx, "WARP-006", AN_ERROR, arg,
+			  "32-bit lane mask passed to %s: HIP 6.2 and newer take a 64-bit mask", name);
+		return;
+	}
+	h = an_add_at(ctx, "WARP-006", AN_ERROR, var,
+		      "32-bit full mask passed to %s: HIP 6.2 and newer take a 64-bit mask, all lanes being "
+		      "0xffffffffffffffff",
+		      name);
 	if (h && !h->nedits && type_range(ctx, var, &ts, &te) && an_written(ctx, init)) {
 		an_range r[2] = { { "type", ts, te }, { "value", 0, 0 } };
 
@@ -284,6 +293,21 @@ static void ballot_bits(an_ctx *ctx, CXCursor call, const char *name)
 
 /* --- WARP-007: 32-bit lane masks built by shifting --- */
 
+/* A lane id: a variable holding one, or threadIdx.x & 31 / % warpSize
+ * written in place (a global thread index is not: shifting by it is
+ * wrong on any GPU). */
+static bool is_lane_expr(const an_ctx *ctx, CXCursor e)
+{
+	CXCursor lhs, rhs;
+	char op[4];
+
+	if (an_uses_var(e, &ctx->fn.lane))
+		return true;
+	e = an_strip(e);
+	return an_binop(ctx, e, op, &lhs, &rhs) && (strcmp(op, "&") == 0 || strcmp(op, "%") == 0) &&
+	       an_is_thread_expr(ctx, lhs);
+}
+
 /* The fix widens the constant; it is offered only where the mask goes on
  * in 64 bits (truncated to 32 it would still lose lanes 32-63). */
 static void lane_mask(an_ctx *ctx, CXCursor c, CXCursor parent)
@@ -296,7 +320,7 @@ static void lane_mask(an_ctx *ctx, CXCursor c, CXCursor parent)
 	uint32_t start, end;
 
 	if (!an_binop(ctx, c, op, &lhs, &rhs) || (strcmp(op, "<<") != 0 && strcmp(op, ">>") != 0) ||
-	    !an_is_narrow_int(clang_getCursorType(lhs)) || !an_eval_int(lhs, &v) || !an_is_thread_expr(ctx, rhs))
+	    !an_is_narrow_int(clang_getCursorType(lhs)) || !an_eval_int(lhs, &v) || !is_lane_expr(ctx, rhs))
 		return;
 	if (strcmp(op, "<<") == 0 && v == 1)
 		variant = "one";
@@ -441,20 +465,28 @@ void an_warp_tokens(an_ctx *ctx)
 		{
 			const port_token *n = &ctx->tokens[i + 2], *v = &ctx->tokens[i + 3];
 			char name[128];
+			bool log2;
 
 			snprintf(name, sizeof(name), "%.*s", (int)(n->end - n->start), ctx->src + n->start);
-			if (!warp_size_name(name) || v->kind != PORT_TOKEN_LITERAL || !AN_TOKEN_IS(ctx, i + 3, "32") ||
+			/* WARP_SIZE 32, or its log LOG2_WARP_SIZE 5, alone on the line,
+			 * outside code that picks it for HIP already */
+			log2 = strcasestr(name, "log") != NULL;
+			if (!warp_size_name(name) || v->kind != PORT_TOKEN_LITERAL ||
+			    strtoull(ctx->src + v->start, NULL, 0) != (log2 ? 5 : 32) ||
+			    an_hip_guarded(ctx, t->start) ||
 			    (i + 4 < ctx->ntokens && (ctx->tokens[i + 4].flags & PORT_TOKEN_DIRECTIVE) &&
 			     !(ctx->tokens[i + 4].flags & PORT_TOKEN_LINE_START) &&
 			     ctx->tokens[i + 4].kind != PORT_TOKEN_COMMENT))
 				continue;
 			{
 				an_hit *h = an_add(ctx, "WARP-002", AN_WARNING, t->start, v->end,
-						   "%s is 32: AMD wavefronts have 64 lanes; use warpSize", name);
-				an_range r = { "match", v->start, v->end };
+						   log2 ? "%s is 5 (32 lanes): AMD wavefronts have 64 lanes; use warpSize"
+							: "%s is 32: AMD wavefronts have 64 lanes; use warpSize",
+						   name);
+				an_range r = { "match", v->start, v->start + 1 + !log2 }; /* the digits, not a U */
 
 				if (h)
-					an_fix(ctx, h, "value", &r, 1, NULL, 0);
+					an_fix(ctx, h, log2 ? "log2" : "value", &r, 1, NULL, 0);
 			}
 		}
 	}

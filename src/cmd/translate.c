@@ -47,7 +47,7 @@ int cmd_translate(cmd_context *ctx)
 	if ((code = cmd_load_rules(ctx)) != 0)
 		return code;
 	if ((error = port_lexer_new(&lexer)) < 0 ||
-	    (ctx->fixes && (error = an_analyzer_new(&analyzer, ctx->compile_db)) < 0) ||
+	    (ctx->fixes && (error = an_analyzer_new(&analyzer, ctx->compile_db, ctx->port.target_hip)) < 0) ||
 	    (error = rv_proposal_read(&p, path, path, true, UTIL_FILE_DEFAULT_MAX_SIZE)) < 0 ||
 	    (analyzer && (error = rv_proposal_analyze(&p, analyzer, lexer)) < 0) ||
 	    (error = rv_proposal_translate_fixed(&p, lexer, ctx->rules, &ctx->port, ctx->fixes)) < 0) {

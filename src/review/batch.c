@@ -39,7 +39,7 @@ static void *worker(void *arg)
 	int error;
 
 	if ((error = port_lexer_new(&lexer)) < 0 ||
-	    (analyze && (error = an_analyzer_new(&analyzer, b->opts->compile_db)) < 0)) {
+	    (analyze && (error = an_analyzer_new(&analyzer, b->opts->compile_db, b->opts->port->target_hip)) < 0)) {
 		fail(b, error);
 		port_lexer_free(lexer);
 		return NULL;

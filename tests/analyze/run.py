@@ -40,6 +40,16 @@ class Failure(Exception):
     """A command that did not do its job; the message says why."""
 
 
+def file_args(path, key):
+    """The arguments a case asks for on a line "// KEY: ARGS" (e.g. args, hipcc-args)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for text in f:
+            m = re.match(r"\s*//\s*%s:\s*(.*)$" % re.escape(key), text)
+            if m:
+                return m.group(1).split()
+    return []
+
+
 def parse_marks(path):
     """Returns ({(line, id)}, [problems]) for the expect: marks of a file."""
     marks, problems = set(), []
@@ -81,7 +91,7 @@ OFFERED = {}
 
 def scan_findings(hipport, path):
     """Returns {(line, id): message} of the non-API findings of one file."""
-    cmd = [hipport, "scan", "--no-cache", "--format", "json", path]
+    cmd = [hipport, "scan", "--no-cache", "--format", "json"] + file_args(path, "args") + [path]
     code, out, err = run(cmd, "scan " + path)
     if code not in (0, 1):
         raise Failure("%s: scan exited with status %d\n%s" % (path, code, tail(err)))
@@ -150,10 +160,12 @@ def read_fix_list(cases):
 def check_fix(hipport, hipcc, arch, path, display, tmp):
     """Translates one file with all fixes and compiles it; returns [] or [difference lines]."""
     out = os.path.join(tmp, os.path.splitext(os.path.basename(path))[0] + ".hip.cpp")
-    code, _, err = run([hipport, "translate", "--fix=all", path, "-o", out], "translate " + display)
+    code, _, err = run([hipport, "translate", "--fix=all"] + file_args(path, "args") + [path, "-o", out],
+                       "translate " + display)
     if code not in (0, 1) or not os.path.isfile(out):
         return ["%s: translate --fix=all failed (exit status %d)\n%s" % (display, code, tail(err))]
-    code, stdout, err = run([hipcc, "--offload-arch=" + arch, "-std=c++17", "-c", out, "-o", os.devnull],
+    extra = [a.replace("CASES_DIR", os.path.dirname(os.path.abspath(path))) for a in file_args(path, "hipcc-args")]
+    code, stdout, err = run([hipcc, "--offload-arch=" + arch, "-std=c++17"] + extra + ["-c", out, "-o", os.devnull],
                             "hipcc " + display)
     if code != 0:
         errors = [l for l in (stdout + err).splitlines() if "error" in l]

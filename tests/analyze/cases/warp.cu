@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #define WARP_SIZE 32 /* expect: WARP-002 */
+#define LOG2_WARP_SIZE 5 /* expect: WARP-002 */
 #define WARPS_PER_BLOCK 8
 constexpr int kWarpSize = 32; // expect: WARP-002
 constexpr int kBlockThreads = 256;
@@ -24,7 +25,7 @@ __device__ __forceinline__ float warp_reduce_sum(float v)
 
 __device__ __forceinline__ float warp_reduce_max(float v)
 {
-  unsigned full = 0xffffffff; // expect: WARP-006
+  unsigned full = 0xffffffff; // 32 bits: a finding from HIP 6.2 (warp_sync62.cu)
   for (int mask = 16; mask > 0; mask >>= 1) // expect: WARP-003
     v = fmaxf(v, __shfl_xor_sync(full, v, mask));
   return v;
@@ -136,7 +137,7 @@ __device__ float broadcast_first_active(float v)
 
 __device__ float broadcast_lane0(float v)
 {
-  const unsigned all_lanes = ~0u; // expect: WARP-006
+  const unsigned all_lanes = ~0u; // 32 bits: a finding from HIP 6.2 (warp_sync62.cu)
   return __shfl_sync(all_lanes, v, 0);
 }
 
@@ -174,4 +175,17 @@ __device__ bool lane_voted(unsigned long long ballot)
 {
   const int lane = threadIdx.x % warpSize;
   return (ballot & (1u << lane)) != 0; // expect: WARP-007
+}
+
+// glibc's uint, and a warp's row of a per-warp histogram picked by shifting.
+__global__ void warp_histogram(const unsigned char *data, uint *hist, int n)
+{
+  __shared__ uint rows[8 * 256];
+  uint lane_id = threadIdx.x % 32; // expect: WARP-001
+  uint *mine = rows + (threadIdx.x >> LOG2_WARP_SIZE) * 256;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    atomicAdd(&mine[data[i]], 1u);
+  __syncthreads();
+  if (lane_id == 0 && threadIdx.x < 256)
+    atomicAdd(&hist[threadIdx.x], rows[threadIdx.x]);
 }
