@@ -5,12 +5,8 @@
 
 #include "analyze/ast.h"
 #include "analyze/compile_db.h"
-#include "util/embedded.h"
+#include "analyze/parse.h"
 #include "util/error.h"
-
-extern const util_embedded_file an_prelude_builtin[];
-
-#define PRELUDE_PATH "/hipport-prelude/cuda.h"
 
 struct an_analyzer {
 	CXIndex index;
@@ -151,50 +147,23 @@ static void function_reset(an_ctx *ctx)
 	ctx->fn.named_end = 0;
 }
 
-/* --- macro expansions of the file, for an_written --- */
-
-static enum CXChildVisitResult expansion(CXCursor c, CXCursor parent, CXClientData data)
-{
-	an_ctx *ctx = data;
-	uint32_t start, end;
-
-	(void)parent;
-	if (clang_getCursorKind(c) != CXCursor_MacroExpansion || !an_extent(ctx, c, &start, &end))
-		return CXChildVisit_Continue;
-	if (ctx->nmacros % 64 == 0) {
-		uint32_t *n = realloc(ctx->macros, (ctx->nmacros + 64) * 2 * sizeof(*n));
-
-		if (!n) {
-			ctx->error = UTIL_ENOMEM;
-			return CXChildVisit_Break;
-		}
-		ctx->macros = n;
-	}
-	ctx->macros[2 * ctx->nmacros] = start;
-	ctx->macros[2 * ctx->nmacros++ + 1] = end;
-	return CXChildVisit_Continue;
-}
-
-static int range_order(const void *a, const void *b)
-{
-	const uint32_t *x = a, *y = b;
-
-	return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
 /* --- the walk --- */
 
 static enum CXChildVisitResult check(CXCursor c, CXCursor parent, CXClientData data)
 {
 	an_ctx *ctx = data;
+	char callee[64] = "";
+	an_node n = { c, parent, clang_getCursorKind(c), callee };
 
 	if (ctx->error)
 		return CXChildVisit_Break;
-	an_atomics_visit(ctx, c, parent);
-	an_precision_visit(ctx, c, parent);
-	an_warp_visit(ctx, c, parent);
-	an_asm_visit(ctx, c, parent);
-	an_arch_visit(ctx, c, parent);
+	if (n.kind == CXCursor_CallExpr)
+		an_callee(c, callee, sizeof(callee));
+	an_atomics_visit(ctx, &n);
+	an_precision_visit(ctx, &n);
+	an_warp_visit(ctx, &n);
+	an_asm_visit(ctx, &n);
+	an_arch_visit(ctx, &n);
 	return CXChildVisit_Recurse;
 }
 
@@ -238,6 +207,61 @@ static enum CXChildVisitResult declaration(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Continue;
 }
 
+/* Whether the file holds anything the AST checks look at: atomics, 16-bit
+ * floats, warp intrinsics, inline asm, fast-math calls, literals 31 / 32 / 5
+ * after a lane operator, shared memory with large sizes. Files without are
+ * left to the token checks: parsing costs more than translating. */
+static bool ident_wants_ast(const char *s, size_t n)
+{
+	static const char *const prefixes[] = { "atomic", "__shfl", "__ballot", "__activemask", "__popc", "__ffs",
+						"__clz", "__brev", "__half", "half", "__nv_bfloat16", "nv_bfloat16",
+						"__syncwarp", "__any", "__all", "__uni", "__match", "__reduce",
+						"__lane_id", "cudaFuncSetAttribute", NULL };
+	static const char *const names[] = { "asm", "__asm__", "__asm", "__expf", "__exp10f", "__logf", "__log2f",
+					     "__log10f", "__powf", "__sinf", "__cosf", "__tanf", "__sincosf",
+					     "__fdividef", "__saturatef", NULL };
+	size_t i;
+
+	for (i = 0; prefixes[i]; i++)
+		if (n >= strlen(prefixes[i]) && memcmp(s, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	for (i = 0; names[i]; i++)
+		if (n == strlen(names[i]) && memcmp(s, names[i], n) == 0)
+			return true;
+	return false;
+}
+
+static bool needs_ast(const an_ctx *ctx)
+{
+	bool shared = false, large = false;
+	size_t i;
+
+	for (i = 0; i < ctx->ntokens; i++) {
+		const port_token *t = &ctx->tokens[i];
+		const char *s = ctx->src + t->start;
+		size_t n = t->end - t->start;
+
+		if (t->kind == PORT_TOKEN_IDENT && ident_wants_ast(s, n))
+			return true;
+		if (t->kind == PORT_TOKEN_IDENT && AN_TOKEN_IS(ctx, i, "__shared__"))
+			shared = true;
+		if (t->kind == PORT_TOKEN_PUNCT && AN_TOKEN_IS(ctx, i, "<<<"))
+			shared = true;
+		if (t->kind == PORT_TOKEN_LITERAL && s[0] >= '0' && s[0] <= '9') {
+			unsigned long long v = strtoull(s, NULL, 0);
+
+			large |= v >= 1024;
+			if ((v == 31 || v == 32 || v == 5) && i > 0 && ctx->tokens[i - 1].kind == PORT_TOKEN_PUNCT &&
+			    (AN_TOKEN_IS(ctx, i - 1, "&") || AN_TOKEN_IS(ctx, i - 1, "%") || AN_TOKEN_IS(ctx, i - 1, ">>") ||
+			     AN_TOKEN_IS(ctx, i - 1, "/") || AN_TOKEN_IS(ctx, i - 1, "&=") ||
+			     AN_TOKEN_IS(ctx, i - 1, "%=") || AN_TOKEN_IS(ctx, i - 1, ">>=") ||
+			     AN_TOKEN_IS(ctx, i - 1, "/=")))
+				return true;
+		}
+	}
+	return shared && large;
+}
+
 static int hit_order(const void *a, const void *b)
 {
 	const an_hit *x = a, *y = b;
@@ -247,31 +271,11 @@ static int hit_order(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
-static void parse_args(const an_analyzer *a, const char *path, const char **args, int *nargs)
-{
-	static const char *const base[] = { "-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-host-only",
-					    "-std=c++17", "-w", "-nostdinc", "-Xclang", "-fno-spell-checking",
-					    "-ferror-limit=0", "-include", PRELUDE_PATH };
-	const char *const *extra = NULL;
-	size_t i, nextra = 0;
-
-	*nargs = 0;
-	for (i = 0; i < sizeof(base) / sizeof(base[0]); i++)
-		args[(*nargs)++] = base[i];
-	if (a->db)
-		extra = an_compile_db_flags(a->db, path, &nextra);
-	for (i = 0; i < nextra && *nargs < 250; i++)
-		args[(*nargs)++] = extra[i];
-}
-
 int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *fs_path, const char *src,
 	       size_t len)
 {
 	an_ctx ctx;
-	struct CXUnsavedFile files[2];
-	const char *args[256];
-	int nargs, err = 0;
-	enum CXErrorCode code;
+	int err;
 	size_t i, n;
 
 	memset(out, 0, sizeof(*out));
@@ -279,43 +283,31 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	ctx.src = src;
 	ctx.len = len;
 	ctx.target_hip = a->target_hip;
-	files[0].Filename = PRELUDE_PATH;
-	files[0].Contents = an_prelude_builtin[0].data;
-	files[0].Length = an_prelude_builtin[0].len;
-	files[1].Filename = fs_path;
-	files[1].Contents = src;
-	files[1].Length = len;
-	parse_args(a, fs_path, args, &nargs);
 	if ((err = port_lexer_tokenize(lexer, fs_path, src, len, (port_token **)&ctx.tokens, &ctx.ntokens)))
 		return err;
-	code = clang_parseTranslationUnit2(a->index, fs_path, args, nargs, files, 2,
-					   CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord,
-					   &ctx.tu);
-	if (code != CXError_Success || !ctx.tu) {
-		free((void *)ctx.tokens);
-		return util_error_set(UTIL_ETOOLCHAIN, "%s: libclang could not parse the file (error %d)", fs_path,
-				      (int)code);
-	}
-	ctx.file = clang_getFile(ctx.tu, fs_path);
-	if (ctx.file) {
-		CXCursor root = clang_getTranslationUnitCursor(ctx.tu);
+	if (needs_ast(&ctx)) {
+		if ((err = an_parse(&ctx.tu, a->index, a->db, fs_path, src, len)) < 0) {
+			free((void *)ctx.tokens);
+			return err;
+		}
+		ctx.file = clang_getFile(ctx.tu, fs_path);
+		if (ctx.file) {
+			CXCursor root = clang_getTranslationUnitCursor(ctx.tu);
 
-		clang_visitChildren(root, expansion, &ctx);
-		if (ctx.nmacros)
-			qsort(ctx.macros, ctx.nmacros, 2 * sizeof(*ctx.macros), range_order);
-		an_memory_collect(&ctx, root);
-		clang_visitChildren(root, declaration, &ctx);
-		an_atomics_tokens(&ctx);
-		an_precision_tokens(&ctx);
-		an_warp_tokens(&ctx);
-		an_arch_tokens(&ctx);
-		an_memory_tokens(&ctx);
+			an_memory_collect(&ctx, root);
+			clang_visitChildren(root, declaration, &ctx);
+		}
 	}
+	an_atomics_tokens(&ctx);
+	an_precision_tokens(&ctx);
+	an_warp_tokens(&ctx);
+	an_arch_tokens(&ctx);
+	an_memory_tokens(&ctx);
 	function_reset(&ctx);
 	an_vars_dispose(&ctx.fine_grained);
 	an_vars_dispose(&ctx.warp_functions);
-	free(ctx.macros);
-	clang_disposeTranslationUnit(ctx.tu);
+	if (ctx.tu)
+		clang_disposeTranslationUnit(ctx.tu);
 	free((void *)ctx.tokens);
 	out->hits = ctx.hits;
 	out->count = ctx.count;

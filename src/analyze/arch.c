@@ -56,17 +56,13 @@ static void launch_shared(an_ctx *ctx, CXCursor call, const char *name)
 		  v);
 }
 
-void an_arch_visit(an_ctx *ctx, CXCursor c, CXCursor parent)
+void an_arch_visit(an_ctx *ctx, const an_node *n)
 {
-	char name[64];
-
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_VarDecl && ctx->in_function)
-		static_shared(ctx, c);
-	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
-		an_callee(c, name, sizeof(name));
-		shared_attribute(ctx, c, name);
-		launch_shared(ctx, c, name);
+	if (n->kind == CXCursor_VarDecl && ctx->in_function)
+		static_shared(ctx, n->c);
+	if (n->kind == CXCursor_CallExpr) {
+		shared_attribute(ctx, n->c, n->callee);
+		launch_shared(ctx, n->c, n->callee);
 	}
 }
 

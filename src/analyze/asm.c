@@ -65,8 +65,9 @@ static const char *barrier_variant(const char *t)
 	return NULL;
 }
 
-void an_asm_visit(an_ctx *ctx, CXCursor c, CXCursor parent)
+void an_asm_visit(an_ctx *ctx, const an_node *n)
 {
+	CXCursor c = n->c;
 	util_buf tmpl = UTIL_BUF_INIT;
 	CXCursor ops[4];
 	size_t nops;
@@ -75,8 +76,7 @@ void an_asm_visit(an_ctx *ctx, CXCursor c, CXCursor parent)
 	const char *variant;
 	an_hit *h;
 
-	(void)parent;
-	if (clang_getCursorKind(c) != CXCursor_AsmStmt || !an_extent(ctx, c, &start, &end))
+	if (n->kind != CXCursor_AsmStmt || !an_extent(ctx, c, &start, &end))
 		return;
 	asm_template(ctx, start, end, &tmpl);
 	if (util_buf_oom(&tmpl))
@@ -115,10 +115,10 @@ void an_asm_visit(an_ctx *ctx, CXCursor c, CXCursor parent)
 		if (h && an_written(ctx, c))
 			an_fix(ctx, h, variant, &r, 1, NULL, 0);
 	} else {
-		size_t n = strcspn(tmpl.ptr, " ;{");
+		size_t word = strcspn(tmpl.ptr, " ;{");
 
 		an_add(ctx, "ASM-001", AN_ERROR, start, end, "inline PTX ('%.*s%s') does not build for AMD GPUs",
-		       (int)(n > 40 ? 40 : n), tmpl.ptr, n < tmpl.len ? " ..." : "");
+		       (int)(word > 40 ? 40 : word), tmpl.ptr, word < tmpl.len ? " ..." : "");
 	}
 	util_buf_dispose(&tmpl);
 }

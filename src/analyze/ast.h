@@ -45,8 +45,6 @@ typedef struct an_ctx {
 	uint32_t prec_end;   /* the end of the last half expression reported */
 	bool in_function;
 	uint32_t decl_start; /* where the current top-level declaration starts (helpers go there) */
-	uint32_t *macros;    /* [start, end) pairs of the file's macro expansions, in order */
-	size_t nmacros;
 	an_vars fine_grained; /* pointers allocated as managed or host memory in this file */
 	an_vars warp_functions; /* functions of the file walked so far that use warp intrinsics */
 	bool fine_grained_known;
@@ -146,15 +144,20 @@ char *an_fix_leaf(const char *id, const char *variant, const char *leaf);
 
 /* --- the families: each looks at every cursor of a function body, and
  * some at the file's tokens --- */
-void an_atomics_visit(an_ctx *ctx, CXCursor c, CXCursor parent);
+typedef struct an_node {
+	CXCursor c, parent;
+	enum CXCursorKind kind;
+	const char *callee; /* the called function's name for a call, else "" */
+} an_node;
+void an_atomics_visit(an_ctx *ctx, const an_node *n);
 void an_atomics_tokens(an_ctx *ctx);
-void an_precision_visit(an_ctx *ctx, CXCursor c, CXCursor parent);
+void an_precision_visit(an_ctx *ctx, const an_node *n);
 void an_precision_tokens(an_ctx *ctx);
-void an_warp_visit(an_ctx *ctx, CXCursor c, CXCursor parent);
+void an_warp_visit(an_ctx *ctx, const an_node *n);
 void an_warp_decl(an_ctx *ctx, CXCursor c);
 void an_warp_tokens(an_ctx *ctx);
-void an_asm_visit(an_ctx *ctx, CXCursor c, CXCursor parent);
-void an_arch_visit(an_ctx *ctx, CXCursor c, CXCursor parent);
+void an_asm_visit(an_ctx *ctx, const an_node *n);
+void an_arch_visit(an_ctx *ctx, const an_node *n);
 void an_arch_tokens(an_ctx *ctx);
 void an_memory_tokens(an_ctx *ctx);
 /* Before a file's walk: pointers the file allocates as managed or host memory. */

@@ -108,15 +108,12 @@ static void check_call(an_ctx *ctx, CXCursor call, const char *name)
 	}
 }
 
-void an_atomics_visit(an_ctx *ctx, CXCursor c, CXCursor parent)
+void an_atomics_visit(an_ctx *ctx, const an_node *n)
 {
-	char name[64];
+	const char *name = n->callee;
+	CXCursor c = n->c;
 
-	(void)parent;
-	if (clang_getCursorKind(c) != CXCursor_CallExpr)
-		return;
-	an_callee(c, name, sizeof(name));
-	if (strncmp(name, "atomic", 6) != 0)
+	if (n->kind != CXCursor_CallExpr || strncmp(name, "atomic", 6) != 0)
 		return;
 	if (ends_with(name, "_block") || ends_with(name, "_system"))
 		an_add_at(ctx, "ATOM-003", AN_NOTE, c, "%s: %s scope", name,

@@ -86,14 +86,15 @@ static void fix_half_math(an_ctx *ctx, an_hit *h, CXCursor c, CXCursor parent, b
 	util_buf_dispose(&expr);
 }
 
-void an_precision_visit(an_ctx *ctx, CXCursor c, CXCursor parent)
+void an_precision_visit(an_ctx *ctx, const an_node *n)
 {
-	char name[64];
+	const char *name = n->callee;
+	CXCursor c = n->c, parent = n->parent;
 	bool pair, bf16;
 	uint32_t start, end;
 	size_t i;
 
-	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+	if (n->kind != CXCursor_CallExpr)
 		return;
 	if (half_operator(c, &pair, &bf16) && an_extent(ctx, c, &start, &end) && start >= ctx->prec_end) {
 		an_hit *h = an_add(ctx, "PREC-001", AN_NOTE, start, end,
@@ -106,7 +107,6 @@ void an_precision_visit(an_ctx *ctx, CXCursor c, CXCursor parent)
 			fix_half_math(ctx, h, c, parent, bf16);
 		return;
 	}
-	an_callee(c, name, sizeof(name));
 	for (i = 0; fast_math[i]; i++)
 		if (strcmp(name, fast_math[i]) == 0)
 			an_add_at(ctx, "PREC-002", AN_NOTE, c,

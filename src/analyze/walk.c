@@ -98,21 +98,19 @@ bool an_extent(const an_ctx *ctx, CXCursor c, uint32_t *start, uint32_t *end)
 	return true;
 }
 
-/* Whether offset lies inside a macro expansion (libclang 15 reports the
- * expansion for spelling locations, so the preprocessing record decides). */
+/* Whether [start, end) begins or ends inside a macro expansion (libclang 15
+ * reports the expansion for spelling locations, so the preprocessing
+ * record decides: the cursor at a place in a macro use is the expansion). */
+static bool at_macro(const an_ctx *ctx, uint32_t offset)
+{
+	CXCursor c = clang_getCursor(ctx->tu, clang_getLocationForOffset(ctx->tu, ctx->file, offset));
+
+	return clang_getCursorKind(c) == CXCursor_MacroExpansion;
+}
+
 static bool in_macro(const an_ctx *ctx, uint32_t start, uint32_t end)
 {
-	size_t lo = 0, hi = ctx->nmacros;
-
-	while (lo < hi) { /* the first expansion ending after start */
-		size_t mid = (lo + hi) / 2;
-
-		if (ctx->macros[2 * mid + 1] <= start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ctx->nmacros && ctx->macros[2 * lo] < end;
+	return at_macro(ctx, start) || (end > start + 1 && at_macro(ctx, end - 1));
 }
 
 bool an_written(const an_ctx *ctx, CXCursor c)

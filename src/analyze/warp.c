@@ -396,12 +396,12 @@ void an_warp_decl(an_ctx *ctx, CXCursor c)
 	warp_constant(ctx, c);
 }
 
-void an_warp_visit(an_ctx *ctx, CXCursor c, CXCursor parent)
+void an_warp_visit(an_ctx *ctx, const an_node *n)
 {
-	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor c = n->c, parent = n->parent;
 	char name[64];
 
-	switch (k) {
+	switch (n->kind) {
 	case CXCursor_BinaryOperator:
 	case CXCursor_CompoundAssignOperator:
 		lane_arithmetic(ctx, c, parent);
@@ -421,10 +421,9 @@ void an_warp_visit(an_ctx *ctx, CXCursor c, CXCursor parent)
 		warp_constant(ctx, c);
 		break;
 	case CXCursor_CallExpr:
-		an_callee(c, name, sizeof(name));
-		ballot_bits(ctx, c, name);
-		if (strlen(name) > 5)
-			mask_variable(ctx, c, name);
+		ballot_bits(ctx, c, n->callee);
+		if (strlen(n->callee) > 5)
+			mask_variable(ctx, c, n->callee);
 		break;
 	case CXCursor_ArraySubscriptExpr:
 		warp_slots(ctx, c);

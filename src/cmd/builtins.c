@@ -23,7 +23,7 @@ const cmd_builtin cmd_builtins[] = {
 		     "the HIP versions that added, deprecated or removed it, the ROC alternative, or\n"
 		     "\"unsupported\". A HIP name is looked up in reverse. Exit 1 if a name is unknown." },
 	{ .name = "scan", .run = cmd_scan,
-	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FORMAT | CMD_OPT_FAIL | CMD_OPT_ANALYZE,
+	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FORMAT | CMD_OPT_FAIL | CMD_OPT_ANALYZE | CMD_OPT_NO_ANALYSIS,
 	  .usage = "scan [PATH...] [--format text|json|sarif] [--fail-on error|warning|note]",
 	  .summary = "Report, per file and in total, the references converted and left, the lines changed,\n"
 		     "and the findings with the fixes they have; change nothing. JSON is documented in\n"

@@ -25,7 +25,8 @@ enum cmd_option_set {
 	CMD_OPT_FAIL = 16,  /* --fail-on */
 	CMD_OPT_UNDO = 32,  /* --undo */
 	CMD_OPT_FIX = 64,   /* --fix */
-	CMD_OPT_ANALYZE = 128 /* -p DIR (compile_commands.json) */
+	CMD_OPT_ANALYZE = 128, /* -p DIR (compile_commands.json) */
+	CMD_OPT_NO_ANALYSIS = 256 /* --no-analysis */
 };
 
 typedef struct cmd_context {
@@ -45,6 +46,7 @@ typedef struct cmd_context {
 	char *suppress;          /* finding ids (--suppress and scan.suppress), comma separated, or NULL */
 	bool undo;
 	bool analyze;            /* the command reports the analyzer's findings */
+	bool no_analysis;        /* --no-analysis: scan reports API findings only */
 	const char *fixes;       /* --fix: "all" or finding ids, or NULL */
 	const char *compile_db;  /* -p: directory of compile_commands.json, or NULL */
 	char **args;             /* positional arguments */

@@ -34,6 +34,8 @@ static const option_spec options[] = {
 	{ "fail-on", 0, true, CMD_OPT_FAIL, "exit 1 if a finding of this severity or worse exists: error, warning or note" },
 	{ "suppress", 0, true, CMD_OPT_FAIL, "leave out findings with these ids (comma separated); adds to scan.suppress" },
 	{ "undo", 0, false, CMD_OPT_UNDO, "restore the files as they were before the last apply" },
+	{ "no-analysis", 0, false, CMD_OPT_NO_ANALYSIS,
+	  "translation statistics and unconverted names only, no analysis (faster)" },
 	{ "fix", 0, true, CMD_OPT_FIX, "take the fixes of these finding ids (comma separated, or all) into the port" },
 	{ "compile-commands", 'p', true, CMD_OPT_ANALYZE,
 	  "directory of compile_commands.json: parse each file with its include paths and defines" },
@@ -159,6 +161,8 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 			return cmd_fail(CMD_EXIT_USAGE, "out of memory");
 	} else if (strcmp(o->name, "undo") == 0) {
 		ctx->undo = true;
+	} else if (strcmp(o->name, "no-analysis") == 0) {
+		ctx->no_analysis = true;
 	} else if (strcmp(o->name, "fix") == 0) {
 		return check_fixes(ctx, value);
 	} else if (strcmp(o->name, "compile-commands") == 0) {

@@ -131,7 +131,7 @@ int cmd_scan(cmd_context *ctx)
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "sarif") != 0)
 		return cmd_fail(CMD_EXIT_USAGE, "scan: --format must be text, json or sarif, not '%s'", format);
 	memset(&report, 0, sizeof(report));
-	ctx->analyze = true;
+	ctx->analyze = !ctx->no_analysis;
 	if ((code = cmd_proposals_make(ctx, &set)) != 0)
 		goto done;
 	report.ctx = ctx;

@@ -12,6 +12,12 @@
 struct port_lexer {
 	CXIndex index;
 	CXTranslationUnit tu; /* reused: a reparse skips the driver's set-up */
+	/* the last text lexed and its tokens: the analyzer and the translation
+	 * of one file ask for the same tokens */
+	char *last_src;
+	size_t last_len;
+	port_token *last_tokens;
+	size_t last_count;
 };
 
 /* libclang needs a translation unit to tokenize. Translation wants raw tokens
@@ -70,6 +76,8 @@ void port_lexer_free(port_lexer *lexer)
 	if (lexer->tu)
 		clang_disposeTranslationUnit(lexer->tu);
 	clang_disposeIndex(lexer->index);
+	free(lexer->last_src);
+	free(lexer->last_tokens);
 	free(lexer);
 }
 
@@ -120,6 +128,38 @@ static void mark_lines(const char *src, port_token *tokens, size_t count)
 	}
 }
 
+/* A copy of the tokens of the last text lexed, when src is that text. */
+static bool tokens_again(const port_lexer *lexer, const char *src, size_t len, port_token **out, size_t *count)
+{
+	if (!lexer->last_src || lexer->last_len != len || memcmp(lexer->last_src, src, len) != 0)
+		return false;
+	*out = malloc((lexer->last_count ? lexer->last_count : 1) * sizeof(**out));
+	if (!*out)
+		return false;
+	memcpy(*out, lexer->last_tokens, lexer->last_count * sizeof(**out));
+	*count = lexer->last_count;
+	return true;
+}
+
+static void remember(port_lexer *lexer, const char *src, size_t len, const port_token *tokens, size_t count)
+{
+	free(lexer->last_src);
+	free(lexer->last_tokens);
+	lexer->last_src = malloc(len ? len : 1);
+	lexer->last_tokens = malloc((count ? count : 1) * sizeof(*tokens));
+	if (!lexer->last_src || !lexer->last_tokens) {
+		free(lexer->last_src);
+		free(lexer->last_tokens);
+		lexer->last_src = NULL;
+		lexer->last_tokens = NULL;
+		return;
+	}
+	memcpy(lexer->last_src, src, len);
+	memcpy(lexer->last_tokens, tokens, count * sizeof(*tokens));
+	lexer->last_len = len;
+	lexer->last_count = count;
+}
+
 int port_lexer_tokenize(port_lexer *lexer, const char *name, const char *src, size_t len,
 			port_token **out, size_t *count)
 {
@@ -139,6 +179,8 @@ int port_lexer_tokenize(port_lexer *lexer, const char *name, const char *src, si
 	*count = 0;
 	if (len > UINT32_MAX - 64)
 		return util_error_set(UTIL_EINPUT, "%s: file too large", name);
+	if (tokens_again(lexer, src, len, out, count))
+		return 0;
 	/* a UTF-8 byte order mark is not a token: lex what follows it */
 	bom = len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	choose_delimiter(delim, src, len);
@@ -210,6 +252,7 @@ int port_lexer_tokenize(port_lexer *lexer, const char *name, const char *src, si
 		n++;
 	}
 	mark_lines(src, tokens, n);
+	remember(lexer, src, len, tokens, n);
 	*out = tokens;
 	*count = n;
 	tokens = NULL;
