@@ -57,6 +57,17 @@ check "apply with a bad named file" 2 "$hipport" -C "$repo" apply src/transpose.
 expect "nothing applied" "$tmp/err" "nothing applied"
 truth "tree untouched" git -C "$repo" diff --quiet
 
+# diff and apply --fix: the fixes go into the working tree with the port, and undo takes them back
+check "diff --fix" 0 "$hipport" -C "$repo" diff --target-hip=5.2 --fix=ATOM-001 src/histogram.cu
+expect "diff --fix shows the fix" "$tmp/out" "+    if (b >= 0) hipport_atomic_add_16(&bins[b], weights[i]);"
+check "apply --fix" 0 "$hipport" -C "$repo" apply --target-hip=5.2 --fix=all src/histogram.cu src/reduce_softmax.cu
+expect "applied fix" "$repo/src/histogram.cu" "hipport_atomic_add_16(&bins[b], weights[i]);"
+expect "applied warp fix" "$repo/src/reduce_softmax.cu" "const int warp = threadIdx.x / warpSize;"
+check "scan after apply --fix" 0 "$hipport" -C "$repo" scan --no-cache src/histogram.cu
+truth "no ATOM finding left" sh -c "! grep -q ATOM-001 '$tmp/out'"
+check "undo apply --fix" 0 "$hipport" -C "$repo" apply --undo
+truth "tree clean after undoing fixes" sh -c "test -z \"\$(git -C '$repo' status --porcelain --untracked-files=no)\""
+
 # outside a repository (the build tree lies inside this project's): backups in .hipport-backup
 plain=$(mktemp -d "${TMPDIR:-/tmp}/hipport-plain.XXXXXX") || exit 2
 cp "$src/share/examples/fastops/src/transpose.cu" "$plain/t.cu"

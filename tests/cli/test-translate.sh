@@ -81,6 +81,43 @@ printf '# header\ncudaBar\thipBar\n' >>"$tmp/rules/runtime.tsv"
 check "--rules malformed" 2 "$hipport" translate --rules "$tmp/rules" "$tmp/foo.cu"
 expect "--rules malformed message" "$tmp/err" "runtime.tsv:3: expected 15 tab-separated fields, found 2"
 
+# --fix: the fixes of the named findings become part of the port
+ex="$src/share/examples/fastops/src"
+check "--fix one id" 0 "$hipport" translate --target-hip=5.2 --fix=ATOM-001 "$ex/histogram.cu"
+expect "--fix helper inserted" "$tmp/out" "static __device__ __forceinline__ T hipport_atomic_add_16(T *address, T val)"
+expect "--fix call rewritten" "$tmp/out" "if (b >= 0) hipport_atomic_add_16(&bins[b], weights[i]);"
+truth "--fix helper once" test "$(grep -c 'hipport fix ATOM-001' "$tmp/out")" = 1
+check "--fix other id" 0 "$hipport" translate --target-hip=5.2 --fix=WARP-001 "$ex/histogram.cu"
+truth "--fix of an absent finding changes nothing" sh -c "! grep -q hipport_atomic_add_16 '$tmp/out'"
+check "--fix=all" 0 "$hipport" translate --target-hip=5.2 --fix=all -v "$ex/reduce_softmax.cu"
+expect "--fix=all loop" "$tmp/out" "for (int offset = warpSize / 2; offset > 0; offset >>= 1)"
+expect "--fix=all lane" "$tmp/out" "const int lane = threadIdx.x & (warpSize - 1);"
+expect "--fix=all ballot" "$tmp/out" "const unsigned long long nonzero = __ballot(i < n && in[i] != 0.0f);"
+expect "--fix=all count" "$tmp/err" "reduce_softmax.cu: 11 fixes applied"
+check "--fix without a template" 2 "$hipport" translate --fix=MEM-001 "$ex/histogram.cu"
+expect "--fix without a template message" "$tmp/err" "--fix: MEM-001 has no fix"
+check "--fix unknown id" 2 "$hipport" translate --fix=WARP-1 "$ex/histogram.cu"
+# an unconverted name keeps its place in the original when a helper went in above it
+printf '#include <cuda_fp16.h>\n__global__ void k(__half *p, __half v) {\n  atomicAdd(p, v);\n  cudaDeviceFlushGPUDirectRDMAWrites(0, 0);\n}\n' >"$tmp/fixref.cu"
+check "--fix with an API finding" 0 "$hipport" translate --target-hip=5.2 --fix=all "$tmp/fixref.cu"
+expect "API finding at its original line" "$tmp/err" "fixref.cu:4:3: warning:"
+
+# -p: include paths and defines of compile_commands.json
+mkdir -p "$tmp/db/src" "$tmp/db/inc"
+printf 'typedef __half scalar_t;\n' >"$tmp/db/inc/types.h"
+printf '#include <cuda_fp16.h>\n#include <types.h>\n__global__ void k(scalar_t *p, scalar_t v) { atomicAdd(p, v); }\n' >"$tmp/db/src/k.cu"
+printf '[{"directory": "%s", "file": "src/k.cu", "command": "nvcc -Iinc -DX=1 -c src/k.cu"}]\n' "$tmp/db" \
+	>"$tmp/db/compile_commands.json"
+check "scan without -p" 0 "$hipport" scan --no-cache "$tmp/db/src/k.cu"
+truth "type unknown without -p" sh -c "! grep -q ATOM-001 '$tmp/out'"
+check "scan -p" 0 "$hipport" scan --no-cache -p "$tmp/db" "$tmp/db/src/k.cu"
+expect "type resolved with -p" "$tmp/out" "atomicAdd on __half: HIP has no 16-bit floating-point atomicAdd [ATOM-001]"
+check "-p without a database" 2 "$hipport" scan -p "$tmp/rules" "$tmp/db/src/k.cu"
+expect "-p message" "$tmp/err" "compile_commands.json"
+printf '{"not": "a list"}' >"$tmp/rules/compile_commands.json"
+check "-p bad database" 2 "$hipport" scan -p "$tmp/rules" "$tmp/db/src/k.cu"
+expect "-p bad database message" "$tmp/err" "not a compilation database"
+
 # -C changes directory first
 check "-C" 0 "$hipport" -C "$src/share/examples/fastops" translate --target-hip=5.2 src/reduce_softmax.cu
 truth "-C output" cmp -s "$tmp/out" "$tmp/stdout.hip"
