@@ -167,6 +167,30 @@ static void shuffle_loop(an_ctx *ctx, CXCursor loop)
 			    "bound");
 }
 
+/* __shfl_sync(m, v, 31) / __shfl(v, 31): a broadcast from the last lane of a
+ * 32-lane warp (no width given; with one, 32-lane groups are meant) */
+static void last_lane(an_ctx *ctx, CXCursor call, const char *name)
+{
+	bool sync = strcmp(name, "__shfl_sync") == 0;
+	int lane_arg = sync ? 2 : 1;
+	CXCursor arg;
+	long long v;
+	uint32_t start, end;
+
+	/* a width written in the call: the prelude's default argument has no place in the file */
+	if ((!sync && strcmp(name, "__shfl") != 0) || clang_Cursor_getNumArguments(call) < lane_arg + 1 ||
+	    (clang_Cursor_getNumArguments(call) > lane_arg + 1 &&
+	     an_extent(ctx, clang_Cursor_getArgument(call, (unsigned)lane_arg + 1), &start, &end)))
+		return;
+	arg = clang_Cursor_getArgument(call, (unsigned)lane_arg);
+	if (!an_is_literal(ctx, arg) || !an_eval_int(arg, &v) || v != 31)
+		return;
+	fix_literal(ctx,
+		    an_add_at(ctx, "WARP-003", AN_WARNING, an_strip(arg),
+			      "%s from lane 31: the last lane of a 32-lane warp, not of a 64-lane wavefront", name),
+		    "last");
+}
+
 /* --- WARP-004/006: ballots and full masks in 32-bit variables --- */
 
 /* The range of a declaration's type, after const/static/volatile; false
@@ -422,6 +446,7 @@ void an_warp_visit(an_ctx *ctx, const an_node *n)
 		break;
 	case CXCursor_CallExpr:
 		ballot_bits(ctx, c, n->callee);
+		last_lane(ctx, c, n->callee);
 		if (strlen(n->callee) > 5)
 			mask_variable(ctx, c, n->callee);
 		break;

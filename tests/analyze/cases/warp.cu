@@ -189,3 +189,16 @@ __global__ void warp_histogram(const unsigned char *data, uint *hist, int n)
   if (lane_id == 0 && threadIdx.x < 256)
     atomicAdd(&hist[threadIdx.x], rows[threadIdx.x]);
 }
+
+// The total of an inclusive scan sits in the last lane: 31 on a 32-lane warp.
+__device__ int scan_total(int v)
+{
+  const int lane = threadIdx.x % warpSize;
+  for (int d = 1; d < warpSize; d *= 2) {
+    const int n = __shfl_up_sync(0xffffffff, v, d);
+    if (lane >= d) v += n;
+  }
+  const int total = __shfl_sync(0xffffffff, v, 31); // expect: WARP-003
+  const int in_half = __shfl_sync(0xffffffff, v, 31, 32);
+  return total + in_half;
+}
