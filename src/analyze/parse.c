@@ -1,9 +1,11 @@
 #include "analyze/parse.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/embedded.h"
@@ -68,11 +70,110 @@ done:
 		clang_disposeIndex(index);
 }
 
+/* What would make the parse itself crash or hang is blanked out in a copy
+ * for libclang: clang's debugging pragmas (#pragma clang __debug crash,
+ * overflow_stack, ..., also through _Pragma) and an #include "..." of
+ * something that is not a regular file (/dev/zero, a FIFO). The copy keeps
+ * the length, so that places stay the same. */
+typedef struct blank {
+	size_t start, end;
+} blank;
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool regular_or_missing(const char *dir, const char *name, size_t n)
+{
+	char path[4096];
+	struct stat st;
+
+	if (n == 0 || n >= 2048)
+		return true;
+	if (name[0] == '/')
+		snprintf(path, sizeof(path), "%.*s", (int)n, name);
+	else
+		snprintf(path, sizeof(path), "%s/%.*s", dir, (int)n, name);
+	return stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+/* Adds [start, end) to the list; false when out of memory. */
+static bool add_blank(blank **list, size_t *n, size_t start, size_t end)
+{
+	if (*n % 16 == 0) {
+		blank *m = realloc(*list, (*n + 16) * sizeof(**list));
+
+		if (!m)
+			return false;
+		*list = m;
+	}
+	(*list)[*n].start = start;
+	(*list)[(*n)++].end = end;
+	return true;
+}
+
+static bool find_blanks(const char *fs_path, const char *src, size_t len, blank **list, size_t *n)
+{
+	const char *p, *slash = strrchr(fs_path, '/');
+	char dir[2048];
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - fs_path) : 1, slash ? fs_path : ".");
+	for (p = src; (p = memmem(p, len - (size_t)(p - src), "__debug", 7)); p += 7) {
+		const char *q = p;
+
+		while (q > src && is_space(q[-1]))
+			q--;
+		if (q != p && q - src >= 5 && memcmp(q - 5, "clang", 5) == 0 &&
+		    !add_blank(list, n, (size_t)(p - src), (size_t)(p - src) + 7))
+			return false;
+	}
+	for (i = 0; i < len; i++) {
+		size_t k, start;
+
+		if (src[i] != '#' || (i > 0 && src[i - 1] != '\n' && !is_space(src[i - 1])))
+			continue;
+		for (k = i + 1; k < len && is_space(src[k]); k++)
+			;
+		if (len - k < 8 || memcmp(src + k, "include", 7) != 0)
+			continue;
+		for (k += 7; k < len && is_space(src[k]); k++)
+			;
+		if (k >= len || src[k] != '"')
+			continue;
+		for (start = ++k; k < len && src[k] != '"' && src[k] != '\n'; k++)
+			;
+		if (!regular_or_missing(dir, src + start, k - start) && !add_blank(list, n, i, k < len ? k + 1 : k))
+			return false;
+	}
+	return true;
+}
+
+/* The text libclang gets: src itself, or a defused copy (*copy, to free). */
+static const char *defused(const char *fs_path, const char *src, size_t len, char **copy)
+{
+	blank *list = NULL;
+	size_t n = 0, i;
+
+	*copy = NULL;
+	if (!find_blanks(fs_path, src, len, &list, &n) || !n || !(*copy = malloc(len))) {
+		free(list);
+		return src;
+	}
+	memcpy(*copy, src, len);
+	for (i = 0; i < n; i++)
+		memset(*copy + list[i].start, ' ', list[i].end - list[i].start);
+	free(list);
+	return *copy;
+}
+
 int an_parse(CXTranslationUnit *tu, CXIndex index, const an_compile_db *db, const char *fs_path, const char *src,
 	     size_t len)
 {
+	char *copy;
 	struct CXUnsavedFile files[2] = { { PRELUDE_PATH, an_prelude_builtin[0].data, an_prelude_builtin[0].len },
-					  { fs_path, src, len } };
+					  { fs_path, defused(fs_path, src, len, &copy), len } };
 	const char *args[NBASE + 2 + 256];
 	const char *const *extra = NULL;
 	size_t i, nextra = 0;
@@ -93,6 +194,7 @@ int an_parse(CXTranslationUnit *tu, CXIndex index, const an_compile_db *db, cons
 	code = clang_parseTranslationUnit2(index, fs_path, args, nargs, files, 2,
 					   CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord,
 					   tu);
+	free(copy);
 	if (code != CXError_Success || !*tu)
 		return util_error_set(UTIL_ETOOLCHAIN, "%s: libclang could not parse the file (error %d)", fs_path,
 				      (int)code);

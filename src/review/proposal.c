@@ -78,6 +78,11 @@ int rv_proposal_analyze(rv_proposal *p, an_analyzer *analyzer, port_lexer *lexer
 
 	if (p->state != RV_PROPOSAL_OK || p->analyzed)
 		return 0;
+	/* what the translation rejects (binary, not UTF-8) is not analyzed either */
+	if (port_source_check(p->path, p->source.ptr, p->source.len) < 0) {
+		util_error_clear();
+		return 0;
+	}
 	error = an_analyze(&p->analysis, analyzer, lexer, p->fs_path, p->source.ptr, p->source.len);
 	if (error < 0)
 		return error;

@@ -127,6 +127,12 @@ printf 'void f(int *a) {\n    cudaDeviceFlushGPUDirectRDMAWrites(0, 0); /* hippo
 check "inline ignore of other ids" 1 "$hipport" scan --no-cache --fail-on error "$tmp/ignore/k.cu"
 expect "inline ignore of other ids: finding" "$tmp/out" "k.cu:2:5: error:"
 
+# what would crash or hang libclang is defused: clang's debugging pragmas, an #include of a device
+mkdir -p "$tmp/defuse"
+printf '#pragma clang __debug overflow_stack\n#include "/dev/zero"\n_Pragma("clang __debug crash")\n__global__ void k(__half *p, __half v) { atomicAdd(p, v); }\n' >"$tmp/defuse/k.cu"
+check "defused parse" 0 "$hipport" scan --no-cache "$tmp/defuse/k.cu"
+expect "defused parse still analyzed" "$tmp/out" "k.cu:4:42: error: atomicAdd on __half"
+
 # --jobs: the same report whatever the number of threads
 "$hipport" -C "$repo" scan --format json --no-cache --jobs 1 >"$tmp/j1.json" 2>/dev/null
 "$hipport" -C "$repo" scan --format json --no-cache --jobs 4 >"$tmp/j4.json" 2>/dev/null
