@@ -207,61 +207,6 @@ static enum CXChildVisitResult declaration(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Continue;
 }
 
-/* Whether the file holds anything the AST checks look at: atomics, 16-bit
- * floats, warp intrinsics, inline asm, fast-math calls, literals 31 / 32 / 5
- * after a lane operator, shared memory with large sizes. Files without are
- * left to the token checks: parsing costs more than translating. */
-static bool ident_wants_ast(const char *s, size_t n)
-{
-	static const char *const prefixes[] = { "atomic", "__shfl", "__ballot", "__activemask", "__popc", "__ffs",
-						"__clz", "__brev", "__half", "half", "__nv_bfloat16", "nv_bfloat16",
-						"__syncwarp", "__any", "__all", "__uni", "__match", "__reduce",
-						"__lane_id", "cudaFuncSetAttribute", NULL };
-	static const char *const names[] = { "asm", "__asm__", "__asm", "__expf", "__exp10f", "__logf", "__log2f",
-					     "__log10f", "__powf", "__sinf", "__cosf", "__tanf", "__sincosf",
-					     "__fdividef", "__saturatef", NULL };
-	size_t i;
-
-	for (i = 0; prefixes[i]; i++)
-		if (n >= strlen(prefixes[i]) && memcmp(s, prefixes[i], strlen(prefixes[i])) == 0)
-			return true;
-	for (i = 0; names[i]; i++)
-		if (n == strlen(names[i]) && memcmp(s, names[i], n) == 0)
-			return true;
-	return false;
-}
-
-static bool needs_ast(const an_ctx *ctx)
-{
-	bool shared = false, large = false;
-	size_t i;
-
-	for (i = 0; i < ctx->ntokens; i++) {
-		const port_token *t = &ctx->tokens[i];
-		const char *s = ctx->src + t->start;
-		size_t n = t->end - t->start;
-
-		if (t->kind == PORT_TOKEN_IDENT && ident_wants_ast(s, n))
-			return true;
-		if (t->kind == PORT_TOKEN_IDENT && AN_TOKEN_IS(ctx, i, "__shared__"))
-			shared = true;
-		if (t->kind == PORT_TOKEN_PUNCT && AN_TOKEN_IS(ctx, i, "<<<"))
-			shared = true;
-		if (t->kind == PORT_TOKEN_LITERAL && s[0] >= '0' && s[0] <= '9') {
-			unsigned long long v = strtoull(s, NULL, 0);
-
-			large |= v >= 1024;
-			if ((v == 31 || v == 32 || v == 5) && i > 0 && ctx->tokens[i - 1].kind == PORT_TOKEN_PUNCT &&
-			    (AN_TOKEN_IS(ctx, i - 1, "&") || AN_TOKEN_IS(ctx, i - 1, "%") || AN_TOKEN_IS(ctx, i - 1, ">>") ||
-			     AN_TOKEN_IS(ctx, i - 1, "/") || AN_TOKEN_IS(ctx, i - 1, "&=") ||
-			     AN_TOKEN_IS(ctx, i - 1, "%=") || AN_TOKEN_IS(ctx, i - 1, ">>=") ||
-			     AN_TOKEN_IS(ctx, i - 1, "/=")))
-				return true;
-		}
-	}
-	return shared && large;
-}
-
 static int hit_order(const void *a, const void *b)
 {
 	const an_hit *x = a, *y = b;
@@ -285,8 +230,12 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	ctx.target_hip = a->target_hip;
 	if ((err = port_lexer_tokenize(lexer, fs_path, src, len, (port_token **)&ctx.tokens, &ctx.ntokens)))
 		return err;
-	if (needs_ast(&ctx)) {
-		if ((err = an_parse(&ctx.tu, a->index, a->db, fs_path, src, len)) < 0) {
+	if (an_needs_ast(&ctx)) {
+		char *reduced = an_reduced_text(&ctx);
+
+		err = an_parse(&ctx.tu, a->index, a->db, fs_path, reduced ? reduced : src, len);
+		free(reduced);
+		if (err < 0) {
 			free((void *)ctx.tokens);
 			return err;
 		}

@@ -125,6 +125,15 @@ bool an_mentions_hip(const an_ctx *ctx, size_t i, size_t end);
  * code written for both already. */
 bool an_hip_guarded(const an_ctx *ctx, uint32_t offset);
 
+/* --- what the parse needs to see (reduce.c) --- */
+/* Whether the file holds anything the AST checks look at (atomics, 16-bit
+ * floats, warp intrinsics, inline asm, fast-math calls, a literal 31 / 32 /
+ * 5 after a lane operator, shared memory with large sizes). */
+bool an_needs_ast(const an_ctx *ctx);
+/* A copy of the file for libclang with the bodies of functions that hold
+ * none of that blanked (same length, lines kept), or NULL to parse it as it is. */
+char *an_reduced_text(const an_ctx *ctx);
+
 /* --- fixes (fix.c) --- */
 typedef struct an_capture {
 	const char *name;

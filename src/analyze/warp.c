@@ -393,6 +393,12 @@ static void warp_constant(an_ctx *ctx, CXCursor c)
 	if (k == CXCursor_VarDecl && !clang_isConstQualifiedType(clang_getCursorType(c)))
 		return;
 	{
+		uint32_t start, end;
+
+		if (an_extent(ctx, c, &start, &end) && an_hip_guarded(ctx, start))
+			return; /* picked for HIP already */
+	}
+	{
 		an_hit *h = an_add_at(ctx, "WARP-002", AN_WARNING, c, "%s = 32: AMD wavefronts have 64 lanes; use warpSize",
 				      name);
 		CXCursor kids[4];

@@ -1,0 +1,201 @@
+/* What the parse needs to see. Parsing costs several times the translation
+ * of a file, and most of it goes into function bodies: files with nothing
+ * for the AST checks are not parsed at all, and the bodies of functions with
+ * nothing for them are blanked in the text libclang gets. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/ast.h"
+
+static bool ident_wants_ast(const char *s, size_t n)
+{
+	static const char *const prefixes[] = { "atomic", "__shfl", "__ballot", "__activemask", "__popc", "__ffs",
+						"__clz", "__brev", "__half", "half", "__nv_bfloat16", "nv_bfloat16",
+						"__syncwarp", "__any", "__all", "__uni", "__match", "__reduce",
+						"__lane_id", "cudaFuncSetAttribute", NULL };
+	static const char *const names[] = { "asm", "__asm__", "__asm", "__expf", "__exp10f", "__logf", "__log2f",
+					     "__log10f", "__powf", "__sinf", "__cosf", "__tanf", "__sincosf",
+					     "__fdividef", "__saturatef", NULL };
+	size_t i;
+
+	for (i = 0; prefixes[i]; i++)
+		if (n >= strlen(prefixes[i]) && memcmp(s, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	for (i = 0; names[i]; i++)
+		if (n == strlen(names[i]) && memcmp(s, names[i], n) == 0)
+			return true;
+	return false;
+}
+
+static bool lane_operator(const an_ctx *ctx, size_t i)
+{
+	return AN_TOKEN_IS(ctx, i, "&") || AN_TOKEN_IS(ctx, i, "%") || AN_TOKEN_IS(ctx, i, ">>") ||
+	       AN_TOKEN_IS(ctx, i, "/") || AN_TOKEN_IS(ctx, i, "&=") || AN_TOKEN_IS(ctx, i, "%=") ||
+	       AN_TOKEN_IS(ctx, i, ">>=") || AN_TOKEN_IS(ctx, i, "/=");
+}
+
+typedef struct wants {
+	bool shared; /* __shared__ or a launch: the sizes matter if some are large */
+	bool large;  /* a literal of 1024 or more */
+	bool now;    /* something an AST check looks at */
+	bool memory; /* managed or host allocations, launches: followed into kernels */
+} wants;
+
+static void look(const an_ctx *ctx, size_t from, size_t to, wants *w)
+{
+	size_t i;
+
+	for (i = from; i < to && !w->now; i++) {
+		const port_token *t = &ctx->tokens[i];
+		const char *s = ctx->src + t->start;
+		size_t n = t->end - t->start;
+
+		if (t->kind == PORT_TOKEN_IDENT || t->kind == PORT_TOKEN_KEYWORD) { /* asm is a keyword */
+			w->now |= ident_wants_ast(s, n);
+			w->shared |= AN_TOKEN_IS(ctx, i, "__shared__");
+			w->memory |= (n > 10 && memcmp(s, "cudaMalloc", 10) == 0) || AN_TOKEN_IS(ctx, i, "cudaHostAlloc") ||
+				     AN_TOKEN_IS(ctx, i, "__managed__");
+		} else if (t->kind == PORT_TOKEN_PUNCT && AN_TOKEN_IS(ctx, i, "<<<")) {
+			w->shared = w->memory = true;
+		} else if (t->kind == PORT_TOKEN_LITERAL && s[0] >= '0' && s[0] <= '9') {
+			unsigned long long v = strtoull(s, NULL, 0);
+
+			w->large |= v >= 1024;
+			if ((v == 31 || v == 32 || v == 5) && i > from && ctx->tokens[i - 1].kind == PORT_TOKEN_PUNCT &&
+			    lane_operator(ctx, i - 1))
+				w->now = true;
+			/* a lane mask built by shifting 1 or all ones */
+			if ((v == 1 || v == 0 || v == 0xffffffffULL) && i + 1 < to &&
+			    (AN_TOKEN_IS(ctx, i + 1, "<<") || AN_TOKEN_IS(ctx, i + 1, ">>")))
+				w->now = true;
+		}
+	}
+}
+
+bool an_needs_ast(const an_ctx *ctx)
+{
+	wants w = { false, false, false, false };
+
+	look(ctx, 0, ctx->ntokens, &w);
+	return w.now || (w.shared && w.large);
+}
+
+/* The previous token that is not a comment, or SIZE_MAX. */
+static size_t before(const an_ctx *ctx, size_t i)
+{
+	while (i-- > 0)
+		if (ctx->tokens[i].kind != PORT_TOKEN_COMMENT)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Where the declaration owning the "{" at i starts: after the ";", "}" or
+ * "{" before it (its parameters and return type count: a __half parameter
+ * wants the body). */
+static size_t declaration_start(const an_ctx *ctx, size_t i)
+{
+	size_t k = i;
+
+	while (k > 0) {
+		size_t p = before(ctx, k);
+
+		if (p == SIZE_MAX || AN_TOKEN_IS(ctx, p, ";") || AN_TOKEN_IS(ctx, p, "}") || AN_TOKEN_IS(ctx, p, "{") ||
+		    (ctx->tokens[p].flags & PORT_TOKEN_DIRECTIVE))
+			break;
+		k = p;
+	}
+	return k;
+}
+
+/* Whether the "{" at token i opens a function body: after ")" (or the
+ * const / noexcept / override that may follow it), and not in a constexpr
+ * function, whose body constant expressions may need. */
+static bool opens_body(const an_ctx *ctx, size_t i)
+{
+	size_t k = before(ctx, i), n;
+
+	while (k != SIZE_MAX && (AN_TOKEN_IS(ctx, k, "const") || AN_TOKEN_IS(ctx, k, "noexcept") ||
+				 AN_TOKEN_IS(ctx, k, "override") || AN_TOKEN_IS(ctx, k, "final")))
+		k = before(ctx, k);
+	if (k == SIZE_MAX || !AN_TOKEN_IS(ctx, k, ")"))
+		return false;
+	for (n = 0; k != SIZE_MAX && n < 64; k = before(ctx, k), n++) {
+		if (AN_TOKEN_IS(ctx, k, ";") || AN_TOKEN_IS(ctx, k, "}") || AN_TOKEN_IS(ctx, k, "{"))
+			break;
+		if (AN_TOKEN_IS(ctx, k, "constexpr") || AN_TOKEN_IS(ctx, k, "consteval") || AN_TOKEN_IS(ctx, k, "auto"))
+			return false;
+	}
+	return true;
+}
+
+/* Blanks [from, to) of copy, keeping line ends (places stay the same). */
+static void blank(char *copy, uint32_t from, uint32_t to)
+{
+	uint32_t p;
+
+	for (p = from; p < to; p++)
+		if (copy[p] != '\n' && copy[p] != '\r')
+			copy[p] = ' ';
+}
+
+typedef struct frame {
+	size_t open;    /* the "{" token */
+	bool body;      /* a function body (outside any other) */
+	bool directive; /* a preprocessor line inside: #if branches may not balance */
+} frame;
+
+char *an_reduced_text(const an_ctx *ctx)
+{
+	frame stack[256];
+	size_t depth = 0, bodies = 0, i;
+	char *copy = NULL;
+
+	for (i = 0; i < ctx->ntokens; i++) {
+		const port_token *t = &ctx->tokens[i];
+
+		if (t->flags & PORT_TOKEN_DIRECTIVE) {
+			if (bodies)
+				stack[depth - 1].directive = true;
+			continue;
+		}
+		if (t->kind != PORT_TOKEN_PUNCT)
+			continue;
+		if (AN_TOKEN_IS(ctx, i, "{")) {
+			if (depth == sizeof(stack) / sizeof(stack[0]))
+				goto give_up;
+			stack[depth].open = i;
+			stack[depth].body = !bodies && opens_body(ctx, i);
+			stack[depth].directive = false;
+			bodies += stack[depth].body;
+			depth++;
+		} else if (AN_TOKEN_IS(ctx, i, "}")) {
+			frame f;
+			wants w = { false, false, false, false };
+
+			if (!depth)
+				goto give_up;
+			f = stack[--depth];
+			if (depth && f.directive)
+				stack[depth - 1].directive = true;
+			if (!f.body)
+				continue;
+			bodies--;
+			if (f.directive)
+				continue;
+			look(ctx, declaration_start(ctx, f.open), i, &w);
+			if (w.now || w.shared || w.memory)
+				continue;
+			if (!copy) {
+				if (!(copy = malloc(ctx->len ? ctx->len : 1)))
+					return NULL;
+				memcpy(copy, ctx->src, ctx->len);
+			}
+			blank(copy, ctx->tokens[f.open].end, t->start);
+		}
+	}
+	if (!depth)
+		return copy;
+give_up: /* braces that do not balance over every #if branch: parse as written */
+	free(copy);
+	return NULL;
+}
