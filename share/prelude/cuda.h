@@ -1,7 +1,8 @@
 /* The parse prelude: what hipport's analyzer needs of CUDA to resolve types
- * without a CUDA SDK. It is read before every file (-include) and compiled
- * into hipport. Declarations only, close to CUDA's own where types matter
- * (atomics, half types, warp intrinsics); system headers are not read. */
+ * without a CUDA SDK. It is read before every file (-include, precompiled)
+ * and compiled into hipport. Declarations only, close to CUDA's own where
+ * types matter (atomics, half types, warp intrinsics); system headers are not
+ * read. */
 #pragma once
 
 #define __host__ __attribute__((host))
@@ -45,6 +46,13 @@ template <class T> __host__ __device__ const T &max(const T &a, const T &b);
 template <class T> __host__ __device__ void swap(T &a, T &b);
 }
 #define NULL nullptr
+
+/* Everything from here to the launch configuration lives in a namespace
+ * that the global one uses: name lookup finds it as if global, and a walk of
+ * the file's top-level declarations meets one namespace instead of the
+ * hundreds of declarations below (each read back from the precompiled
+ * prelude). */
+namespace hipport_prelude {
 
 /* vector types */
 #define HIPPORT_VEC(T, N)                                                          \
@@ -395,6 +403,9 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
 cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t n, cudaStream_t s = 0);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int *device);
+
+} /* namespace hipport_prelude */
+using namespace hipport_prelude;
 
 /* what clang needs to parse kernel<<<grid, block, shared, stream>>>(...) */
 extern "C" unsigned int __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,

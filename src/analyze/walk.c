@@ -242,8 +242,7 @@ bool an_binop(const an_ctx *ctx, CXCursor c, char op[4], CXCursor *lhs, CXCursor
 	if ((k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator) ||
 	    an_children(c, kids, 2) != 2)
 		return false;
-	if (!an_extent(ctx, kids[0], &ls, &le) || !an_extent(ctx, kids[1], &rs, &re) || le > rs ||
-	    in_macro(ctx, le, rs))
+	if (!an_extent(ctx, kids[0], &ls, &le) || !an_extent(ctx, kids[1], &rs, &re) || le > rs)
 		return false;
 	i = le; /* extents end past their last token */
 	if (!skip_space(ctx->src, rs, &i))
@@ -275,8 +274,12 @@ bool an_eval_int(CXCursor c, long long *value)
 
 bool an_is_literal(const an_ctx *ctx, CXCursor e)
 {
+	uint32_t start, end;
+
+	/* written as digits where it stands: a macro's place holds its name */
 	e = an_strip(e);
-	return clang_getCursorKind(e) == CXCursor_IntegerLiteral && an_written(ctx, e);
+	return clang_getCursorKind(e) == CXCursor_IntegerLiteral && an_extent(ctx, e, &start, &end) &&
+	       start < ctx->len && ctx->src[start] >= '0' && ctx->src[start] <= '9';
 }
 
 bool an_var_of(CXCursor e, CXCursor *var)
@@ -297,26 +300,34 @@ bool an_var_of(CXCursor e, CXCursor *var)
 
 const char *an_type_name(CXType t, char *buf, size_t size)
 {
+	static const char prelude_ns[] = "hipport_prelude::";
 	CXString s;
+	const char *name;
+	size_t n = 0;
 
 	t = clang_getCanonicalType(t);
 	if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
 		t = clang_getCanonicalType(clang_getPointeeType(t));
 	s = clang_getTypeSpelling(t);
-	{
-		const char *name = clang_getCString(s) ? clang_getCString(s) : "";
-
-		/* without qualifiers (libclang 15 has no clang_getUnqualifiedType) */
-		for (;;) {
-			if (strncmp(name, "const ", 6) == 0)
-				name += 6;
-			else if (strncmp(name, "volatile ", 9) == 0)
-				name += 9;
-			else
-				break;
-		}
-		snprintf(buf, size, "%s", name);
+	name = clang_getCString(s) ? clang_getCString(s) : "";
+	/* without qualifiers (libclang 15 has no clang_getUnqualifiedType) */
+	for (;;) {
+		if (strncmp(name, "const ", 6) == 0)
+			name += 6;
+		else if (strncmp(name, "volatile ", 9) == 0)
+			name += 9;
+		else
+			break;
 	}
+	/* and without the prelude's namespace: the names as CUDA spells them */
+	while (*name && n + 1 < size) {
+		if (strncmp(name, prelude_ns, sizeof(prelude_ns) - 1) == 0) {
+			name += sizeof(prelude_ns) - 1;
+			continue;
+		}
+		buf[n++] = *name++;
+	}
+	buf[n] = '\0';
 	clang_disposeString(s);
 	return buf;
 }

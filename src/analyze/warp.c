@@ -39,7 +39,13 @@ static bool lane_or_warp_name(const char *name)
 
 /* --- WARP-001: & 31, % 32, >> 5, / 32 on thread indices --- */
 
-static void lane_arithmetic(an_ctx *ctx, CXCursor c, CXCursor parent)
+/* A binary operator read once for the checks that look at it. */
+typedef struct binop {
+	CXCursor c, lhs, rhs;
+	char op[4];
+} binop;
+
+static void lane_arithmetic(an_ctx *ctx, const binop *b)
 {
 	static const struct {
 		const char *op;
@@ -52,22 +58,21 @@ static void lane_arithmetic(an_ctx *ctx, CXCursor c, CXCursor parent)
 		{ "&=", 31, "and_assign", "&= (warpSize - 1)" }, { "%=", 32, "mod_assign", "%= warpSize" },
 		{ ">>=", 5, "div_assign", "/= warpSize" },       { "/=", 32, "div_assign", "/= warpSize" },
 	};
-	CXCursor lhs, rhs;
-	char op[4];
+	CXCursor c = b->c, lhs = b->lhs, rhs = b->rhs;
+	const char *op = b->op;
 	long long v;
 	size_t i;
 	uint32_t start, end;
 	an_severity sev;
 	an_hit *h;
 
-	if (!an_binop(ctx, c, op, &lhs, &rhs) || !an_is_literal(ctx, rhs) || !an_eval_int(rhs, &v))
+	if (!an_is_literal(ctx, rhs) || !an_eval_int(rhs, &v))
 		return;
 	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
 		if (strcmp(op, forms[i].op) == 0 && v == forms[i].value)
 			break;
 	if (i == sizeof(forms) / sizeof(forms[0]) || !an_is_thread_expr(ctx, lhs))
 		return;
-	(void)parent;
 	sev = ctx->fn.warp_level || (an_extent(ctx, c, &start, &end) && start < ctx->fn.named_end) ? AN_WARNING
 												    : AN_NOTE;
 	h = an_add_at(ctx, "WARP-001", sev, c, "'%s %lld' assumes 32-lane warps; AMD wavefronts have 64 lanes (%s)", op,
@@ -334,16 +339,16 @@ static bool is_lane_expr(const an_ctx *ctx, CXCursor e)
 
 /* The fix widens the constant; it is offered only where the mask goes on
  * in 64 bits (truncated to 32 it would still lose lanes 32-63). */
-static void lane_mask(an_ctx *ctx, CXCursor c, CXCursor parent)
+static void lane_mask(an_ctx *ctx, const binop *b, CXCursor parent)
 {
-	CXCursor lhs, rhs;
-	char op[4];
+	CXCursor c = b->c, lhs = b->lhs, rhs = b->rhs;
+	const char *op = b->op;
 	long long v;
 	an_hit *h;
 	const char *variant;
 	uint32_t start, end;
 
-	if (!an_binop(ctx, c, op, &lhs, &rhs) || (strcmp(op, "<<") != 0 && strcmp(op, ">>") != 0) ||
+	if ((strcmp(op, "<<") != 0 && strcmp(op, ">>") != 0) ||
 	    !an_is_narrow_int(clang_getCursorType(lhs)) || !an_eval_int(lhs, &v) || !is_lane_expr(ctx, rhs))
 		return;
 	if (strcmp(op, "<<") == 0 && v == 1)
@@ -433,10 +438,16 @@ void an_warp_visit(an_ctx *ctx, const an_node *n)
 
 	switch (n->kind) {
 	case CXCursor_BinaryOperator:
-	case CXCursor_CompoundAssignOperator:
-		lane_arithmetic(ctx, c, parent);
-		lane_mask(ctx, c, parent);
+	case CXCursor_CompoundAssignOperator: {
+		binop b;
+
+		b.c = c;
+		if (an_binop(ctx, c, b.op, &b.lhs, &b.rhs)) {
+			lane_arithmetic(ctx, &b);
+			lane_mask(ctx, &b, parent);
+		}
 		break;
+	}
 	case CXCursor_ForStmt:
 		shuffle_loop(ctx, c);
 		break;
