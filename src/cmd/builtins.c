@@ -28,6 +28,11 @@ const cmd_builtin cmd_builtins[] = {
 	  .summary = "Report, per file and in total, the references converted and left, the lines changed,\n"
 		     "and the findings with the fixes they have; change nothing. JSON is documented in\n"
 		     "docs/scan-json.md, the findings in docs/findings.md." },
+	{ .name = "status", .run = cmd_status, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FORMAT | CMD_OPT_ANALYZE,
+	  .usage = "status [PATH...] [--format text|json]",
+	  .summary = "Print the review session: for each CUDA file its state (pending, partial, accepted,\n"
+		     "stale), its hunks by decision (accepted, rejected, edited, pending) and its findings.\n"
+		     "The session lives in .git/hipport/session.json; docs/review.md describes it." },
 	{ .name = "translate", .run = cmd_translate, .options = CMD_OPT_PORT | CMD_OPT_OUTPUT | CMD_OPT_FIX | CMD_OPT_ANALYZE,
 	  .usage = "translate FILE [-o OUT] [--fix=ID,...|all] [options]",
 	  .summary = "Print the proposed HIP source of one CUDA file (or write it atomically to OUT).\n"

@@ -69,6 +69,7 @@ int cmd_diff(cmd_context *ctx);
 int cmd_explain(cmd_context *ctx);
 int cmd_query(cmd_context *ctx);
 int cmd_scan(cmd_context *ctx);
+int cmd_status(cmd_context *ctx);
 int cmd_translate(cmd_context *ctx);
 
 /* Parses argv (after the command name) into ctx; prints and returns

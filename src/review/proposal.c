@@ -55,6 +55,19 @@ static int set_bad_input(rv_proposal *p)
 	return p->message ? 0 : util_error_set(UTIL_ENOMEM, "out of memory");
 }
 
+int rv_proposal_from_text(rv_proposal *p, const char *path, const char *fs_path, const char *text, size_t len)
+{
+	memset(p, 0, sizeof(*p));
+	p->path = path;
+	p->fs_path = fs_path;
+	util_buf_put(&p->source, text, len);
+	if (util_buf_oom(&p->source))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	if (!p->source.ptr)
+		util_buf_puts(&p->source, "");
+	return 0;
+}
+
 int rv_proposal_read(rv_proposal *p, const char *path, const char *fs_path, bool named, size_t max_size)
 {
 	int error;

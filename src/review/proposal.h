@@ -39,6 +39,10 @@ void rv_blob_id(char out[41], const char *data, size_t len);
  * cuda/cu API name. A cheap byte scan, used to pick files during walks. */
 bool rv_proposal_looks_like_cuda(const char *src, size_t len);
 
+/* Starts a proposal from text held in memory (an original kept by the
+ * session) instead of the file. */
+int rv_proposal_from_text(rv_proposal *p, const char *path, const char *fs_path, const char *text, size_t len);
+
 /* Reads one file (the first half of rv_proposal_make). */
 int rv_proposal_read(rv_proposal *p, const char *path, const char *fs_path, bool named, size_t max_size);
 

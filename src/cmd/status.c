@@ -1,0 +1,173 @@
+/* hipport status [PATH...] [--format text|json]: what the review session
+ * holds for each CUDA file: its state, its hunks by decision, its findings. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/finding.h"
+#include "cmd/propose.h"
+#include "cmd/scan.h"
+#include "review/hunks.h"
+#include "review/session.h"
+#include "util/error.h"
+
+typedef struct file_status {
+	const char *path;
+	rv_file_state state;
+	size_t hunks, by_decision[4];  /* indexed by rv_decision */
+	size_t findings[3];            /* indexed by an_severity */
+} file_status;
+
+/* The proposal a file's review is about: of its original, once decided. */
+static int reviewed_proposal(cmd_context *ctx, const rv_session *s, const rv_session_file *rec,
+			     const rv_proposal *now, rv_proposal *out, port_lexer *lexer, an_analyzer *analyzer)
+{
+	util_buf original = UTIL_BUF_INIT;
+	int error;
+
+	if ((error = rv_session_original(s, rec, &original)) < 0 ||
+	    (error = rv_proposal_from_text(out, now->path, now->fs_path, original.ptr, original.len)) < 0 ||
+	    (error = rv_proposal_analyze(out, analyzer, lexer)) < 0 ||
+	    (error = rv_proposal_translate(out, lexer, ctx->rules, &ctx->port)) < 0) {
+		util_buf_dispose(&original);
+		return error;
+	}
+	util_buf_dispose(&original);
+	return 0;
+}
+
+static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now, file_status *st,
+		   port_lexer *lexer, an_analyzer *analyzer)
+{
+	const rv_session_file *rec = rv_session_find(s, now->path);
+	rv_proposal orig;
+	const rv_proposal *p = now;
+	rv_hunks hunks;
+	rv_decision *d;
+	an_finding *f = NULL;
+	size_t i, nf = 0;
+	int error;
+
+	memset(&orig, 0, sizeof(orig));
+	memset(st, 0, sizeof(*st));
+	st->path = now->path;
+	if (rec) {
+		if ((error = reviewed_proposal(ctx, s, rec, now, &orig, lexer, analyzer)) < 0)
+			return error;
+		p = &orig;
+	}
+	if ((error = rv_hunks_make(&hunks, p->source.ptr, p->source.len, p->port.output.ptr, p->port.output.len)) <
+	    0) {
+		rv_proposal_dispose(&orig);
+		return error;
+	}
+	d = calloc(hunks.count + 1, sizeof(*d));
+	if (!d || (error = an_findings_of(&f, &nf, p, &ctx->port)) < 0) {
+		free(d);
+		rv_hunks_dispose(&hunks);
+		rv_proposal_dispose(&orig);
+		return error < 0 ? error : util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	rv_session_decisions(rec, &hunks, d, NULL);
+	st->hunks = hunks.count;
+	for (i = 0; i < hunks.count; i++)
+		st->by_decision[d[i]]++;
+	for (i = 0; i < nf; i++)
+		if (!ctx->suppress || !an_id_listed(ctx->suppress, strlen(ctx->suppress), f[i].id))
+			st->findings[f[i].severity]++;
+	st->state = rv_session_state(rec, &hunks, now->source.ptr, now->source.len);
+	an_findings_free(f, nf);
+	free(d);
+	rv_hunks_dispose(&hunks);
+	rv_proposal_dispose(&orig);
+	return 0;
+}
+
+static void print_text(const file_status *st, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		printf("%s: %s, %zu hunks (%zu accepted, %zu rejected, %zu edited, %zu pending); "
+		       "%zu errors, %zu warnings, %zu notes\n",
+		       st[i].path, rv_file_state_name(st[i].state), st[i].hunks, st[i].by_decision[RV_ACCEPTED],
+		       st[i].by_decision[RV_REJECTED], st[i].by_decision[RV_EDITED], st[i].by_decision[RV_PENDING],
+		       st[i].findings[AN_ERROR], st[i].findings[AN_WARNING], st[i].findings[AN_NOTE]);
+}
+
+static int print_json(const file_status *st, size_t n)
+{
+	json_t *files = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(
+			files, json_pack("{s:s, s:s, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i, s:i}}", "path", st[i].path,
+					 "state", rv_file_state_name(st[i].state), "hunks", "total", (json_int_t)st[i].hunks,
+					 "accepted", (json_int_t)st[i].by_decision[RV_ACCEPTED], "rejected",
+					 (json_int_t)st[i].by_decision[RV_REJECTED], "edited",
+					 (json_int_t)st[i].by_decision[RV_EDITED], "pending",
+					 (json_int_t)st[i].by_decision[RV_PENDING], "findings", "error",
+					 (json_int_t)st[i].findings[AN_ERROR], "warning",
+					 (json_int_t)st[i].findings[AN_WARNING], "note", (json_int_t)st[i].findings[AN_NOTE]));
+	return scan_print_document(stdout, json_pack("{s:s, s:i, s:o}", "schema", "hipport-status", "version", 1,
+						     "files", files));
+}
+
+int cmd_status(cmd_context *ctx)
+{
+	const char *format = ctx->format ? ctx->format : "text";
+	cmd_proposals set;
+	rv_session session;
+	file_status *st = NULL;
+	port_lexer *lexer = NULL;
+	an_analyzer *analyzer = NULL;
+	size_t i, n = 0;
+	int code, error;
+
+	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
+		return cmd_fail(CMD_EXIT_USAGE, "status: --format must be text or json, not '%s'", format);
+	ctx->analyze = true;
+	if ((code = cmd_proposals_make(ctx, &set)) != 0) {
+		cmd_proposals_dispose(&set);
+		return code;
+	}
+	if (!set.walk.git_dir) {
+		cmd_proposals_dispose(&set);
+		return cmd_fail(CMD_EXIT_USAGE, "status: not inside a git repository (the session lives in .git/hipport)");
+	}
+	if ((error = rv_session_open(&session, set.walk.git_dir)) < 0) {
+		cmd_proposals_dispose(&set);
+		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+	}
+	st = calloc(set.n + 1, sizeof(*st));
+	if (!st || (error = port_lexer_new(&lexer)) < 0 ||
+	    (error = an_analyzer_new(&analyzer, ctx->compile_db, ctx->port.target_hip)) < 0) {
+		code = cmd_fail(CMD_EXIT_USAGE, "%s", st ? util_error_last() : "out of memory");
+		goto done;
+	}
+	for (i = 0; i < set.n; i++) {
+		if (set.items[i].state != RV_PROPOSAL_OK)
+			continue;
+		if ((error = file_of(ctx, &session, &set.items[i], &st[n], lexer, analyzer)) < 0) {
+			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+			goto done;
+		}
+		n++;
+	}
+	if (strcmp(format, "json") == 0) {
+		if (print_json(st, n) < 0)
+			code = cmd_fail(CMD_EXIT_USAGE, "cannot write the report");
+	} else {
+		print_text(st, n);
+	}
+	if (set.named_bad && code == 0)
+		code = CMD_EXIT_USAGE;
+done:
+	an_analyzer_free(analyzer);
+	port_lexer_free(lexer);
+	free(st);
+	rv_session_dispose(&session);
+	cmd_proposals_dispose(&set);
+	return code;
+}

@@ -1,0 +1,136 @@
+#include "review/hunks.h"
+
+#include <git2.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+/* Byte offset of line `line` (0-based) in text, or len past the end. */
+static size_t line_offset(const char *text, size_t len, size_t line)
+{
+	size_t off = 0;
+
+	while (line > 0 && off < len) {
+		const char *nl = memchr(text + off, '\n', len - off);
+
+		if (!nl)
+			return len;
+		off = (size_t)(nl - text) + 1;
+		line--;
+	}
+	return line ? len : off;
+}
+
+void rv_lines_copy(util_buf *out, const char *text, size_t len, size_t start, size_t count)
+{
+	size_t from = line_offset(text, len, start), to = line_offset(text, len, start + count);
+
+	util_buf_put(out, text + from, to - from);
+}
+
+static void hash_lines(uint64_t *h, const char *text, size_t len, size_t start, size_t count)
+{
+	size_t from = line_offset(text, len, start), to = line_offset(text, len, start + count), i;
+
+	for (i = from; i < to; i++) {
+		*h ^= (unsigned char)text[i];
+		*h *= 1099511628211ULL; /* FNV-1a */
+	}
+}
+
+int rv_hunks_make(rv_hunks *out, const char *source, size_t source_len, const char *port, size_t port_len)
+{
+	git_diff_options opts;
+	git_patch *patch = NULL;
+	size_t i, n;
+
+	memset(out, 0, sizeof(*out));
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.context_lines = 0;
+	opts.interhunk_lines = 0;
+	if (git_patch_from_buffers(&patch, source, source_len, NULL, port, port_len, NULL, &opts) < 0)
+		return util_error_set(UTIL_ERROR, "diff failed: %s", git_error_last() ? git_error_last()->message : "?");
+	n = git_patch_num_hunks(patch);
+	out->items = calloc(n ? n : 1, sizeof(*out->items));
+	if (!out->items) {
+		git_patch_free(patch);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		const git_diff_hunk *gh;
+		size_t lines;
+		rv_hunk *h = &out->items[i];
+		uint64_t hash = 14695981039346656037ULL;
+
+		if (git_patch_get_hunk(&gh, &lines, patch, i) < 0)
+			continue;
+		/* an insertion or a deletion names the line after which it happens */
+		h->old_lines = (size_t)gh->old_lines;
+		h->new_lines = (size_t)gh->new_lines;
+		h->old_start = gh->old_lines ? (size_t)gh->old_start - 1 : (size_t)gh->old_start;
+		h->new_start = gh->new_lines ? (size_t)gh->new_start - 1 : (size_t)gh->new_start;
+		hash_lines(&hash, source, source_len, h->old_start, h->old_lines);
+		hash ^= 0xff;
+		hash *= 1099511628211ULL;
+		hash_lines(&hash, port, port_len, h->new_start, h->new_lines);
+		snprintf(h->key, sizeof(h->key), "%016llx", (unsigned long long)hash);
+		out->count++;
+	}
+	git_patch_free(patch);
+	return 0;
+}
+
+void rv_hunks_dispose(rv_hunks *hunks)
+{
+	free(hunks->items);
+	memset(hunks, 0, sizeof(*hunks));
+}
+
+int rv_hunks_compose(util_buf *out, const char *source, size_t source_len, const char *port, size_t port_len,
+		     const rv_hunks *hunks, const rv_decision *decisions, const char *const *texts)
+{
+	size_t line = 0, i;
+
+	for (i = 0; i < hunks->count; i++) {
+		const rv_hunk *h = &hunks->items[i];
+
+		rv_lines_copy(out, source, source_len, line, h->old_start - line);
+		if (decisions[i] == RV_ACCEPTED)
+			rv_lines_copy(out, port, port_len, h->new_start, h->new_lines);
+		else if (decisions[i] == RV_EDITED && texts && texts[i])
+			util_buf_puts(out, texts[i]);
+		else
+			rv_lines_copy(out, source, source_len, h->old_start, h->old_lines);
+		line = h->old_start + h->old_lines;
+	}
+	rv_lines_copy(out, source, source_len, line, SIZE_MAX / 2);
+	return util_buf_oom(out) ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
+}
+
+const char *rv_decision_name(rv_decision d)
+{
+	switch (d) {
+	case RV_ACCEPTED:
+		return "accepted";
+	case RV_REJECTED:
+		return "rejected";
+	case RV_EDITED:
+		return "edited";
+	default:
+		return "pending";
+	}
+}
+
+int rv_decision_parse(const char *name)
+{
+	static const rv_decision all[] = { RV_PENDING, RV_ACCEPTED, RV_REJECTED, RV_EDITED };
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(name, rv_decision_name(all[i])) == 0)
+			return (int)all[i];
+	return -1;
+}

@@ -1,0 +1,46 @@
+/* The hunks of a proposal: the smallest line ranges where the port differs
+ * from the source (libgit2's diff without context), each decided on its own,
+ * and the text that results from a set of decisions. */
+#ifndef HIPPORT_REVIEW_HUNKS_H
+#define HIPPORT_REVIEW_HUNKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/buf.h"
+
+typedef enum rv_decision {
+	RV_PENDING,
+	RV_ACCEPTED, /* the port's lines */
+	RV_REJECTED, /* the source's lines */
+	RV_EDITED    /* lines the engineer wrote */
+} rv_decision;
+
+typedef struct rv_hunk {
+	size_t old_start, old_lines; /* 0-based first line and count in the source */
+	size_t new_start, new_lines; /* in the port */
+	char key[17];                /* hash of both sides: finds the hunk again in a new proposal */
+} rv_hunk;
+
+typedef struct rv_hunks {
+	rv_hunk *items;
+	size_t count;
+} rv_hunks;
+
+/* The hunks between source and port (both NUL-terminated buffers). */
+int rv_hunks_make(rv_hunks *out, const char *source, size_t source_len, const char *port, size_t port_len);
+void rv_hunks_dispose(rv_hunks *hunks);
+
+/* The text of source with each hunk as decided: accepted takes the port's
+ * lines, edited takes texts[i], pending and rejected keep the source's. */
+int rv_hunks_compose(util_buf *out, const char *source, size_t source_len, const char *port, size_t port_len,
+		     const rv_hunks *hunks, const rv_decision *decisions, const char *const *texts);
+
+/* The lines [start, start + count) of text (into out, appended). */
+void rv_lines_copy(util_buf *out, const char *text, size_t len, size_t start, size_t count);
+
+const char *rv_decision_name(rv_decision d);
+/* Parses "accepted", "rejected", "edited", "pending"; -1 if none. */
+int rv_decision_parse(const char *name);
+
+#endif

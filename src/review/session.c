@@ -1,0 +1,407 @@
+#include "review/session.h"
+
+#include <git2.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "review/proposal.h"
+#include "util/error.h"
+#include "util/file.h"
+
+#define SESSION_VERSION 1
+
+static void file_dispose(rv_session_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nhunks; i++)
+		free(f->hunks[i].text);
+	free(f->hunks);
+	free(f->path);
+}
+
+void rv_session_dispose(rv_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++)
+		file_dispose(&s->files[i]);
+	free(s->files);
+	free(s->git_dir);
+	free(s->path);
+	memset(s, 0, sizeof(*s));
+}
+
+static bool copy_id(char out[41], json_t *value)
+{
+	const char *id = json_string_value(value);
+
+	if (!value || json_is_null(value)) {
+		out[0] = '\0';
+		return true;
+	}
+	if (!id || strlen(id) != 40 || strspn(id, "0123456789abcdef") != 40)
+		return false;
+	memcpy(out, id, 41);
+	return true;
+}
+
+static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
+{
+	json_t *hunks = json_object_get(obj, "hunks"), *h;
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	if (!(f->path = strdup(path)))
+		return false;
+	if (!json_is_object(obj) || !copy_id(f->base, json_object_get(obj, "base")) || !f->base[0] ||
+	    !copy_id(f->written, json_object_get(obj, "written")) ||
+	    !copy_id(f->previous, json_object_get(obj, "previous")) || !json_is_array(hunks))
+		return false;
+	f->hunks = calloc(json_array_size(hunks) + 1, sizeof(*f->hunks));
+	if (!f->hunks)
+		return false;
+	json_array_foreach(hunks, i, h) {
+		rv_session_hunk *sh = &f->hunks[f->nhunks];
+		const char *key = json_string_value(json_object_get(h, "key"));
+		const char *decision = json_string_value(json_object_get(h, "decision"));
+		const char *text = json_string_value(json_object_get(h, "text"));
+		int d = decision ? rv_decision_parse(decision) : -1;
+
+		if (!key || strlen(key) != 16 || d <= RV_PENDING || (d == RV_EDITED && !text))
+			return false;
+		memcpy(sh->key, key, 17);
+		sh->decision = (rv_decision)d;
+		if (text && !(sh->text = strdup(text)))
+			return false;
+		f->nhunks++;
+	}
+	return true;
+}
+
+int rv_session_open(rv_session *out, const char *git_dir)
+{
+	json_error_t jerr;
+	json_t *root = NULL, *files, *value;
+	const char *key;
+	util_buf b = UTIL_BUF_INIT;
+
+	memset(out, 0, sizeof(*out));
+	util_buf_printf(&b, "%s/hipport/session.json", git_dir);
+	out->path = util_buf_detach(&b);
+	out->git_dir = strdup(git_dir);
+	if (!out->path || !out->git_dir) {
+		rv_session_dispose(out);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	if (access(out->path, F_OK) != 0)
+		return 0; /* no session yet */
+	root = json_load_file(out->path, 0, &jerr);
+	files = json_object_get(root, "files");
+	if (!root || json_integer_value(json_object_get(root, "version")) != SESSION_VERSION || !json_is_object(files))
+		goto damaged;
+	out->files = calloc(json_object_size(files) + 1, sizeof(*out->files));
+	if (!out->files)
+		goto damaged;
+	json_object_foreach(files, key, value) {
+		out->nfiles++;
+		if (!parse_file(&out->files[out->nfiles - 1], key, value))
+			goto damaged;
+	}
+	json_decref(root);
+	return 0;
+damaged:
+	util_error_set(UTIL_EINPUT, "%s: damaged session file (%s); move it away to start afresh", out->path,
+		       root ? "unexpected content" : jerr.text);
+	json_decref(root);
+	rv_session_dispose(out);
+	return UTIL_EINPUT;
+}
+
+static int save(const rv_session *s)
+{
+	json_t *files = json_object(), *root;
+	char *text;
+	size_t i, k;
+	int error;
+
+	for (i = 0; i < s->nfiles; i++) {
+		const rv_session_file *f = &s->files[i];
+		json_t *hunks = json_array();
+
+		for (k = 0; k < f->nhunks; k++)
+			json_array_append_new(hunks, json_pack("{s:s, s:s, s:s?}", "key", f->hunks[k].key, "decision",
+							       rv_decision_name(f->hunks[k].decision), "text",
+							       f->hunks[k].text));
+		json_object_set_new(files, f->path,
+				    json_pack("{s:s, s:s?, s:s?, s:o}", "base", f->base, "written",
+					      f->written[0] ? f->written : NULL, "previous",
+					      f->previous[0] ? f->previous : NULL, "hunks", hunks));
+	}
+	root = json_pack("{s:i, s:o}", "version", SESSION_VERSION, "files", files);
+	text = root ? json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS) : NULL;
+	json_decref(root);
+	if (!text)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	if ((error = util_file_make_parents(s->path)) == 0)
+		error = util_file_write_atomic(s->path, text, strlen(text));
+	free(text);
+	return error;
+}
+
+rv_session_file *rv_session_find(const rv_session *s, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++)
+		if (strcmp(s->files[i].path, path) == 0)
+			return &s->files[i];
+	return NULL;
+}
+
+static int open_odb(const rv_session *s, git_odb **odb)
+{
+	util_buf b = UTIL_BUF_INIT;
+	int rc;
+
+	util_buf_printf(&b, "%s/objects", s->git_dir);
+	rc = util_buf_oom(&b) ? -1 : git_odb_open(odb, b.ptr);
+	util_buf_dispose(&b);
+	return rc < 0 ? util_error_set(UTIL_ERROR, "%s: cannot open the object database: %s", s->git_dir,
+				       git_error_last() ? git_error_last()->message : "?")
+		      : 0;
+}
+
+int rv_session_original(const rv_session *s, const rv_session_file *f, util_buf *out)
+{
+	git_odb *odb = NULL;
+	git_odb_object *obj = NULL;
+	git_oid oid;
+	int error;
+
+	if ((error = open_odb(s, &odb)) < 0)
+		return error;
+	if (git_oid_fromstr(&oid, f->base) < 0 || git_odb_read(&obj, odb, &oid) < 0) {
+		git_odb_free(odb);
+		return util_error_set(UTIL_EINPUT, "%s: the original (blob %s) is missing from the object database",
+				      f->path, f->base);
+	}
+	util_buf_put(out, git_odb_object_data(obj), git_odb_object_size(obj));
+	git_odb_object_free(obj);
+	git_odb_free(odb);
+	return util_buf_oom(out) ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
+}
+
+/* Keeps the original where git keeps content: recoverable as a blob. */
+static int store_original(const rv_session *s, const char *original, size_t len, char id[41])
+{
+	git_odb *odb = NULL;
+	git_oid oid;
+	int error;
+
+	if ((error = open_odb(s, &odb)) < 0)
+		return error;
+	if (git_odb_write(&oid, odb, original, len, GIT_OBJECT_BLOB) < 0) {
+		git_odb_free(odb);
+		return util_error_set(UTIL_ERROR, "cannot store the original: %s",
+				      git_error_last() ? git_error_last()->message : "?");
+	}
+	git_oid_tostr(id, 41, &oid);
+	git_odb_free(odb);
+	return 0;
+}
+
+void rv_session_decisions(const rv_session_file *f, const rv_hunks *hunks, rv_decision *decisions,
+			  const char **texts)
+{
+	size_t i, k;
+
+	for (i = 0; i < hunks->count; i++) {
+		decisions[i] = RV_PENDING;
+		if (texts)
+			texts[i] = NULL;
+		for (k = 0; f && k < f->nhunks; k++) {
+			if (strcmp(f->hunks[k].key, hunks->items[i].key) != 0)
+				continue;
+			decisions[i] = f->hunks[k].decision;
+			if (texts)
+				texts[i] = f->hunks[k].text;
+			break;
+		}
+	}
+}
+
+rv_file_state rv_session_state(const rv_session_file *f, const rv_hunks *hunks, const char *tree, size_t tree_len)
+{
+	rv_decision *d;
+	size_t i, decided = 0;
+	char id[41];
+
+	if (!f)
+		return RV_STATE_PENDING;
+	rv_blob_id(id, tree, tree_len);
+	if (f->written[0] && strcmp(id, f->written) != 0 && strcmp(id, f->previous) != 0)
+		return RV_STATE_STALE;
+	if (!f->written[0] && strcmp(id, f->base) != 0)
+		return RV_STATE_STALE;
+	d = calloc(hunks->count + 1, sizeof(*d));
+	if (!d)
+		return RV_STATE_PENDING;
+	rv_session_decisions(f, hunks, d, NULL);
+	for (i = 0; i < hunks->count; i++)
+		decided += d[i] != RV_PENDING;
+	free(d);
+	return decided == 0 ? RV_STATE_PENDING : decided < hunks->count ? RV_STATE_PARTIAL : RV_STATE_ACCEPTED;
+}
+
+static rv_session_file *add_file(rv_session *s, const char *path)
+{
+	rv_session_file *n = realloc(s->files, (s->nfiles + 1) * sizeof(*n));
+
+	if (!n)
+		return NULL;
+	s->files = n;
+	n = &s->files[s->nfiles];
+	memset(n, 0, sizeof(*n));
+	if (!(n->path = strdup(path)))
+		return NULL;
+	s->nfiles++;
+	return n;
+}
+
+/* Sets (or clears, for pending) the decision of the hunk with key. */
+static int record(rv_session_file *f, const char *key, rv_decision decision, const char *text)
+{
+	size_t k;
+	char *copy = NULL;
+
+	if (decision == RV_EDITED && !(copy = strdup(text ? text : "")))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	for (k = 0; k < f->nhunks && strcmp(f->hunks[k].key, key) != 0; k++)
+		;
+	if (k < f->nhunks) {
+		free(f->hunks[k].text);
+		if (decision == RV_PENDING) {
+			f->hunks[k] = f->hunks[--f->nhunks];
+			return 0;
+		}
+	} else if (decision != RV_PENDING) {
+		rv_session_hunk *n = realloc(f->hunks, (f->nhunks + 1) * sizeof(*n));
+
+		if (!n) {
+			free(copy);
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		}
+		f->hunks = n;
+		memcpy(f->hunks[f->nhunks++].key, key, 17);
+	} else {
+		return 0;
+	}
+	f->hunks[k].decision = decision;
+	f->hunks[k].text = copy;
+	return 0;
+}
+
+static int compose(const rv_session_file *f, const char *original, size_t original_len, const char *port,
+		   size_t port_len, const rv_hunks *hunks, util_buf *out)
+{
+	rv_decision *d = calloc(hunks->count + 1, sizeof(*d));
+	const char **texts = calloc(hunks->count + 1, sizeof(*texts));
+	int error;
+
+	if (!d || !texts) {
+		free(d);
+		free(texts);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	rv_session_decisions(f, hunks, d, texts);
+	error = rv_hunks_compose(out, original, original_len, port, port_len, hunks, d, texts);
+	free(d);
+	free(texts);
+	return error;
+}
+
+int rv_session_decide(rv_session *s, const char *path, const char *fs_path, const char *original,
+		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index,
+		      rv_decision decision, const char *text)
+{
+	rv_session_file *f = rv_session_find(s, path);
+	util_buf tree = UTIL_BUF_INIT, next = UTIL_BUF_INIT;
+	char tree_id[41];
+	int error;
+
+	if (index >= hunks->count)
+		return util_error_set(UTIL_EINPUT, "%s: no hunk %zu (the file has %zu)", path, index + 1, hunks->count);
+	if ((error = util_file_read(&tree, fs_path, (size_t)-1)) < 0)
+		return error;
+	rv_blob_id(tree_id, tree.ptr, tree.len);
+	util_buf_dispose(&tree);
+	/* the file must hold what hipport left in it, or the original */
+	if (f) {
+		if (strcmp(tree_id, f->written[0] ? f->written : f->base) != 0)
+			return util_error_set(UTIL_EINPUT, "%s: changed outside hipport since the last decision", path);
+	} else {
+		char original_id[41];
+
+		rv_blob_id(original_id, original, original_len);
+		if (strcmp(tree_id, original_id) != 0)
+			return util_error_set(UTIL_EINPUT, "%s: changed since its proposal was made", path);
+		if (!(f = add_file(s, path)))
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		if ((error = store_original(s, original, original_len, f->base)) < 0) {
+			file_dispose(&s->files[--s->nfiles]);
+			return error;
+		}
+	}
+	if ((error = record(f, hunks->items[index].key, decision, text)) < 0 ||
+	    (error = compose(f, original, original_len, port, port_len, hunks, &next)) < 0) {
+		util_buf_dispose(&next);
+		return error;
+	}
+	/* the session first: a kill before the file is written is resumed */
+	memcpy(f->previous, f->written[0] ? f->written : f->base, 41);
+	rv_blob_id(f->written, next.ptr ? next.ptr : "", next.len);
+	if ((error = save(s)) == 0)
+		error = util_file_write_atomic(fs_path, next.ptr ? next.ptr : "", next.len);
+	util_buf_dispose(&next);
+	return error;
+}
+
+int rv_session_resume(rv_session *s, const char *path, const char *fs_path, const char *original,
+		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks)
+{
+	rv_session_file *f = rv_session_find(s, path);
+	util_buf tree = UTIL_BUF_INIT, next = UTIL_BUF_INIT;
+	char id[41];
+	int error;
+
+	if (!f || !f->written[0])
+		return 0;
+	if ((error = util_file_read(&tree, fs_path, (size_t)-1)) < 0)
+		return error;
+	rv_blob_id(id, tree.ptr, tree.len);
+	util_buf_dispose(&tree);
+	if (strcmp(id, f->previous) != 0 || strcmp(id, f->written) == 0)
+		return 0;
+	if ((error = compose(f, original, original_len, port, port_len, hunks, &next)) == 0)
+		error = util_file_write_atomic(fs_path, next.ptr ? next.ptr : "", next.len);
+	util_buf_dispose(&next);
+	return error < 0 ? error : 1;
+}
+
+const char *rv_file_state_name(rv_file_state state)
+{
+	switch (state) {
+	case RV_STATE_PARTIAL:
+		return "partial";
+	case RV_STATE_ACCEPTED:
+		return "accepted";
+	case RV_STATE_STALE:
+		return "stale";
+	default:
+		return "pending";
+	}
+}

@@ -1,0 +1,77 @@
+/* The review session: per file, the original's blob id (the original itself
+ * is written to the repository's object database), each decided hunk by its
+ * key, and what the working tree should hold. It lives in
+ * .git/hipport/session.json; every change is written atomically before the
+ * working tree, so that a kill at any moment loses no decision. */
+#ifndef HIPPORT_REVIEW_SESSION_H
+#define HIPPORT_REVIEW_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "review/hunks.h"
+#include "util/buf.h"
+
+typedef struct rv_session_hunk {
+	char key[17];
+	rv_decision decision; /* accepted, rejected or edited (pending ones are not kept) */
+	char *text;           /* the edited lines, for edited */
+} rv_session_hunk;
+
+typedef struct rv_session_file {
+	char *path;        /* relative to the work tree */
+	char base[41];     /* blob id of the original */
+	char written[41];  /* blob id of what the last decision wrote */
+	char previous[41]; /* blob id of the file before that write */
+	rv_session_hunk *hunks;
+	size_t nhunks;
+} rv_session_file;
+
+typedef struct rv_session {
+	char *git_dir;
+	char *path; /* .git/hipport/session.json */
+	rv_session_file *files;
+	size_t nfiles;
+} rv_session;
+
+typedef enum rv_file_state {
+	RV_STATE_PENDING,  /* nothing decided */
+	RV_STATE_PARTIAL,  /* some hunks decided */
+	RV_STATE_ACCEPTED, /* every hunk decided */
+	RV_STATE_STALE     /* changed outside hipport since the last decision */
+} rv_file_state;
+
+/* Loads the session of the repository whose .git directory is git_dir (an
+ * empty one when there is none yet); UTIL_EINPUT naming the file when it is
+ * damaged. */
+int rv_session_open(rv_session *out, const char *git_dir);
+void rv_session_dispose(rv_session *s);
+
+rv_session_file *rv_session_find(const rv_session *s, const char *path);
+
+/* The original text of a file the session knows (from the object database). */
+int rv_session_original(const rv_session *s, const rv_session_file *f, util_buf *out);
+
+/* The decision of each hunk (texts[i] the edited text, borrowed), by key. */
+void rv_session_decisions(const rv_session_file *f, const rv_hunks *hunks, rv_decision *decisions,
+			  const char **texts);
+
+/* Where a file stands, given what the working tree holds now. */
+rv_file_state rv_session_state(const rv_session_file *f, const rv_hunks *hunks, const char *tree, size_t tree_len);
+
+/* Decides hunk `index` of the proposal made from `original` (port: its
+ * translation) for the file at fs_path (path relative to the work tree), then
+ * writes the file: the original with every decision applied. The session is
+ * saved first. UTIL_EINPUT when the file changed outside hipport. */
+int rv_session_decide(rv_session *s, const char *path, const char *fs_path, const char *original,
+		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index,
+		      rv_decision decision, const char *text);
+
+/* Writes what an interrupted decision left unwritten: the file still holds
+ * what it held before the last decision. 1 when it was rewritten. */
+int rv_session_resume(rv_session *s, const char *path, const char *fs_path, const char *original,
+		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks);
+
+const char *rv_file_state_name(rv_file_state state);
+
+#endif
