@@ -42,19 +42,20 @@ int main(int argc, char **argv)
 		}
 		return cmd_fail(CMD_EXIT_USAGE, "unknown option '%s' (see 'hipport --help')", argv[i]);
 	}
-	if (i >= argc) {
+	/* plain "hipport" on a terminal opens the review */
+	if (i >= argc && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) {
 		print_usage(stderr);
 		return CMD_EXIT_USAGE;
 	}
 	for (b = cmd_builtins; b->name; b++)
-		if (strcmp(b->name, argv[i]) == 0)
+		if (strcmp(b->name, i < argc ? argv[i] : "review") == 0)
 			break;
 	if (!b->name)
 		return cmd_fail(CMD_EXIT_USAGE, "'%s' is not a hipport command (see 'hipport --help')", argv[i]);
 	git_libgit2_init();
 	port_lexer_global_init();
 	memset(&ctx, 0, sizeof(ctx));
-	code = cmd_parse_options(&ctx, b, argc - i - 1, argv + i + 1);
+	code = i < argc ? cmd_parse_options(&ctx, b, argc - i - 1, argv + i + 1) : cmd_parse_options(&ctx, b, 0, argv);
 	if (code == 0)
 		code = b->run(&ctx);
 	else if (code < 0)

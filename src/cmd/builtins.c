@@ -22,6 +22,11 @@ const cmd_builtin cmd_builtins[] = {
 	  .summary = "Look up CUDA names (functions, types, headers) in the mapping tables: the HIP name,\n"
 		     "the HIP versions that added, deprecated or removed it, the ROC alternative, or\n"
 		     "\"unsupported\". A HIP name is looked up in reverse. Exit 1 if a name is unknown." },
+	{ .name = "review", .run = cmd_review, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_ANALYZE | CMD_OPT_SCRIPT,
+	  .usage = "review [PATH...] [--script FILE [--size WxH]]",
+	  .summary = "Review the proposed ports hunk by hunk in the terminal: the files on the left, the\n"
+		     "diff side by side on the right. Accepting writes the file at once; every decision is\n"
+		     "saved first (docs/review.md). --script reads keys and :save-screen PATH from FILE." },
 	{ .name = "scan", .run = cmd_scan,
 	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FORMAT | CMD_OPT_FAIL | CMD_OPT_ANALYZE | CMD_OPT_NO_ANALYSIS,
 	  .usage = "scan [PATH...] [--format text|json|sarif] [--fail-on error|warning|note]",

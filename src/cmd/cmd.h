@@ -26,7 +26,8 @@ enum cmd_option_set {
 	CMD_OPT_UNDO = 32,  /* --undo */
 	CMD_OPT_FIX = 64,   /* --fix */
 	CMD_OPT_ANALYZE = 128, /* -p DIR (compile_commands.json) */
-	CMD_OPT_NO_ANALYSIS = 256 /* --no-analysis */
+	CMD_OPT_NO_ANALYSIS = 256, /* --no-analysis */
+	CMD_OPT_SCRIPT = 512 /* --script, --size */
 };
 
 typedef struct cmd_context {
@@ -49,6 +50,8 @@ typedef struct cmd_context {
 	bool no_analysis;        /* --no-analysis: scan reports API findings only */
 	const char *fixes;       /* --fix: "all" or finding ids, or NULL */
 	const char *compile_db;  /* -p: directory of compile_commands.json, or NULL */
+	const char *script;      /* --script FILE: keys and commands instead of the terminal */
+	int width, height;       /* --size WxH of a scripted screen */
 	char **args;             /* positional arguments */
 	int nargs;
 	port_rules *rules;
@@ -68,6 +71,7 @@ int cmd_apply(cmd_context *ctx);
 int cmd_diff(cmd_context *ctx);
 int cmd_explain(cmd_context *ctx);
 int cmd_query(cmd_context *ctx);
+int cmd_review(cmd_context *ctx);
 int cmd_scan(cmd_context *ctx);
 int cmd_status(cmd_context *ctx);
 int cmd_translate(cmd_context *ctx);

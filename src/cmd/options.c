@@ -36,6 +36,8 @@ static const option_spec options[] = {
 	{ "undo", 0, false, CMD_OPT_UNDO, "restore the files as they were before the last apply" },
 	{ "no-analysis", 0, false, CMD_OPT_NO_ANALYSIS,
 	  "translation statistics and unconverted names only, no analysis (faster)" },
+	{ "script", 0, true, CMD_OPT_SCRIPT, "read keys and :commands from FILE instead of the terminal" },
+	{ "size", 0, true, CMD_OPT_SCRIPT, "the scripted screen's size, WIDTHxHEIGHT (default 80x24)" },
 	{ "fix", 0, true, CMD_OPT_FIX, "take the fixes of these finding ids (comma separated, or all) into the port" },
 	{ "compile-commands", 'p', true, CMD_OPT_ANALYZE,
 	  "directory of compile_commands.json: parse each file with its include paths and defines" },
@@ -161,6 +163,12 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 			return cmd_fail(CMD_EXIT_USAGE, "out of memory");
 	} else if (strcmp(o->name, "undo") == 0) {
 		ctx->undo = true;
+	} else if (strcmp(o->name, "script") == 0) {
+		ctx->script = value;
+	} else if (strcmp(o->name, "size") == 0) {
+		if (sscanf(value, "%dx%d", &ctx->width, &ctx->height) != 2 || ctx->width < 1 || ctx->height < 1 ||
+		    ctx->width > 1000 || ctx->height > 1000)
+			return cmd_fail(CMD_EXIT_USAGE, "--size: '%s' is not WIDTHxHEIGHT", value);
 	} else if (strcmp(o->name, "no-analysis") == 0) {
 		ctx->no_analysis = true;
 	} else if (strcmp(o->name, "fix") == 0) {

@@ -8,6 +8,7 @@
 
 #include "review/batch.h"
 #include "review/cache.h"
+#include "review/session.h"
 #include "vcs/config.h"
 #include "util/error.h"
 
@@ -136,4 +137,21 @@ void cmd_proposals_dispose(cmd_proposals *set)
 	free(set->items);
 	vcs_walk_dispose(&set->walk);
 	memset(set, 0, sizeof(*set));
+}
+
+int cmd_proposal_reviewed(cmd_context *ctx, const rv_session *s, const rv_session_file *rec,
+			  const rv_proposal *now, rv_proposal *out, port_lexer *lexer, an_analyzer *analyzer)
+{
+	util_buf original = UTIL_BUF_INIT;
+	int error;
+
+	if ((error = rv_session_original(s, rec, &original)) < 0 ||
+	    (error = rv_proposal_from_text(out, now->path, now->fs_path, original.ptr, original.len)) < 0 ||
+	    (error = rv_proposal_analyze(out, analyzer, lexer)) < 0 ||
+	    (error = rv_proposal_translate(out, lexer, ctx->rules, &ctx->port)) < 0) {
+		util_buf_dispose(&original);
+		return error;
+	}
+	util_buf_dispose(&original);
+	return 0;
 }

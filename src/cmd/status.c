@@ -18,24 +18,6 @@ typedef struct file_status {
 	size_t findings[3];            /* indexed by an_severity */
 } file_status;
 
-/* The proposal a file's review is about: of its original, once decided. */
-static int reviewed_proposal(cmd_context *ctx, const rv_session *s, const rv_session_file *rec,
-			     const rv_proposal *now, rv_proposal *out, port_lexer *lexer, an_analyzer *analyzer)
-{
-	util_buf original = UTIL_BUF_INIT;
-	int error;
-
-	if ((error = rv_session_original(s, rec, &original)) < 0 ||
-	    (error = rv_proposal_from_text(out, now->path, now->fs_path, original.ptr, original.len)) < 0 ||
-	    (error = rv_proposal_analyze(out, analyzer, lexer)) < 0 ||
-	    (error = rv_proposal_translate(out, lexer, ctx->rules, &ctx->port)) < 0) {
-		util_buf_dispose(&original);
-		return error;
-	}
-	util_buf_dispose(&original);
-	return 0;
-}
-
 static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now, file_status *st,
 		   port_lexer *lexer, an_analyzer *analyzer)
 {
@@ -52,7 +34,7 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 	memset(st, 0, sizeof(*st));
 	st->path = now->path;
 	if (rec) {
-		if ((error = reviewed_proposal(ctx, s, rec, now, &orig, lexer, analyzer)) < 0)
+		if ((error = cmd_proposal_reviewed(ctx, s, rec, now, &orig, lexer, analyzer)) < 0)
 			return error;
 		p = &orig;
 	}

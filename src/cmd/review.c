@@ -1,0 +1,202 @@
+/* hipport review [PATH...]: the review TUI, on the terminal or from a script. */
+#include <curses.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/finding.h"
+#include "cmd/propose.h"
+#include "review/session.h"
+#include "tui/app.h"
+#include "util/error.h"
+
+typedef struct review {
+	cmd_proposals set;
+	rv_session session;
+	rv_proposal **reviewed;   /* per file: the walk's proposal or one of the original */
+	rv_proposal *originals;   /* owned, for files decided before */
+	size_t (*findings)[3];
+	size_t n;
+} review;
+
+static void review_dispose(review *r)
+{
+	size_t i;
+
+	for (i = 0; r->originals && i < r->set.n; i++)
+		rv_proposal_dispose(&r->originals[i]);
+	free(r->originals);
+	free(r->reviewed);
+	free(r->findings);
+	rv_session_dispose(&r->session);
+	cmd_proposals_dispose(&r->set);
+}
+
+static int count_findings(cmd_context *ctx, const rv_proposal *p, size_t out[3])
+{
+	an_finding *f = NULL;
+	size_t n = 0, i;
+	int error = an_findings_of(&f, &n, p, &ctx->port);
+
+	out[0] = out[1] = out[2] = 0;
+	for (i = 0; i < n; i++)
+		out[f[i].severity]++;
+	an_findings_free(f, n);
+	return error;
+}
+
+/* The files to review: each file's proposal, of its original where the
+ * session knows it; decisions a kill interrupted are written first. */
+static int load(cmd_context *ctx, review *r)
+{
+	port_lexer *lexer = NULL;
+	an_analyzer *analyzer = NULL;
+	size_t i;
+	int code, error = 0;
+
+	ctx->analyze = true;
+	if ((code = cmd_proposals_make(ctx, &r->set)) != 0)
+		return code;
+	if (!r->set.walk.git_dir)
+		return cmd_fail(CMD_EXIT_USAGE, "review: not inside a git repository (the session lives in .git/hipport)");
+	if ((error = rv_session_open(&r->session, r->set.walk.git_dir)) < 0)
+		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+	r->reviewed = calloc(r->set.n + 1, sizeof(*r->reviewed));
+	r->originals = calloc(r->set.n + 1, sizeof(*r->originals));
+	r->findings = calloc(r->set.n + 1, sizeof(*r->findings));
+	if (!r->reviewed || !r->originals || !r->findings || (error = port_lexer_new(&lexer)) < 0 ||
+	    (error = an_analyzer_new(&analyzer, ctx->compile_db, ctx->port.target_hip)) < 0)
+		goto fail;
+	for (i = 0; i < r->set.n; i++) {
+		rv_proposal *p = &r->set.items[i];
+		const rv_session_file *rec;
+
+		if (p->state != RV_PROPOSAL_OK)
+			continue;
+		if ((rec = rv_session_find(&r->session, p->path))) {
+			rv_proposal *o = &r->originals[i];
+			rv_hunks hunks;
+
+			if ((error = cmd_proposal_reviewed(ctx, &r->session, rec, p, o, lexer, analyzer)) < 0 ||
+			    (error = rv_hunks_make(&hunks, o->source.ptr, o->source.len, o->port.output.ptr,
+						   o->port.output.len)) < 0)
+				goto fail;
+			error = rv_session_resume(&r->session, p->path, p->fs_path, o->source.ptr, o->source.len,
+						  o->port.output.ptr, o->port.output.len, &hunks);
+			rv_hunks_dispose(&hunks);
+			if (error < 0)
+				goto fail;
+			p = o;
+		}
+		if ((error = count_findings(ctx, p, r->findings[r->n])) < 0)
+			goto fail;
+		r->reviewed[r->n++] = p;
+	}
+	an_analyzer_free(analyzer);
+	port_lexer_free(lexer);
+	return 0;
+fail:
+	an_analyzer_free(analyzer);
+	port_lexer_free(lexer);
+	return cmd_fail(error == UTIL_ETOOLCHAIN ? CMD_EXIT_TOOLCHAIN : CMD_EXIT_USAGE, "%s",
+			error ? util_error_last() : "out of memory");
+}
+
+/* Keys and commands from a file: key names separated by blanks, and lines
+ * ":save-screen PATH". The script ends the review at its end. */
+static int run_script(tui_app *app, const char *path)
+{
+	FILE *in = fopen(path, "r");
+	char line[4096];
+	unsigned lineno = 0;
+
+	if (!in)
+		return cmd_fail(CMD_EXIT_USAGE, "--script %s: cannot open it", path);
+	while (!app->quit && fgets(line, sizeof(line), in)) {
+		char *save, *word;
+
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		if (strncmp(line, ":save-screen ", 13) == 0) {
+			FILE *out = fopen(line + 13, "w");
+
+			tui_app_draw(app);
+			if (!out || tui_screen_dump(&app->screen, out) < 0 || fclose(out) != 0) {
+				fclose(in);
+				return cmd_fail(CMD_EXIT_USAGE, "%s:%u: cannot write %s", path, lineno, line + 13);
+			}
+			continue;
+		}
+		if (line[0] == ':') {
+			fclose(in);
+			return cmd_fail(CMD_EXIT_USAGE, "%s:%u: unknown command '%s'", path, lineno, line);
+		}
+		for (word = strtok_r(line, " \t", &save); word && !app->quit; word = strtok_r(NULL, " \t", &save)) {
+			int key = tui_key_parse(word);
+
+			if (key < 0) {
+				fclose(in);
+				return cmd_fail(CMD_EXIT_USAGE, "%s:%u: unknown key '%s'", path, lineno, word);
+			}
+			tui_app_key(app, key);
+		}
+	}
+	fclose(in);
+	return CMD_EXIT_OK;
+}
+
+static int run_terminal(tui_app *app, bool color)
+{
+	if (tui_terminal_open(&app->screen, color) < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	while (!app->quit) {
+		wint_t ch;
+		int rc;
+
+		tui_app_draw(app);
+		tui_terminal_show(&app->screen);
+		rc = get_wch(&ch);
+		if (rc == ERR)
+			continue;
+		if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
+			tui_screen_resize(&app->screen, COLS, LINES);
+			clear();
+			continue;
+		}
+		tui_app_key(app, (int)ch);
+	}
+	tui_terminal_close(&app->screen);
+	return CMD_EXIT_OK;
+}
+
+int cmd_review(cmd_context *ctx)
+{
+	review r;
+	tui_app app;
+	int code;
+
+	setlocale(LC_ALL, "");
+	memset(&r, 0, sizeof(r));
+	memset(&app, 0, sizeof(app));
+	if (!ctx->script && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))
+		return cmd_fail(CMD_EXIT_USAGE, "review: needs a terminal (or --script FILE)");
+	if ((code = load(ctx, &r)) != 0) {
+		review_dispose(&r);
+		return code;
+	}
+	if (tui_app_init(&app, &r.session, r.set.walk.root, r.reviewed, (const size_t(*)[3])r.findings, r.n,
+			 ctx->width ? ctx->width : 80, ctx->height ? ctx->height : 24) < 0) {
+		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	} else if (ctx->script) {
+		code = run_script(&app, ctx->script);
+	} else {
+		code = run_terminal(&app, ctx->color); /* --color/--no-color and NO_COLOR decided it */
+	}
+	tui_app_dispose(&app);
+	review_dispose(&r);
+	return code;
+}

@@ -1,0 +1,343 @@
+/* The review model and its keys. */
+#include "tui/app.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/views.h"
+#include "util/error.h"
+#include "util/file.h"
+
+static int split_lines(const char *text, size_t len, tui_line **out, size_t *count)
+{
+	size_t n = 0, cap = 64, i = 0;
+	tui_line *lines = malloc(cap * sizeof(*lines));
+
+	if (!lines)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	while (i < len) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - text) : len;
+
+		if (n == cap) {
+			tui_line *m = realloc(lines, (cap *= 2) * sizeof(*lines));
+
+			if (!m) {
+				free(lines);
+				return util_error_set(UTIL_ENOMEM, "out of memory");
+			}
+			lines = m;
+		}
+		lines[n].text = text + i;
+		lines[n].len = end - i - (end > i && text[end - 1] == '\r');
+		n++;
+		i = end + 1;
+	}
+	*out = lines;
+	*count = n;
+	return 0;
+}
+
+/* Hunks, decisions and state of one file from the session. */
+static int load_file(tui_app *app, tui_file *f)
+{
+	const rv_proposal *p = f->p;
+	int error;
+
+	rv_hunks_dispose(&f->hunks);
+	free(f->decisions);
+	f->decisions = NULL;
+	if ((error = rv_hunks_make(&f->hunks, p->source.ptr, p->source.len, p->port.output.ptr,
+				   p->port.output.len)) < 0)
+		return error;
+	f->decisions = calloc(f->hunks.count + 1, sizeof(*f->decisions));
+	if (!f->decisions)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	rv_session_decisions(rv_session_find(app->session, p->path), &f->hunks, f->decisions, NULL);
+	return 0;
+}
+
+static void refresh_state(tui_app *app, tui_file *f)
+{
+	util_buf tree = UTIL_BUF_INIT;
+
+	if (util_file_read(&tree, f->p->fs_path, 0) < 0) {
+		f->state = RV_STATE_STALE;
+		util_error_clear();
+	} else {
+		f->state = rv_session_state(rv_session_find(app->session, f->p->path), &f->hunks, tree.ptr ? tree.ptr : "",
+					    tree.len);
+	}
+	util_buf_dispose(&tree);
+}
+
+int tui_app_init(tui_app *app, rv_session *session, const char *root, rv_proposal **proposals,
+		 const size_t (*findings)[3], size_t count, int width, int height)
+{
+	size_t i;
+	int error;
+
+	memset(app, 0, sizeof(*app));
+	app->session = session;
+	app->root = root;
+	if ((error = tui_screen_init(&app->screen, width, height)) < 0)
+		return error;
+	app->files = calloc(count + 1, sizeof(*app->files));
+	if (!app->files)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	for (i = 0; i < count; i++) {
+		tui_file *f = &app->files[i];
+
+		f->p = proposals[i];
+		memcpy(f->findings, findings[i], sizeof(f->findings));
+		app->nfiles++;
+		if ((error = load_file(app, f)) < 0 ||
+		    (error = split_lines(f->p->source.ptr, f->p->source.len, &f->old_lines, &f->nold)) < 0 ||
+		    (error = split_lines(f->p->port.output.ptr, f->p->port.output.len, &f->new_lines, &f->nnew)) < 0)
+			return error;
+		refresh_state(app, f);
+	}
+	return 0;
+}
+
+void tui_app_dispose(tui_app *app)
+{
+	size_t i;
+
+	for (i = 0; i < app->nfiles; i++) {
+		rv_hunks_dispose(&app->files[i].hunks);
+		free(app->files[i].decisions);
+		free(app->files[i].old_lines);
+		free(app->files[i].new_lines);
+	}
+	free(app->files);
+	free(app->undo);
+	tui_screen_dispose(&app->screen);
+	memset(app, 0, sizeof(*app));
+}
+
+static tui_file *current(tui_app *app)
+{
+	return app->nfiles ? &app->files[app->selected] : NULL;
+}
+
+static size_t first_pending(const tui_file *f, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < f->hunks.count; i++)
+		if (f->decisions[i] == RV_PENDING)
+			return i;
+	for (i = 0; i < from && i < f->hunks.count; i++)
+		if (f->decisions[i] == RV_PENDING)
+			return i;
+	return from < f->hunks.count ? from : 0;
+}
+
+/* Decides one hunk through the session (saved before the file is written). */
+static bool decide(tui_app *app, size_t index, rv_decision d, bool remember)
+{
+	tui_file *f = current(app);
+	const rv_proposal *p = f->p;
+
+	if (remember) {
+		tui_undo *n = realloc(app->undo, (app->nundo + 1) * sizeof(*n));
+
+		if (!n) {
+			snprintf(app->message, sizeof(app->message), "out of memory");
+			return false;
+		}
+		app->undo = n;
+		app->undo[app->nundo].file = app->selected;
+		app->undo[app->nundo].hunk = index;
+		app->undo[app->nundo++].decision = f->decisions[index];
+	}
+	if (rv_session_decide(app->session, p->path, p->fs_path, p->source.ptr, p->source.len, p->port.output.ptr,
+			      p->port.output.len, &f->hunks, index, d, NULL) < 0) {
+		snprintf(app->message, sizeof(app->message), "%s", util_error_last());
+		if (remember)
+			app->nundo--;
+		return false;
+	}
+	f->decisions[index] = d;
+	refresh_state(app, f);
+	return true;
+}
+
+static void decide_all(tui_app *app, rv_decision d)
+{
+	tui_file *f = current(app);
+	size_t i, n = 0;
+
+	for (i = 0; i < f->hunks.count; i++)
+		if (f->decisions[i] == RV_PENDING) {
+			if (!decide(app, i, d, true))
+				return;
+			n++;
+		}
+	snprintf(app->message, sizeof(app->message), "%s %zu hunks", d == RV_ACCEPTED ? "accepted" : "rejected", n);
+}
+
+static void undo(tui_app *app)
+{
+	tui_undo u;
+
+	if (!app->nundo) {
+		snprintf(app->message, sizeof(app->message), "nothing to undo");
+		return;
+	}
+	u = app->undo[--app->nundo];
+	app->selected = u.file;
+	app->hunk = u.hunk;
+	if (decide(app, u.hunk, u.decision, false))
+		snprintf(app->message, sizeof(app->message), "hunk %zu back to %s", u.hunk + 1,
+			 rv_decision_name(u.decision));
+}
+
+static void select_file(tui_app *app, size_t index)
+{
+	if (!app->nfiles)
+		return;
+	app->selected = index < app->nfiles ? index : app->nfiles - 1;
+	app->hunk = 0;
+	app->diff_top = 0;
+}
+
+static void move_cursor(tui_app *app, long delta)
+{
+	tui_file *f = current(app);
+
+	if (!f)
+		return;
+	if (app->focus == TUI_FOCUS_FILES) {
+		long to = (long)app->selected + delta;
+
+		select_file(app, to < 0 ? 0 : (size_t)to);
+	} else {
+		long to = (long)app->diff_top + delta;
+
+		app->diff_top = to < 0 ? 0 : (size_t)to;
+	}
+}
+
+static void next_hunk(tui_app *app, long delta)
+{
+	tui_file *f = current(app);
+	long to;
+
+	if (!f || !f->hunks.count)
+		return;
+	to = (long)app->hunk + delta;
+	app->hunk = to < 0 ? 0 : (size_t)to >= f->hunks.count ? f->hunks.count - 1 : (size_t)to;
+	tui_diff_show_hunk(app);
+}
+
+void tui_app_key(tui_app *app, int key)
+{
+	tui_file *f = current(app);
+	int page = app->screen.height > 4 ? app->screen.height - 4 : 1;
+
+	app->message[0] = '\0';
+	if (app->help && key != 'q') {
+		app->help = false;
+		return;
+	}
+	switch (key) {
+	case 'q':
+		if (app->help)
+			app->help = false;
+		else
+			app->quit = true;
+		break;
+	case '?':
+		app->help = true;
+		break;
+	case 'j':
+	case KEY_DOWN:
+		move_cursor(app, 1);
+		break;
+	case 'k':
+	case KEY_UP:
+		move_cursor(app, -1);
+		break;
+	case KEY_NPAGE:
+		move_cursor(app, page);
+		break;
+	case KEY_PPAGE:
+		move_cursor(app, -page);
+		break;
+	case 'g':
+		if (app->focus == TUI_FOCUS_FILES)
+			select_file(app, 0);
+		else
+			app->diff_top = 0;
+		break;
+	case 'G':
+		if (app->focus == TUI_FOCUS_FILES)
+			select_file(app, app->nfiles ? app->nfiles - 1 : 0);
+		else
+			app->diff_top = (size_t)-1 / 2; /* clamped when drawn */
+		break;
+	case '\t':
+		app->focus = app->focus == TUI_FOCUS_FILES ? TUI_FOCUS_DIFF : TUI_FOCUS_FILES;
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		if (!f)
+			break;
+		app->focus = TUI_FOCUS_DIFF;
+		app->hunk = first_pending(f, 0);
+		tui_diff_show_hunk(app);
+		break;
+	case 'n':
+		next_hunk(app, 1);
+		break;
+	case 'p':
+		next_hunk(app, -1);
+		break;
+	case 'a':
+	case 'r':
+		if (!f || app->focus != TUI_FOCUS_DIFF || !f->hunks.count)
+			break;
+		if (decide(app, app->hunk, key == 'a' ? RV_ACCEPTED : RV_REJECTED, true)) {
+			app->hunk = first_pending(f, app->hunk);
+			tui_diff_show_hunk(app);
+		}
+		break;
+	case 'A':
+	case 'R':
+		if (f)
+			decide_all(app, key == 'A' ? RV_ACCEPTED : RV_REJECTED);
+		break;
+	case 'u':
+		undo(app);
+		break;
+	case KEY_RESIZE:
+		break;
+	default:
+		snprintf(app->message, sizeof(app->message), "unbound key (? shows the keys)");
+		break;
+	}
+}
+
+int tui_key_parse(const char *name)
+{
+	static const struct {
+		const char *name;
+		int key;
+	} named[] = {
+		{ "Enter", '\n' }, { "Tab", '\t' },	     { "Down", KEY_DOWN }, { "Up", KEY_UP },
+		{ "PgDn", KEY_NPAGE }, { "PgUp", KEY_PPAGE }, { "Space", ' ' },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (strcmp(name, named[i].name) == 0)
+			return named[i].key;
+	if (strlen(name) == 1 && name[0] > ' ' && name[0] < 127)
+		return name[0];
+	return -1;
+}

@@ -1,0 +1,72 @@
+/* The review TUI: the candidate files on the left, the selected file's diff
+ * side by side on the right, a status bar; keys decide hunks through the
+ * session. One model for the terminal and for scripts (--script). */
+#ifndef HIPPORT_TUI_APP_H
+#define HIPPORT_TUI_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "review/hunks.h"
+#include "review/proposal.h"
+#include "review/session.h"
+#include "tui/screen.h"
+
+/* One line of text: where it starts and how long it is (without its end). */
+typedef struct tui_line {
+	const char *text;
+	size_t len;
+} tui_line;
+
+typedef struct tui_file {
+	rv_proposal *p;       /* the proposal reviewed (of the original once decided); borrowed */
+	rv_hunks hunks;
+	rv_decision *decisions;
+	tui_line *old_lines, *new_lines;
+	size_t nold, nnew;
+	rv_file_state state;
+	size_t findings[3];   /* by severity */
+} tui_file;
+
+typedef enum tui_focus { TUI_FOCUS_FILES, TUI_FOCUS_DIFF } tui_focus;
+
+/* A decision as it was before a key changed it: what u restores. */
+typedef struct tui_undo {
+	size_t file, hunk;
+	rv_decision decision;
+} tui_undo;
+
+typedef struct tui_app {
+	tui_screen screen;
+	rv_session *session;
+	const char *root;     /* the work tree, for the title */
+	tui_file *files;
+	size_t nfiles;
+	size_t selected;      /* the file */
+	size_t files_top;     /* first file shown */
+	tui_focus focus;
+	size_t hunk;          /* the hunk at the cursor in the diff */
+	size_t diff_top;      /* first diff row shown */
+	tui_undo *undo;
+	size_t nundo;
+	bool help;
+	bool quit;
+	char message[256];    /* shown in the status bar until the next key */
+} tui_app;
+
+/* Sets up the model over proposals (files[i].p set by the caller, state OK)
+ * and the session; hunks and decisions are computed here. */
+int tui_app_init(tui_app *app, rv_session *session, const char *root, rv_proposal **proposals,
+		 const size_t (*findings)[3], size_t count, int width, int height);
+void tui_app_dispose(tui_app *app);
+
+/* Handles one key (a curses key code or a character). */
+void tui_app_key(tui_app *app, int key);
+
+/* Draws everything into app->screen. */
+void tui_app_draw(tui_app *app);
+
+/* Key names for scripts and bindings: "j", "Enter", "Tab", "Down", "PgDn"... */
+int tui_key_parse(const char *name);
+
+#endif

@@ -1,0 +1,211 @@
+#include "tui/screen.h"
+
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+int tui_screen_init(tui_screen *s, int width, int height)
+{
+	memset(s, 0, sizeof(*s));
+	return tui_screen_resize(s, width, height);
+}
+
+void tui_screen_dispose(tui_screen *s)
+{
+	free(s->cells);
+	s->cells = NULL;
+}
+
+int tui_screen_resize(tui_screen *s, int width, int height)
+{
+	tui_cell *cells = calloc((size_t)(width > 0 ? width : 1) * (size_t)(height > 0 ? height : 1), sizeof(*cells));
+
+	if (!cells)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	free(s->cells);
+	s->cells = cells;
+	s->width = width;
+	s->height = height;
+	tui_screen_clear(s);
+	return 0;
+}
+
+void tui_screen_clear(tui_screen *s)
+{
+	int i;
+
+	for (i = 0; i < s->width * s->height; i++) {
+		s->cells[i].ch = L' ';
+		s->cells[i].attr = TUI_NORMAL;
+	}
+}
+
+void tui_screen_fill(tui_screen *s, int y, int x, int width, tui_attr attr)
+{
+	int i;
+
+	if (y < 0 || y >= s->height)
+		return;
+	for (i = x; i < x + width && i < s->width; i++) {
+		if (i < 0)
+			continue;
+		s->cells[y * s->width + i].ch = L' ';
+		s->cells[y * s->width + i].attr = (unsigned char)attr;
+	}
+}
+
+int tui_screen_put(tui_screen *s, int y, int x, int width, const char *text, size_t len, tui_attr attr)
+{
+	mbstate_t st;
+	size_t i = 0;
+	int col = 0;
+
+	if (y < 0 || y >= s->height)
+		return 0;
+	memset(&st, 0, sizeof(st));
+	while (i < len && col < width && x + col < s->width) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, text + i, len - i, &st);
+		int w;
+
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			wc = L'?';
+			n = 1;
+			memset(&st, 0, sizeof(st));
+		}
+		i += n;
+		if (wc == L'\t') {
+			int stop = (col / 4 + 1) * 4;
+
+			while (col < stop && col < width && x + col < s->width) {
+				s->cells[y * s->width + x + col].ch = L' ';
+				s->cells[y * s->width + x + col].attr = (unsigned char)attr;
+				col++;
+			}
+			continue;
+		}
+		if (wc == L'\n' || wc == L'\r')
+			continue;
+		w = wcwidth(wc);
+		if (w < 1) {
+			wc = L'?';
+			w = 1;
+		}
+		if (w > 1 && (col + w > width || x + col + w > s->width))
+			break;
+		s->cells[y * s->width + x + col].ch = wc;
+		s->cells[y * s->width + x + col].attr = (unsigned char)attr;
+		col++;
+		/* a wide character takes the next cell too */
+		for (; w > 1; w--, col++) {
+			s->cells[y * s->width + x + col].ch = 0;
+			s->cells[y * s->width + x + col].attr = (unsigned char)attr;
+		}
+	}
+	return col;
+}
+
+int tui_screen_dump(const tui_screen *s, FILE *out)
+{
+	int y, x;
+
+	for (y = 0; y < s->height; y++) {
+		int end = s->width;
+		char buf[8];
+
+		while (end > 0 && s->cells[y * s->width + end - 1].ch == L' ')
+			end--;
+		for (x = 0; x < end; x++) {
+			wchar_t wc = s->cells[y * s->width + x].ch;
+			mbstate_t st;
+			size_t n;
+
+			if (wc == 0)
+				continue;
+			memset(&st, 0, sizeof(st));
+			n = wcrtomb(buf, wc, &st);
+			if (n != (size_t)-1)
+				fwrite(buf, 1, n, out);
+		}
+		fputc('\n', out);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+static const short pairs[TUI_NATTRS][2] = {
+	[TUI_NORMAL] = { -1, -1 },	   [TUI_TITLE] = { COLOR_WHITE, COLOR_BLUE },
+	[TUI_SELECTED] = { COLOR_BLACK, COLOR_CYAN }, [TUI_REMOVED] = { COLOR_RED, -1 },
+	[TUI_ADDED] = { COLOR_GREEN, -1 },	    [TUI_ACCEPTED] = { COLOR_GREEN, -1 },
+	[TUI_REJECTED] = { COLOR_RED, -1 },	    [TUI_DIM] = { COLOR_BLUE, -1 },
+	[TUI_ERROR] = { COLOR_WHITE, COLOR_RED },
+};
+
+int tui_terminal_open(tui_screen *s, bool color)
+{
+	int i;
+
+	if (!initscr())
+		return util_error_set(UTIL_ERROR, "cannot start the terminal screen");
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	s->curses = true;
+	s->color = color && has_colors();
+	if (s->color) {
+		start_color();
+		use_default_colors();
+		for (i = 1; i < TUI_NATTRS; i++)
+			init_pair((short)i, pairs[i][0], pairs[i][1]);
+	}
+	return tui_screen_resize(s, COLS, LINES);
+}
+
+void tui_terminal_close(tui_screen *s)
+{
+	if (s->curses)
+		endwin();
+	s->curses = false;
+}
+
+static attr_t curses_attr(const tui_screen *s, unsigned char a)
+{
+	if (s->color)
+		return (a == TUI_NORMAL ? A_NORMAL : COLOR_PAIR(a)) | (a == TUI_TITLE ? A_BOLD : A_NORMAL);
+	switch (a) {
+	case TUI_TITLE:
+	case TUI_SELECTED:
+	case TUI_ERROR:
+		return A_REVERSE;
+	case TUI_DIM:
+		return A_DIM;
+	case TUI_ADDED:
+	case TUI_ACCEPTED:
+		return A_BOLD;
+	default:
+		return A_NORMAL;
+	}
+}
+
+void tui_terminal_show(const tui_screen *s)
+{
+	int y, x;
+
+	if (!s->curses)
+		return;
+	for (y = 0; y < s->height && y < LINES; y++) {
+		for (x = 0; x < s->width && x < COLS; x++) {
+			const tui_cell *c = &s->cells[y * s->width + x];
+			cchar_t cc;
+			wchar_t w[2] = { c->ch, 0 };
+
+			if (c->ch == 0)
+				continue;
+			setcchar(&cc, w, curses_attr(s, c->attr), 0, NULL);
+			mvadd_wch(y, x, &cc);
+		}
+	}
+	refresh();
+}

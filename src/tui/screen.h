@@ -1,0 +1,55 @@
+/* The screen: a grid of cells that every view draws into. It is dumped as
+ * text for scripted tests (:save-screen) and copied to the terminal through
+ * ncurses when there is one, so both see the same drawing. */
+#ifndef HIPPORT_TUI_SCREEN_H
+#define HIPPORT_TUI_SCREEN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <wchar.h>
+
+typedef enum tui_attr {
+	TUI_NORMAL,
+	TUI_TITLE,    /* pane titles and the status bar */
+	TUI_SELECTED, /* the selected line */
+	TUI_REMOVED,  /* source lines a hunk replaces */
+	TUI_ADDED,    /* port lines of a hunk */
+	TUI_ACCEPTED, /* hunk markers by decision */
+	TUI_REJECTED,
+	TUI_DIM,      /* line numbers, hints */
+	TUI_ERROR,
+	TUI_NATTRS
+} tui_attr;
+
+typedef struct tui_cell {
+	wchar_t ch;
+	unsigned char attr;
+} tui_cell;
+
+typedef struct tui_screen {
+	int width, height;
+	tui_cell *cells;
+	bool curses; /* drawn on a terminal */
+	bool color;
+} tui_screen;
+
+int tui_screen_init(tui_screen *s, int width, int height);
+void tui_screen_dispose(tui_screen *s);
+/* A new size (a terminal resize); the content is cleared. */
+int tui_screen_resize(tui_screen *s, int width, int height);
+void tui_screen_clear(tui_screen *s);
+/* Writes UTF-8 text at (y, x), at most width columns; returns columns used.
+ * Tabs become spaces, control characters '?'. */
+int tui_screen_put(tui_screen *s, int y, int x, int width, const char *text, size_t len, tui_attr attr);
+/* Fills (y, x .. x + width) with spaces of attr. */
+void tui_screen_fill(tui_screen *s, int y, int x, int width, tui_attr attr);
+/* The screen as text, one line per row, trailing blanks dropped. */
+int tui_screen_dump(const tui_screen *s, FILE *out);
+
+/* The terminal: ncurses set up, colours unless color is false. */
+int tui_terminal_open(tui_screen *s, bool color);
+void tui_terminal_close(tui_screen *s);
+/* Copies the grid to the terminal. */
+void tui_terminal_show(const tui_screen *s);
+
+#endif

@@ -1,0 +1,106 @@
+/* The title, the status bar (file, hunk n/m, what is pending, key hints,
+ * messages) and the help over everything. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/views.h"
+
+tui_layout tui_layout_of(const tui_screen *s)
+{
+	tui_layout l;
+
+	l.files_width = s->width / 4 < 20 ? 20 : s->width / 4 > 40 ? 40 : s->width / 4;
+	l.diff_x = l.files_width + 1;
+	l.diff_width = s->width - l.diff_x;
+	l.top = 1;
+	l.rows = s->height - 2;
+	return l;
+}
+
+void tui_status_draw(tui_app *app)
+{
+	tui_screen *s = &app->screen;
+	const tui_file *f = app->nfiles ? &app->files[app->selected] : NULL;
+	char line[512];
+	size_t i, pending = 0, files_pending = 0;
+
+	snprintf(line, sizeof(line), "hipport review  %s", app->root ? app->root : "");
+	{
+		/* the repository by its directory's name: screens do not depend on where it lies */
+		size_t n = strlen(line);
+
+		while (n > 0 && line[n - 1] == '/')
+			line[--n] = '\0';
+		if (app->root && strrchr(line, '/'))
+			memmove(line + 16, strrchr(line, '/') + 1, strlen(strrchr(line, '/') + 1) + 1);
+	}
+	tui_screen_fill(s, 0, 0, s->width, TUI_TITLE);
+	tui_screen_put(s, 0, 0, s->width, line, strlen(line), TUI_TITLE);
+	for (i = 0; i < app->nfiles; i++) {
+		size_t k, left = 0;
+
+		for (k = 0; k < app->files[i].hunks.count; k++)
+			left += app->files[i].decisions[k] == RV_PENDING;
+		pending += left;
+		files_pending += left > 0;
+	}
+	if (app->message[0])
+		snprintf(line, sizeof(line), "%s", app->message);
+	else if (f)
+		snprintf(line, sizeof(line), "%s  hunk %zu/%zu  pending: %zu hunks in %zu files  "
+					     "a accept  r reject  n/p hunk  Tab pane  ? keys  q quit",
+			 f->p->path, f->hunks.count ? app->hunk + 1 : 0, f->hunks.count, pending, files_pending);
+	else
+		snprintf(line, sizeof(line), "no CUDA files here  q quit");
+	tui_screen_fill(s, s->height - 1, 0, s->width, app->message[0] ? TUI_ERROR : TUI_TITLE);
+	tui_screen_put(s, s->height - 1, 0, s->width, line, strlen(line), app->message[0] ? TUI_ERROR : TUI_TITLE);
+}
+
+void tui_help_draw(tui_app *app)
+{
+	static const char *const lines[] = {
+		"Keys",
+		"",
+		"j k  Down Up   move (files) or scroll (diff)",
+		"PgDn PgUp g G  page, first, last",
+		"Tab            switch between the file list and the diff",
+		"Enter          the diff of the file, at its first undecided hunk",
+		"n p            next, previous hunk",
+		"a r            accept, reject the hunk at the cursor (written to the file at once)",
+		"A R            accept, reject every remaining hunk of the file",
+		"u              undo the last decision",
+		"?              this help (any key closes it)",
+		"q              quit; every decision is already saved",
+	};
+	tui_screen *s = &app->screen;
+	int width = s->width - 4 < 100 ? s->width - 4 : 100, y;
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]) && (int)i + 2 < s->height - 1; i++) {
+		y = (int)i + 2;
+		tui_screen_fill(s, y, 2, width, TUI_TITLE);
+		tui_screen_put(s, y, 3, width - 2, lines[i], strlen(lines[i]), TUI_TITLE);
+	}
+}
+
+void tui_app_draw(tui_app *app)
+{
+	tui_screen *s = &app->screen;
+	tui_layout l = tui_layout_of(s);
+	int row;
+
+	tui_screen_clear(s);
+	if (s->width < 80 || s->height < 24) {
+		static const char msg[] = "hipport review needs at least 80x24; enlarge the terminal (q quits)";
+
+		tui_screen_put(s, 0, 0, s->width, msg, sizeof(msg) - 1, TUI_ERROR);
+		return;
+	}
+	tui_files_draw(app, &l);
+	for (row = 0; row < l.rows; row++)
+		tui_screen_put(s, l.top + row, l.files_width, 1, "|", 1, TUI_DIM);
+	tui_diff_draw(app, &l);
+	tui_status_draw(app);
+	if (app->help)
+		tui_help_draw(app);
+}

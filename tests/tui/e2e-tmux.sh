@@ -1,0 +1,93 @@
+#!/bin/sh
+# The review in a real terminal: tmux at 200x50 on a repository with two CUDA
+# files. Exit 77 (skipped) without tmux.
+#  1. the first file's diff shows cudaMalloc left and hipMalloc right on one
+#     row; Enter A q leaves the file equal to hipport translate of it;
+#  2. started again, j Enter a accepts the first hunk of the second file; after
+#     kill -9, hipport status shows that hunk accepted and the first file accepted.
+# usage: e2e-tmux.sh HIPPORT SOURCE_DIR TMP_DIR
+hipport=$1
+src=$2
+tmp=$3
+command -v tmux >/dev/null 2>&1 || { echo "skipped: tmux is not installed"; exit 77; }
+rm -rf "$tmp" && mkdir -p "$tmp/repo" || exit 2
+. "$src/tests/cli/lib.sh"
+repo="$tmp/repo"
+sock="$tmp/tmux.sock"
+cat >"$repo/a.cu" <<'CU'
+#include <cuda_runtime.h>
+__global__ void fill(float *p, float v) { p[threadIdx.x] = v; }
+int main() {
+  float *p;
+  cudaMalloc(&p, 256 * sizeof(float));
+  fill<<<1, 256>>>(p, 1.0f);
+  cudaDeviceSynchronize();
+  cudaFree(p);
+  return 0;
+}
+CU
+cat >"$repo/b.cu" <<'CU'
+#include <cuda_runtime.h>
+void copy(float *dst, const float *src, size_t n, cudaStream_t s) {
+  cudaMemcpyAsync(dst, src, n * sizeof(float), cudaMemcpyDeviceToDevice, s);
+}
+void wait(cudaStream_t s) { cudaStreamSynchronize(s); }
+CU
+(cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -q -m cuda) || exit 2
+cp "$repo/a.cu" "$tmp/a.orig.cu"
+"$hipport" translate --target-hip=5.2 "$tmp/a.orig.cu" >"$tmp/a.port.cu" 2>/dev/null || exit 2
+
+# wait_for TEXT: until the pane shows TEXT (10 s at most)
+wait_for() {
+	n=0
+	while [ $n -lt 100 ]; do
+		tmux -S "$sock" capture-pane -p -t review >"$tmp/pane" 2>/dev/null && grep -qF -- "$1" "$tmp/pane" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+# wait_gone: until the session has ended (10 s at most)
+wait_gone() {
+	n=0
+	while [ $n -lt 100 ] && tmux -S "$sock" has-session -t review 2>/dev/null; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+
+start() {
+	tmux -S "$sock" new-session -d -s review -x 200 -y 50 \
+		"cd '$repo' && TERM=xterm-256color '$hipport' review --target-hip=5.2; sleep 1"
+}
+
+start
+truth "review started" wait_for "original (CUDA)"
+truth "cudaMalloc and hipMalloc on one row" grep -q "cudaMalloc(&p.*hipMalloc(&p" "$tmp/pane"
+tmux -S "$sock" send-keys -t review Enter
+tmux -S "$sock" send-keys -t review A
+truth "accepted" wait_for "accepted"
+tmux -S "$sock" send-keys -t review q
+wait_gone
+truth "a.cu is its translation" cmp "$repo/a.cu" "$tmp/a.port.cu"
+
+start
+truth "review started again" wait_for "original (CUDA)"
+tmux -S "$sock" send-keys -t review j
+tmux -S "$sock" send-keys -t review Enter
+tmux -S "$sock" send-keys -t review a
+truth "hunk decided" wait_for "hunk 2/"
+pid=$(pgrep -f "$hipport review --target-hip=5.2" | head -1)
+truth "hipport running" test -n "$pid"
+kill -9 "$pid" 2>/dev/null
+tmux -S "$sock" kill-server 2>/dev/null
+check "status after kill -9" 0 "$hipport" -C "$repo" status --format json --target-hip=5.2
+truth "session survived kill -9" python3 -c '
+import json, sys
+files = {f["path"]: f for f in json.load(open(sys.argv[1]))["files"]}
+a, b = files["a.cu"], files["b.cu"]
+assert a["state"] == "accepted" and a["hunks"]["pending"] == 0, a
+assert b["hunks"]["accepted"] == 1, b
+' "$tmp/out"
+truth "b.cu holds its first hunk" grep -q "hip/hip_runtime.h" "$repo/b.cu"
+finish

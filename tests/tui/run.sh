@@ -1,0 +1,53 @@
+#!/bin/sh
+# Scripted review sessions (hipport review --script), like tig's test harness:
+# each tests/tui/NAME.script runs on a fresh git copy of the example project at
+# 120x30; every ":save-screen NAME.N" it writes must equal expected/NAME.N, and
+# NAME.check (if any) runs afterwards with HIPPORT and REPO set.
+# UPDATE=1 writes the expected screens instead of comparing them.
+# usage: run.sh HIPPORT SOURCE_DIR TMP_DIR
+hipport=$1
+src=$2
+tmp=$3
+here="$src/tests/tui"
+rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
+pass=0
+fail=0
+for script in "$here"/*.script; do
+	name=$(basename "$script" .script)
+	repo="$tmp/$name"
+	cp -r "$src/share/examples/fastops" "$repo" || exit 2
+	(cd "$repo" && git init -q . && git add -A &&
+		git -c user.name=t -c user.email=t@t commit -q -m example) || exit 2
+	if ! (cd "$repo" && "$hipport" review --script "$script" --size 120x30 --target-hip=5.2 --no-color \
+		>"$tmp/$name.out" 2>&1); then
+		echo "FAIL $name: review exited $?"
+		sed 's/^/  /' "$tmp/$name.out" | head -5
+		fail=$((fail + 1))
+		continue
+	fi
+	for screen in "$repo"/"$name".*; do
+		[ -f "$screen" ] || continue
+		base=$(basename "$screen")
+		if [ -n "$UPDATE" ]; then
+			cp "$screen" "$here/expected/$base"
+		elif ! diff -u "$here/expected/$base" "$screen" >"$tmp/$base.diff"; then
+			echo "FAIL $name: $base differs from tests/tui/expected/$base:"
+			head -20 "$tmp/$base.diff" | sed 's/^/  /'
+			fail=$((fail + 1))
+			continue
+		fi
+		pass=$((pass + 1))
+		rm -f "$screen"
+	done
+	if [ -f "$here/$name.check" ]; then
+		if HIPPORT=$hipport REPO=$repo sh "$here/$name.check" >"$tmp/$name.check.out" 2>&1; then
+			pass=$((pass + 1))
+		else
+			echo "FAIL $name.check:"
+			sed 's/^/  /' "$tmp/$name.check.out" | head -10
+			fail=$((fail + 1))
+		fi
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
