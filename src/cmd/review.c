@@ -18,6 +18,7 @@ typedef struct review {
 	rv_proposal **reviewed;   /* per file: the walk's proposal or one of the original */
 	rv_proposal *originals;   /* owned, for files decided before */
 	size_t (*findings)[3];
+	unsigned char **marks;    /* per file and source line: the worst finding's severity + 1, or 0 */
 	size_t n;
 } review;
 
@@ -30,19 +31,33 @@ static void review_dispose(review *r)
 	free(r->originals);
 	free(r->reviewed);
 	free(r->findings);
+	for (i = 0; r->marks && i < r->n; i++)
+		free(r->marks[i]);
+	free(r->marks);
 	rv_session_dispose(&r->session);
 	cmd_proposals_dispose(&r->set);
 }
 
-static int count_findings(cmd_context *ctx, const rv_proposal *p, size_t out[3])
+/* The findings of a proposal by severity, and the worst per source line. */
+static int count_findings(cmd_context *ctx, const rv_proposal *p, size_t out[3], unsigned char **marks)
 {
 	an_finding *f = NULL;
 	size_t n = 0, i;
 	int error = an_findings_of(&f, &n, p, &ctx->port);
 
 	out[0] = out[1] = out[2] = 0;
-	for (i = 0; i < n; i++)
+	*marks = calloc(p->lines + 2, 1);
+	if (!*marks) {
+		an_findings_free(f, n);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		if (ctx->suppress && an_id_listed(ctx->suppress, strlen(ctx->suppress), f[i].id))
+			continue;
 		out[f[i].severity]++;
+		if (f[i].line >= 1 && f[i].line <= p->lines + 1 && (*marks)[f[i].line - 1] < f[i].severity + 1)
+			(*marks)[f[i].line - 1] = (unsigned char)(f[i].severity + 1);
+	}
 	an_findings_free(f, n);
 	return error;
 }
@@ -66,7 +81,8 @@ static int load(cmd_context *ctx, review *r)
 	r->reviewed = calloc(r->set.n + 1, sizeof(*r->reviewed));
 	r->originals = calloc(r->set.n + 1, sizeof(*r->originals));
 	r->findings = calloc(r->set.n + 1, sizeof(*r->findings));
-	if (!r->reviewed || !r->originals || !r->findings || (error = port_lexer_new(&lexer)) < 0 ||
+	r->marks = calloc(r->set.n + 1, sizeof(*r->marks));
+	if (!r->reviewed || !r->originals || !r->findings || !r->marks || (error = port_lexer_new(&lexer)) < 0 ||
 	    (error = an_analyzer_new(&analyzer, ctx->compile_db, ctx->port.target_hip)) < 0)
 		goto fail;
 	for (i = 0; i < r->set.n; i++) {
@@ -90,7 +106,7 @@ static int load(cmd_context *ctx, review *r)
 				goto fail;
 			p = o;
 		}
-		if ((error = count_findings(ctx, p, r->findings[r->n])) < 0)
+		if ((error = count_findings(ctx, p, r->findings[r->n], &r->marks[r->n])) < 0)
 			goto fail;
 		r->reviewed[r->n++] = p;
 	}
@@ -188,7 +204,8 @@ int cmd_review(cmd_context *ctx)
 		review_dispose(&r);
 		return code;
 	}
-	if (tui_app_init(&app, &r.session, r.set.walk.root, r.reviewed, (const size_t(*)[3])r.findings, r.n,
+	if (tui_app_init(&app, &r.session, r.set.walk.root, r.reviewed, (const size_t(*)[3])r.findings,
+			 (const unsigned char *const *)r.marks, r.n,
 			 ctx->width ? ctx->width : 80, ctx->height ? ctx->height : 24) < 0) {
 		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 	} else if (ctx->script) {

@@ -2,6 +2,9 @@
 #include "tui/app.h"
 
 #include <curses.h>
+#include <errno.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +77,7 @@ static void refresh_state(tui_app *app, tui_file *f)
 }
 
 int tui_app_init(tui_app *app, rv_session *session, const char *root, rv_proposal **proposals,
-		 const size_t (*findings)[3], size_t count, int width, int height)
+		 const size_t (*findings)[3], const unsigned char *const *marks, size_t count, int width, int height)
 {
 	size_t i;
 	int error;
@@ -92,6 +95,7 @@ int tui_app_init(tui_app *app, rv_session *session, const char *root, rv_proposa
 
 		f->p = proposals[i];
 		memcpy(f->findings, findings[i], sizeof(f->findings));
+		f->marks = marks ? marks[i] : NULL;
 		app->nfiles++;
 		if ((error = load_file(app, f)) < 0 ||
 		    (error = split_lines(f->p->source.ptr, f->p->source.len, &f->old_lines, &f->nold)) < 0 ||
@@ -137,7 +141,7 @@ static size_t first_pending(const tui_file *f, size_t from)
 }
 
 /* Decides one hunk through the session (saved before the file is written). */
-static bool decide(tui_app *app, size_t index, rv_decision d, bool remember)
+static bool decide(tui_app *app, size_t index, rv_decision d, const char *text, bool remember)
 {
 	tui_file *f = current(app);
 	const rv_proposal *p = f->p;
@@ -155,7 +159,7 @@ static bool decide(tui_app *app, size_t index, rv_decision d, bool remember)
 		app->undo[app->nundo++].decision = f->decisions[index];
 	}
 	if (rv_session_decide(app->session, p->path, p->fs_path, p->source.ptr, p->source.len, p->port.output.ptr,
-			      p->port.output.len, &f->hunks, index, d, NULL) < 0) {
+			      p->port.output.len, &f->hunks, index, d, text) < 0) {
 		snprintf(app->message, sizeof(app->message), "%s", util_error_last());
 		if (remember)
 			app->nundo--;
@@ -173,7 +177,7 @@ static void decide_all(tui_app *app, rv_decision d)
 
 	for (i = 0; i < f->hunks.count; i++)
 		if (f->decisions[i] == RV_PENDING) {
-			if (!decide(app, i, d, true))
+			if (!decide(app, i, d, NULL, true))
 				return;
 			n++;
 		}
@@ -191,9 +195,77 @@ static void undo(tui_app *app)
 	u = app->undo[--app->nundo];
 	app->selected = u.file;
 	app->hunk = u.hunk;
-	if (decide(app, u.hunk, u.decision, false))
+	if (decide(app, u.hunk, u.decision, NULL, false))
 		snprintf(app->message, sizeof(app->message), "hunk %zu back to %s", u.hunk + 1,
 			 rv_decision_name(u.decision));
+}
+
+/* Runs $VISUAL or $EDITOR (else vi) on path, without a shell: the command
+ * is split at blanks. */
+static int run_editor(const char *path)
+{
+	const char *editor = getenv("VISUAL") && *getenv("VISUAL") ? getenv("VISUAL")
+			     : getenv("EDITOR") && *getenv("EDITOR") ? getenv("EDITOR")
+								     : "vi";
+	char *copy = strdup(editor), *argv[32], *save, *word;
+	int argc = 0, status = -1;
+	pid_t pid;
+
+	if (!copy)
+		return -1;
+	for (word = strtok_r(copy, " \t", &save); word && argc < 30; word = strtok_r(NULL, " \t", &save))
+		argv[argc++] = word;
+	argv[argc++] = (char *)path;
+	argv[argc] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	free(copy);
+	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* e: the hunk's proposed lines (or its edited text) in the editor; what is
+ * saved becomes the hunk's text, decided as edited. */
+static void edit(tui_app *app)
+{
+	tui_file *f = current(app);
+	const rv_hunk *h = &f->hunks.items[app->hunk];
+	const rv_session_file *rec = rv_session_find(app->session, f->p->path);
+	const char *texts[1] = { NULL };
+	char path[4096];
+	util_buf text = UTIL_BUF_INIT;
+	rv_hunks one = { (rv_hunk *)h, 1 };
+	rv_decision d;
+	int fd;
+
+	rv_session_decisions(rec, &one, &d, texts);
+	if (d == RV_EDITED && texts[0])
+		util_buf_puts(&text, texts[0]);
+	else
+		rv_lines_copy(&text, f->p->port.output.ptr, f->p->port.output.len, h->new_start, h->new_lines);
+	snprintf(path, sizeof(path), "%s/hipport-hunk-XXXXXX.cu",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if ((fd = mkstemps(path, 3)) < 0 || close(fd) < 0 ||
+	    util_file_write_fast(path, text.ptr ? text.ptr : "", text.len) < 0) {
+		snprintf(app->message, sizeof(app->message), "cannot write a file for the editor: %.180s", path);
+		util_buf_dispose(&text);
+		return;
+	}
+	tui_terminal_suspend(&app->screen);
+	fd = run_editor(path);
+	tui_terminal_resume(&app->screen);
+	util_buf_clear(&text);
+	if (fd < 0 || util_file_read(&text, path, 0) < 0)
+		snprintf(app->message, sizeof(app->message), "the editor failed; the hunk is as it was");
+	else if (decide(app, app->hunk, RV_EDITED, text.ptr ? text.ptr : "", true))
+		snprintf(app->message, sizeof(app->message), "hunk %zu edited", app->hunk + 1);
+	unlink(path);
+	util_buf_dispose(&text);
 }
 
 static void select_file(tui_app *app, size_t index)
@@ -302,7 +374,7 @@ void tui_app_key(tui_app *app, int key)
 	case 'r':
 		if (!f || app->focus != TUI_FOCUS_DIFF || !f->hunks.count)
 			break;
-		if (decide(app, app->hunk, key == 'a' ? RV_ACCEPTED : RV_REJECTED, true)) {
+		if (decide(app, app->hunk, key == 'a' ? RV_ACCEPTED : RV_REJECTED, NULL, true)) {
 			app->hunk = first_pending(f, app->hunk);
 			tui_diff_show_hunk(app);
 		}
@@ -314,6 +386,10 @@ void tui_app_key(tui_app *app, int key)
 		break;
 	case 'u':
 		undo(app);
+		break;
+	case 'e':
+		if (f && app->focus == TUI_FOCUS_DIFF && f->hunks.count)
+			edit(app);
 		break;
 	case KEY_RESIZE:
 		break;

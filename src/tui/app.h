@@ -26,6 +26,7 @@ typedef struct tui_file {
 	size_t nold, nnew;
 	rv_file_state state;
 	size_t findings[3];   /* by severity */
+	const unsigned char *marks; /* per source line: the worst finding's severity + 1, or 0; borrowed */
 } tui_file;
 
 typedef enum tui_focus { TUI_FOCUS_FILES, TUI_FOCUS_DIFF } tui_focus;
@@ -57,7 +58,7 @@ typedef struct tui_app {
 /* Sets up the model over proposals (files[i].p set by the caller, state OK)
  * and the session; hunks and decisions are computed here. */
 int tui_app_init(tui_app *app, rv_session *session, const char *root, rv_proposal **proposals,
-		 const size_t (*findings)[3], size_t count, int width, int height);
+		 const size_t (*findings)[3], const unsigned char *const *marks, size_t count, int width, int height);
 void tui_app_dispose(tui_app *app);
 
 /* Handles one key (a curses key code or a character). */

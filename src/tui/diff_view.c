@@ -127,7 +127,13 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 
 		draw_side(s, l->top + row, l->diff_x, half, r->old_no, f->old_lines, in_hunk, TUI_REMOVED, mark,
 			  mark_attr);
-		tui_screen_put(s, l->top + row, l->diff_x + half, 1, "|", 1, TUI_DIM);
+		/* the middle column: the worst finding on the source line (E, W, N) */
+		{
+			unsigned char m = r->old_no && f->marks ? f->marks[r->old_no - 1] : 0;
+
+			tui_screen_put(s, l->top + row, l->diff_x + half, 1, m == 3 ? "E" : m == 2 ? "W" : m == 1 ? "N" : "|", 1,
+				       m == 3 ? TUI_ERROR : m ? TUI_REJECTED : TUI_DIM);
+		}
 		draw_side(s, l->top + row, l->diff_x + half + 1, l->diff_width - half - 1, r->new_no, f->new_lines,
 			  in_hunk, TUI_ADDED, mark, mark_attr);
 	}

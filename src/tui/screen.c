@@ -170,6 +170,20 @@ void tui_terminal_close(tui_screen *s)
 	s->curses = false;
 }
 
+void tui_terminal_suspend(tui_screen *s)
+{
+	if (s->curses)
+		endwin();
+}
+
+void tui_terminal_resume(tui_screen *s)
+{
+	if (s->curses) {
+		clear();
+		refresh();
+	}
+}
+
 static attr_t curses_attr(const tui_screen *s, unsigned char a)
 {
 	if (s->color)

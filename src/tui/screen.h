@@ -49,6 +49,9 @@ int tui_screen_dump(const tui_screen *s, FILE *out);
 /* The terminal: ncurses set up, colours unless color is false. */
 int tui_terminal_open(tui_screen *s, bool color);
 void tui_terminal_close(tui_screen *s);
+/* Gives the terminal to another program (an editor) and takes it back. */
+void tui_terminal_suspend(tui_screen *s);
+void tui_terminal_resume(tui_screen *s);
 /* Copies the grid to the terminal. */
 void tui_terminal_show(const tui_screen *s);
 

@@ -67,10 +67,14 @@ void tui_help_draw(tui_app *app)
 		"Enter          the diff of the file, at its first undecided hunk",
 		"n p            next, previous hunk",
 		"a r            accept, reject the hunk at the cursor (written to the file at once)",
+		"e              edit the hunk's proposed lines in $VISUAL or $EDITOR",
 		"A R            accept, reject every remaining hunk of the file",
 		"u              undo the last decision",
 		"?              this help (any key closes it)",
 		"q              quit; every decision is already saved",
+		"",
+		"Marks: A R E ? a hunk accepted, rejected, edited, pending; E W N between the",
+		"sides the worst finding on that source line (hipport scan lists it)",
 	};
 	tui_screen *s = &app->screen;
 	int width = s->width - 4 < 100 ? s->width - 4 : 100, y;

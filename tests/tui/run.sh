@@ -10,6 +10,7 @@ src=$2
 tmp=$3
 here="$src/tests/tui"
 rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
+printf '#!/bin/sh\nsed -i "1s|$| // edited|" "$1"\n' >"$tmp/editor" && chmod +x "$tmp/editor" || exit 2
 pass=0
 fail=0
 for script in "$here"/*.script; do
@@ -18,7 +19,9 @@ for script in "$here"/*.script; do
 	cp -r "$src/share/examples/fastops" "$repo" || exit 2
 	(cd "$repo" && git init -q . && git add -A &&
 		git -c user.name=t -c user.email=t@t commit -q -m example) || exit 2
-	if ! (cd "$repo" && "$hipport" review --script "$script" --size 120x30 --target-hip=5.2 --no-color \
+	# the "editor" of edit scripts appends a mark to the first line it is given
+	if ! (cd "$repo" && EDITOR="$tmp/editor" VISUAL= \
+		"$hipport" review --script "$script" --size 120x30 --target-hip=5.2 --no-color \
 		>"$tmp/$name.out" 2>&1); then
 		echo "FAIL $name: review exited $?"
 		sed 's/^/  /' "$tmp/$name.out" | head -5
