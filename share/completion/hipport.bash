@@ -52,7 +52,7 @@ _hipport() {
 		query) opts="$opts --format=" ;;
 		esac
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-		[[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace
+		[[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
 		return ;;
 	esac
 	COMPREPLY=($(compgen -f -- "$cur"))

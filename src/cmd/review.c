@@ -121,7 +121,7 @@ fail:
 }
 
 /* Keys and commands from a file: key names separated by blanks, and lines
- * ":save-screen PATH". The script ends the review at its end. */
+ * ":save-screen PATH" and ":redraw". The script ends the review at its end. */
 static int run_script(tui_app *app, const char *path)
 {
 	FILE *in = fopen(path, "r");
@@ -145,6 +145,10 @@ static int run_script(tui_app *app, const char *path)
 				fclose(in);
 				return cmd_fail(CMD_EXIT_USAGE, "%s:%u: cannot write %s", path, lineno, line + 13);
 			}
+			continue;
+		}
+		if (strcmp(line, ":redraw") == 0) { /* what the terminal does after every key */
+			tui_app_draw(app);
 			continue;
 		}
 		if (line[0] == ':') {
