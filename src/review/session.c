@@ -82,24 +82,12 @@ static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
 	return true;
 }
 
-int rv_session_open(rv_session *out, const char *git_dir)
+int rv_session_parse(rv_session *out, const char *text, size_t len, const char *name)
 {
 	json_error_t jerr;
-	json_t *root = NULL, *files, *value;
+	json_t *root = json_loadb(text, len, 0, &jerr), *files, *value;
 	const char *key;
-	util_buf b = UTIL_BUF_INIT;
 
-	memset(out, 0, sizeof(*out));
-	util_buf_printf(&b, "%s/hipport/session.json", git_dir);
-	out->path = util_buf_detach(&b);
-	out->git_dir = strdup(git_dir);
-	if (!out->path || !out->git_dir) {
-		rv_session_dispose(out);
-		return util_error_set(UTIL_ENOMEM, "out of memory");
-	}
-	if (access(out->path, F_OK) != 0)
-		return 0; /* no session yet */
-	root = json_load_file(out->path, 0, &jerr);
 	files = json_object_get(root, "files");
 	if (!root || json_integer_value(json_object_get(root, "version")) != SESSION_VERSION || !json_is_object(files))
 		goto damaged;
@@ -114,11 +102,35 @@ int rv_session_open(rv_session *out, const char *git_dir)
 	json_decref(root);
 	return 0;
 damaged:
-	util_error_set(UTIL_EINPUT, "%s: damaged session file (%s); move it away to start afresh", out->path,
+	util_error_set(UTIL_EINPUT, "%s: damaged session file (%s); move it away to start afresh", name,
 		       root ? "unexpected content" : jerr.text);
 	json_decref(root);
-	rv_session_dispose(out);
 	return UTIL_EINPUT;
+}
+
+int rv_session_open(rv_session *out, const char *git_dir)
+{
+	util_buf b = UTIL_BUF_INIT;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	util_buf_printf(&b, "%s/hipport/session.json", git_dir);
+	out->path = util_buf_detach(&b);
+	out->git_dir = strdup(git_dir);
+	if (!out->path || !out->git_dir) {
+		rv_session_dispose(out);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	if (access(out->path, F_OK) != 0)
+		return 0; /* no session yet */
+	if ((error = util_file_read(&b, out->path, 0)) < 0 ||
+	    (error = rv_session_parse(out, b.ptr ? b.ptr : "", b.len, out->path)) < 0) {
+		util_buf_dispose(&b);
+		rv_session_dispose(out);
+		return error;
+	}
+	util_buf_dispose(&b);
+	return 0;
 }
 
 static int save(const rv_session *s)

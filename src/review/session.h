@@ -46,6 +46,10 @@ typedef enum rv_file_state {
  * damaged. */
 int rv_session_open(rv_session *out, const char *git_dir);
 void rv_session_dispose(rv_session *s);
+/* Parses session text into out (zeroed, or as left by rv_session_open's
+ * set-up); UTIL_EINPUT naming `name` when it is damaged (out then holds what
+ * was parsed: dispose it). */
+int rv_session_parse(rv_session *out, const char *text, size_t len, const char *name);
 
 rv_session_file *rv_session_find(const rv_session *s, const char *path);
 
