@@ -148,7 +148,7 @@ int cmd_proposal_reviewed(cmd_context *ctx, const rv_session *s, const rv_sessio
 	if ((error = rv_session_original(s, rec, &original)) < 0 ||
 	    (error = rv_proposal_from_text(out, now->path, now->fs_path, original.ptr, original.len)) < 0 ||
 	    (error = rv_proposal_analyze(out, analyzer, lexer)) < 0 ||
-	    (error = rv_proposal_translate(out, lexer, ctx->rules, &ctx->port)) < 0) {
+	    (error = rv_proposal_translate_fixed(out, lexer, ctx->rules, &ctx->port, rec->fixes)) < 0) {
 		util_buf_dispose(&original);
 		return error;
 	}

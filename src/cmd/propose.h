@@ -20,7 +20,8 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out);
 void cmd_proposals_dispose(cmd_proposals *set);
 
 /* The proposal a file's review is about once decisions were taken on it: of
- * its original (kept by the session), analyzed and translated, into out. */
+ * its original (kept by the session), analyzed and translated with the fixes
+ * chosen for it, into out. */
 struct rv_session;
 struct rv_session_file;
 int cmd_proposal_reviewed(cmd_context *ctx, const struct rv_session *s, const struct rv_session_file *rec,

@@ -13,6 +13,10 @@
 #include "util/error.h"
 
 typedef struct review {
+	cmd_context *ctx;
+	port_lexer *lexer;
+	an_analyzer *analyzer;
+	size_t *index_of;         /* per reviewed file: its index in set */
 	cmd_proposals set;
 	rv_session session;
 	rv_proposal **reviewed;   /* per file: the walk's proposal or one of the original */
@@ -30,6 +34,9 @@ static void review_dispose(review *r)
 		rv_proposal_dispose(&r->originals[i]);
 	free(r->originals);
 	free(r->reviewed);
+	free(r->index_of);
+	an_analyzer_free(r->analyzer);
+	port_lexer_free(r->lexer);
 	free(r->findings);
 	for (i = 0; r->marks && i < r->n; i++)
 		free(r->marks[i]);
@@ -66,11 +73,10 @@ static int count_findings(cmd_context *ctx, const rv_proposal *p, size_t out[3],
  * session knows it; decisions a kill interrupted are written first. */
 static int load(cmd_context *ctx, review *r)
 {
-	port_lexer *lexer = NULL;
-	an_analyzer *analyzer = NULL;
 	size_t i;
 	int code, error = 0;
 
+	r->ctx = ctx;
 	ctx->analyze = true;
 	if ((code = cmd_proposals_make(ctx, &r->set)) != 0)
 		return code;
@@ -82,8 +88,10 @@ static int load(cmd_context *ctx, review *r)
 	r->originals = calloc(r->set.n + 1, sizeof(*r->originals));
 	r->findings = calloc(r->set.n + 1, sizeof(*r->findings));
 	r->marks = calloc(r->set.n + 1, sizeof(*r->marks));
-	if (!r->reviewed || !r->originals || !r->findings || !r->marks || (error = port_lexer_new(&lexer)) < 0 ||
-	    (error = an_analyzer_new(&analyzer, ctx->compile_db, ctx->port.target_hip)) < 0)
+	r->index_of = calloc(r->set.n + 1, sizeof(*r->index_of));
+	if (!r->reviewed || !r->originals || !r->findings || !r->marks || !r->index_of ||
+	    (error = port_lexer_new(&r->lexer)) < 0 ||
+	    (error = an_analyzer_new(&r->analyzer, ctx->compile_db, ctx->port.target_hip)) < 0)
 		goto fail;
 	for (i = 0; i < r->set.n; i++) {
 		rv_proposal *p = &r->set.items[i];
@@ -95,7 +103,7 @@ static int load(cmd_context *ctx, review *r)
 			rv_proposal *o = &r->originals[i];
 			rv_hunks hunks;
 
-			if ((error = cmd_proposal_reviewed(ctx, &r->session, rec, p, o, lexer, analyzer)) < 0 ||
+			if ((error = cmd_proposal_reviewed(ctx, &r->session, rec, p, o, r->lexer, r->analyzer)) < 0 ||
 			    (error = rv_hunks_make(&hunks, o->source.ptr, o->source.len, o->port.output.ptr,
 						   o->port.output.len)) < 0)
 				goto fail;
@@ -108,16 +116,36 @@ static int load(cmd_context *ctx, review *r)
 		}
 		if ((error = count_findings(ctx, p, r->findings[r->n], &r->marks[r->n])) < 0)
 			goto fail;
+		r->index_of[r->n] = i;
 		r->reviewed[r->n++] = p;
 	}
-	an_analyzer_free(analyzer);
-	port_lexer_free(lexer);
 	return 0;
 fail:
-	an_analyzer_free(analyzer);
-	port_lexer_free(lexer);
 	return cmd_fail(error == UTIL_ETOOLCHAIN ? CMD_EXIT_TOOLCHAIN : CMD_EXIT_USAGE, "%s",
 			error ? util_error_last() : "out of memory");
+}
+
+/* The TUI's re-proposal of a file after a fix was chosen: from its original,
+ * with the fixes the session now lists. */
+static int repropose(void *payload, size_t index, rv_proposal **out)
+{
+	review *r = payload;
+	size_t i = r->index_of[index];
+	rv_proposal *now = &r->set.items[i], fresh;
+	const rv_session_file *rec = rv_session_find(&r->session, now->path);
+	int error;
+
+	if (!rec)
+		return util_error_set(UTIL_ERROR, "%s: not in the session", now->path);
+	if ((error = cmd_proposal_reviewed(r->ctx, &r->session, rec, now, &fresh, r->lexer, r->analyzer)) < 0) {
+		rv_proposal_dispose(&fresh);
+		return error;
+	}
+	rv_proposal_dispose(&r->originals[i]);
+	r->originals[i] = fresh;
+	r->reviewed[index] = &r->originals[i];
+	*out = &r->originals[i];
+	return 0;
 }
 
 /* Keys and commands from a file: key names separated by blanks, and lines
@@ -212,7 +240,7 @@ int cmd_review(cmd_context *ctx)
 			 (const unsigned char *const *)r.marks, r.n,
 			 ctx->width ? ctx->width : 80, ctx->height ? ctx->height : 24) < 0) {
 		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
-	} else if (ctx->script) {
+	} else if ((app.repropose = repropose, app.payload = &r, ctx->script)) {
 		code = run_script(&app, ctx->script);
 	} else {
 		code = run_terminal(&app, ctx->color); /* --color/--no-color and NO_COLOR decided it */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/finding.h"
 #include "review/proposal.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -21,6 +22,7 @@ static void file_dispose(rv_session_file *f)
 		free(f->hunks[i].text);
 	free(f->hunks);
 	free(f->path);
+	free(f->fixes);
 }
 
 void rv_session_dispose(rv_session *s)
@@ -60,6 +62,9 @@ static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
 	if (!json_is_object(obj) || !copy_id(f->base, json_object_get(obj, "base")) || !f->base[0] ||
 	    !copy_id(f->written, json_object_get(obj, "written")) ||
 	    !copy_id(f->previous, json_object_get(obj, "previous")) || !json_is_array(hunks))
+		return false;
+	if (json_is_string(json_object_get(obj, "fixes")) &&
+	    !(f->fixes = strdup(json_string_value(json_object_get(obj, "fixes")))))
 		return false;
 	f->hunks = calloc(json_array_size(hunks) + 1, sizeof(*f->hunks));
 	if (!f->hunks)
@@ -149,9 +154,9 @@ static int save(const rv_session *s)
 							       rv_decision_name(f->hunks[k].decision), "text",
 							       f->hunks[k].text));
 		json_object_set_new(files, f->path,
-				    json_pack("{s:s, s:s?, s:s?, s:o}", "base", f->base, "written",
+				    json_pack("{s:s, s:s?, s:s?, s:o, s:s*}", "base", f->base, "written",
 					      f->written[0] ? f->written : NULL, "previous",
-					      f->previous[0] ? f->previous : NULL, "hunks", hunks));
+					      f->previous[0] ? f->previous : NULL, "hunks", hunks, "fixes", f->fixes));
 	}
 	root = json_pack("{s:i, s:o}", "version", SESSION_VERSION, "files", files);
 	text = root ? json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS) : NULL;
@@ -336,20 +341,19 @@ static int compose(const rv_session_file *f, const char *original, size_t origin
 	return error;
 }
 
-int rv_session_decide(rv_session *s, const char *path, const char *fs_path, const char *original,
-		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index,
-		      rv_decision decision, const char *text)
+/* The file's record, made (with its original stored) if the file still
+ * holds the original; UTIL_EINPUT when it changed outside hipport. */
+static int record_of(rv_session *s, const char *path, const char *fs_path, const char *original,
+		     size_t original_len, rv_session_file **out)
 {
 	rv_session_file *f = rv_session_find(s, path);
-	util_buf tree = UTIL_BUF_INIT, next = UTIL_BUF_INIT;
+	util_buf tree = UTIL_BUF_INIT;
 	char tree_id[41];
 	int error;
 
-	if (index >= hunks->count)
-		return util_error_set(UTIL_EINPUT, "%s: no hunk %zu (the file has %zu)", path, index + 1, hunks->count);
-	if ((error = util_file_read(&tree, fs_path, (size_t)-1)) < 0)
+	if ((error = util_file_read(&tree, fs_path, 0)) < 0)
 		return error;
-	rv_blob_id(tree_id, tree.ptr, tree.len);
+	rv_blob_id(tree_id, tree.ptr ? tree.ptr : "", tree.len);
 	util_buf_dispose(&tree);
 	/* the file must hold what hipport left in it, or the original */
 	if (f) {
@@ -368,6 +372,41 @@ int rv_session_decide(rv_session *s, const char *path, const char *fs_path, cons
 			return error;
 		}
 	}
+	*out = f;
+	return 0;
+}
+
+int rv_session_choose_fix(rv_session *s, const char *path, const char *fs_path, const char *original,
+			  size_t original_len, const char *id)
+{
+	rv_session_file *f;
+	util_buf list = UTIL_BUF_INIT;
+	int error;
+
+	if ((error = record_of(s, path, fs_path, original, original_len, &f)) < 0)
+		return error;
+	if (f->fixes && an_id_listed(f->fixes, strlen(f->fixes), id))
+		return 0;
+	util_buf_printf(&list, "%s%s%s", f->fixes ? f->fixes : "", f->fixes ? "," : "", id);
+	if (util_buf_oom(&list))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	free(f->fixes);
+	f->fixes = util_buf_detach(&list);
+	return save(s);
+}
+
+int rv_session_decide(rv_session *s, const char *path, const char *fs_path, const char *original,
+		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index,
+		      rv_decision decision, const char *text)
+{
+	rv_session_file *f;
+	util_buf next = UTIL_BUF_INIT;
+	int error;
+
+	if (index >= hunks->count)
+		return util_error_set(UTIL_EINPUT, "%s: no hunk %zu (the file has %zu)", path, index + 1, hunks->count);
+	if ((error = record_of(s, path, fs_path, original, original_len, &f)) < 0)
+		return error;
 	if ((error = record(f, hunks->items[index].key, decision, text)) < 0 ||
 	    (error = compose(f, original, original_len, port, port_len, hunks, &next)) < 0) {
 		util_buf_dispose(&next);

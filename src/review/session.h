@@ -25,6 +25,7 @@ typedef struct rv_session_file {
 	char previous[41]; /* blob id of the file before that write */
 	rv_session_hunk *hunks;
 	size_t nhunks;
+	char *fixes;       /* finding ids whose fixes the proposal takes, comma separated, or NULL */
 } rv_session_file;
 
 typedef struct rv_session {
@@ -70,6 +71,12 @@ rv_file_state rv_session_state(const rv_session_file *f, const rv_hunks *hunks, 
 int rv_session_decide(rv_session *s, const char *path, const char *fs_path, const char *original,
 		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index,
 		      rv_decision decision, const char *text);
+
+/* Adds a finding id to the fixes the file's proposal takes (the proposal is
+ * then made again; the fix's changes are hunks to decide like any other).
+ * The original is kept as for a decision. */
+int rv_session_choose_fix(rv_session *s, const char *path, const char *fs_path, const char *original,
+			  size_t original_len, const char *id);
 
 /* Writes what an interrupted decision left unwritten: the file still holds
  * what it held before the last decision. 1 when it was rewritten. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/finding.h"
 #include "tui/views.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -306,6 +307,61 @@ static void next_hunk(tui_app *app, long delta)
 	tui_diff_show_hunk(app);
 }
 
+size_t tui_fix_ids(const tui_app *app, const char *ids[9])
+{
+	const tui_file *f = app->nfiles ? &app->files[app->selected] : NULL;
+	size_t i, k, n = 0;
+
+	for (i = 0; f && i < f->p->analysis.count && n < 9; i++) {
+		const an_hit *h = &f->p->analysis.hits[i];
+
+		if (!h->nedits)
+			continue;
+		for (k = 0; k < n && strcmp(ids[k], h->id) != 0; k++)
+			;
+		if (k == n)
+			ids[n++] = h->id;
+	}
+	return n;
+}
+
+/* 1-9 in the fix menu: the session records the fix, the proposal is made
+ * again with it, and its changes are hunks like any other. */
+static void choose_fix(tui_app *app, int key)
+{
+	tui_file *f = current(app);
+	const char *ids[9];
+	size_t n = tui_fix_ids(app, ids), i = (size_t)(key - '1'), before = f->hunks.count;
+	const char *id;
+	rv_proposal *p = NULL;
+
+	app->fix_menu = false;
+	if (key < '1' || key > '9' || i >= n)
+		return;
+	id = ids[i];
+	if (rv_session_choose_fix(app->session, f->p->path, f->p->fs_path, f->p->source.ptr, f->p->source.len, id) <
+		    0 ||
+	    !app->repropose || app->repropose(app->payload, app->selected, &p) < 0 || !p) {
+		snprintf(app->message, sizeof(app->message), "%s", util_error_last());
+		return;
+	}
+	f->p = p;
+	free(f->old_lines);
+	free(f->new_lines);
+	f->old_lines = f->new_lines = NULL;
+	if (load_file(app, f) < 0 || split_lines(p->source.ptr, p->source.len, &f->old_lines, &f->nold) < 0 ||
+	    split_lines(p->port.output.ptr, p->port.output.len, &f->new_lines, &f->nnew) < 0) {
+		snprintf(app->message, sizeof(app->message), "%s", util_error_last());
+		return;
+	}
+	refresh_state(app, f);
+	app->focus = TUI_FOCUS_DIFF;
+	app->hunk = first_pending(f, 0);
+	tui_diff_show_hunk(app);
+	snprintf(app->message, sizeof(app->message), "fix %s taken into the proposal: %zu hunks (%zu before)", id,
+		 f->hunks.count, before);
+}
+
 void tui_app_key(tui_app *app, int key)
 {
 	tui_file *f = current(app);
@@ -314,6 +370,10 @@ void tui_app_key(tui_app *app, int key)
 	app->message[0] = '\0';
 	if (app->help && key != 'q') {
 		app->help = false;
+		return;
+	}
+	if (app->fix_menu) {
+		choose_fix(app, key);
 		return;
 	}
 	switch (key) {
@@ -391,6 +451,15 @@ void tui_app_key(tui_app *app, int key)
 		if (f && app->focus == TUI_FOCUS_DIFF && f->hunks.count)
 			edit(app);
 		break;
+	case 'f': {
+		const char *ids[9];
+
+		if (f && tui_fix_ids(app, ids))
+			app->fix_menu = true;
+		else
+			snprintf(app->message, sizeof(app->message), "no fixes for the findings of this file");
+		break;
+	}
 	case KEY_RESIZE:
 		break;
 	default:

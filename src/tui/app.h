@@ -51,7 +51,11 @@ typedef struct tui_app {
 	tui_undo *undo;
 	size_t nundo;
 	bool help;
+	bool fix_menu;        /* f: the file's fixes listed, 1-9 picks one */
 	bool quit;
+	/* makes the proposal of file `index` again (after a fix was chosen) */
+	int (*repropose)(void *payload, size_t index, rv_proposal **out);
+	void *payload;
 	char message[256];    /* shown in the status bar until the next key */
 } tui_app;
 
@@ -60,6 +64,9 @@ typedef struct tui_app {
 int tui_app_init(tui_app *app, rv_session *session, const char *root, rv_proposal **proposals,
 		 const size_t (*findings)[3], const unsigned char *const *marks, size_t count, int width, int height);
 void tui_app_dispose(tui_app *app);
+
+/* The fix ids the selected file's findings offer, distinct, at most 9 (into ids). */
+size_t tui_fix_ids(const tui_app *app, const char *ids[9]);
 
 /* Handles one key (a curses key code or a character). */
 void tui_app_key(tui_app *app, int key);

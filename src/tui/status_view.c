@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/analysis.h"
 #include "tui/views.h"
 
 tui_layout tui_layout_of(const tui_screen *s)
@@ -68,6 +69,7 @@ void tui_help_draw(tui_app *app)
 		"n p            next, previous hunk",
 		"a r            accept, reject the hunk at the cursor (written to the file at once)",
 		"e              edit the hunk's proposed lines in $VISUAL or $EDITOR",
+		"f              the fixes of the file's findings; 1-9 takes one into the proposal",
 		"A R            accept, reject every remaining hunk of the file",
 		"u              undo the last decision",
 		"?              this help (any key closes it)",
@@ -84,6 +86,33 @@ void tui_help_draw(tui_app *app)
 		y = (int)i + 2;
 		tui_screen_fill(s, y, 2, width, TUI_TITLE);
 		tui_screen_put(s, y, 3, width - 2, lines[i], strlen(lines[i]), TUI_TITLE);
+	}
+}
+
+void tui_fixes_draw(tui_app *app)
+{
+	tui_screen *s = &app->screen;
+	const tui_file *f = &app->files[app->selected];
+	const char *ids[9];
+	size_t n = tui_fix_ids(app, ids), i, k;
+	int width = s->width - 4 < 100 ? s->width - 4 : 100;
+	char line[256];
+
+	snprintf(line, sizeof(line), "Fixes for %s (1-%zu takes one into the proposal, any other key closes)",
+		 f->p->path, n);
+	tui_screen_fill(s, 2, 2, width, TUI_TITLE);
+	tui_screen_put(s, 2, 3, width - 2, line, strlen(line), TUI_TITLE);
+	for (i = 0; i < n && (int)i + 3 < s->height - 1; i++) {
+		size_t count = 0, first = 0;
+
+		for (k = 0; k < f->p->analysis.count; k++)
+			if (strcmp(f->p->analysis.hits[k].id, ids[i]) == 0 && f->p->analysis.hits[k].nedits &&
+			    !count++)
+				first = f->p->analysis.hits[k].line;
+		snprintf(line, sizeof(line), "%zu  %s  %s  (%zu place%s, first at line %zu)", i + 1, ids[i],
+			 an_fix_title(ids[i]) ? an_fix_title(ids[i]) : "", count, count == 1 ? "" : "s", first);
+		tui_screen_fill(s, (int)i + 3, 2, width, TUI_TITLE);
+		tui_screen_put(s, (int)i + 3, 3, width - 2, line, strlen(line), TUI_TITLE);
 	}
 }
 
@@ -107,4 +136,6 @@ void tui_app_draw(tui_app *app)
 	tui_status_draw(app);
 	if (app->help)
 		tui_help_draw(app);
+	else if (app->fix_menu)
+		tui_fixes_draw(app);
 }

@@ -20,5 +20,6 @@ void tui_diff_draw(tui_app *app, const tui_layout *l);
 void tui_diff_show_hunk(tui_app *app);
 void tui_status_draw(tui_app *app);
 void tui_help_draw(tui_app *app);
+void tui_fixes_draw(tui_app *app);
 
 #endif
