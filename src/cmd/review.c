@@ -10,6 +10,7 @@
 #include "cmd/propose.h"
 #include "review/session.h"
 #include "tui/app.h"
+#include "vcs/config.h"
 #include "util/error.h"
 
 typedef struct review {
@@ -221,6 +222,25 @@ static int run_terminal(tui_app *app, bool color)
 	return CMD_EXIT_OK;
 }
 
+/* keys.<action> = <key> of .hipport/config */
+static int bind_keys(tui_app *app, const char *root)
+{
+	vcs_config cfg;
+	size_t i;
+	int error;
+
+	if ((error = vcs_config_read(&cfg, root)) < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	for (i = 0; i < cfg.nkeys; i++) {
+		if (tui_app_bind(app, cfg.key_names[i], cfg.key_values[i]) < 0) {
+			vcs_config_dispose(&cfg);
+			return cmd_fail(CMD_EXIT_USAGE, "%s.hipport/config: %s", root, util_error_last());
+		}
+	}
+	vcs_config_dispose(&cfg);
+	return 0;
+}
+
 int cmd_review(cmd_context *ctx)
 {
 	review r;
@@ -240,6 +260,8 @@ int cmd_review(cmd_context *ctx)
 			 (const unsigned char *const *)r.marks, r.n,
 			 ctx->width ? ctx->width : 80, ctx->height ? ctx->height : 24) < 0) {
 		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	} else if ((code = bind_keys(&app, r.set.walk.root)) != 0) {
+		/* the message is out */
 	} else if ((app.repropose = repropose, app.payload = &r, ctx->script)) {
 		code = run_script(&app, ctx->script);
 	} else {

@@ -362,12 +362,86 @@ static void choose_fix(tui_app *app, int key)
 		 f->hunks.count, before);
 }
 
+/* Enter in the search: the next file (file list) or row (diff) with the text. */
+static void search(tui_app *app)
+{
+	size_t k;
+
+	app->searching = false;
+	if (!app->query[0] || !app->nfiles)
+		return;
+	if (app->focus == TUI_FOCUS_DIFF) {
+		if (!tui_diff_search(app, app->query))
+			snprintf(app->message, sizeof(app->message), "not found: %s", app->query);
+		return;
+	}
+	for (k = 1; k <= app->nfiles; k++) {
+		size_t i = (app->selected + k) % app->nfiles;
+
+		if (strstr(app->files[i].p->path, app->query)) {
+			select_file(app, i);
+			return;
+		}
+	}
+	snprintf(app->message, sizeof(app->message), "no file matches: %s", app->query);
+}
+
+static void search_key(tui_app *app, int key)
+{
+	size_t n = strlen(app->query);
+
+	if (key == '\n' || key == '\r' || key == KEY_ENTER)
+		search(app);
+	else if (key == 27)
+		app->searching = false;
+	else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && n)
+		app->query[n - 1] = '\0';
+	else if (key >= ' ' && key < 127 && n + 1 < sizeof(app->query))
+		app->query[n] = (char)key, app->query[n + 1] = '\0';
+}
+
+/* The actions a user can rebind in .hipport/config ([keys] accept = y), by
+ * the default key that does them. */
+static const struct {
+	const char *action;
+	int key;
+} actions[] = {
+	{ "down", 'j' },	    { "up", 'k' },	      { "first", 'g' },	     { "last", 'G' },
+	{ "switch-pane", '\t' },  { "open", '\n' },	      { "next-hunk", 'n' },   { "prev-hunk", 'p' },
+	{ "accept", 'a' },	    { "reject", 'r' },	      { "accept-all", 'A' },  { "reject-all", 'R' },
+	{ "edit", 'e' },	    { "fixes", 'f' },	      { "undo", 'u' },	     { "search", '/' },
+	{ "help", '?' },	    { "quit", 'q' },	      { "check", 'b' },	     { "commit", 'c' },
+};
+
+int tui_app_bind(tui_app *app, const char *action, const char *key)
+{
+	int k = tui_key_parse(key);
+	size_t i;
+
+	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
+		if (strcmp(actions[i].action, action) == 0)
+			break;
+	if (i == sizeof(actions) / sizeof(actions[0]))
+		return util_error_set(UTIL_EINPUT, "keys.%s: no such action", action);
+	if (k < 0 || k >= 128)
+		return util_error_set(UTIL_EINPUT, "keys.%s: '%s' is not a key", action, key);
+	app->bindings[k] = actions[i].key;
+	return 0;
+}
+
 void tui_app_key(tui_app *app, int key)
 {
 	tui_file *f = current(app);
 	int page = app->screen.height > 4 ? app->screen.height - 4 : 1;
 
 	app->message[0] = '\0';
+	/* a rebound key does its action; search text is typed as it is */
+	if (!app->searching && key >= 0 && key < 128 && app->bindings[key])
+		key = app->bindings[key];
+	if (app->searching) {
+		search_key(app, key);
+		return;
+	}
 	if (app->help && key != 'q') {
 		app->help = false;
 		return;
@@ -451,6 +525,15 @@ void tui_app_key(tui_app *app, int key)
 		if (f && app->focus == TUI_FOCUS_DIFF && f->hunks.count)
 			edit(app);
 		break;
+	case '/':
+		app->searching = true;
+		app->query[0] = '\0';
+		break;
+	case 'b':
+	case 'c':
+		snprintf(app->message, sizeof(app->message), "%s: not in this version yet (hipport %s comes next)",
+			 key == 'b' ? "build and check" : "commit", key == 'b' ? "check" : "commit");
+		break;
 	case 'f': {
 		const char *ids[9];
 
@@ -475,7 +558,8 @@ int tui_key_parse(const char *name)
 		int key;
 	} named[] = {
 		{ "Enter", '\n' }, { "Tab", '\t' },	     { "Down", KEY_DOWN }, { "Up", KEY_UP },
-		{ "PgDn", KEY_NPAGE }, { "PgUp", KEY_PPAGE }, { "Space", ' ' },
+		{ "PgDn", KEY_NPAGE }, { "PgUp", KEY_PPAGE }, { "Space", ' ' }, { "Escape", 27 },
+		{ "Backspace", KEY_BACKSPACE },
 	};
 	size_t i;
 

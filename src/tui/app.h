@@ -52,7 +52,10 @@ typedef struct tui_app {
 	size_t nundo;
 	bool help;
 	bool fix_menu;        /* f: the file's fixes listed, 1-9 picks one */
+	bool searching;       /* /: typing the text to search for */
+	char query[128];
 	bool quit;
+	int bindings[128];    /* a user's key -> the default key of its action, 0 when unbound */
 	/* makes the proposal of file `index` again (after a fix was chosen) */
 	int (*repropose)(void *payload, size_t index, rv_proposal **out);
 	void *payload;
@@ -73,6 +76,10 @@ void tui_app_key(tui_app *app, int key);
 
 /* Draws everything into app->screen. */
 void tui_app_draw(tui_app *app);
+
+/* Binds key (a name, as for scripts) to an action ("accept", "next-hunk",
+ * ...: the names are in app.c); UTIL_EINPUT for an unknown action or key. */
+int tui_app_bind(tui_app *app, const char *action, const char *key);
 
 /* Key names for scripts and bindings: "j", "Enter", "Tab", "Down", "PgDn"... */
 int tui_key_parse(const char *name);

@@ -72,6 +72,36 @@ void tui_diff_show_hunk(tui_app *app)
 	free(rows);
 }
 
+static bool line_has(const tui_line *lines, size_t no, const char *text)
+{
+	size_t n = strlen(text);
+
+	return no && n && memmem(lines[no - 1].text, lines[no - 1].len, text, n);
+}
+
+bool tui_diff_search(tui_app *app, const char *text)
+{
+	tui_file *f = app->nfiles ? &app->files[app->selected] : NULL;
+	diff_row *rows;
+	size_t n, k;
+
+	if (!f || !(rows = rows_of(f, &n)))
+		return false;
+	for (k = 1; k <= n; k++) {
+		size_t i = (app->diff_top + k) % n;
+
+		if (!line_has(f->old_lines, rows[i].old_no, text) && !line_has(f->new_lines, rows[i].new_no, text))
+			continue;
+		app->diff_top = i;
+		if (rows[i].hunk >= 0)
+			app->hunk = (size_t)rows[i].hunk;
+		free(rows);
+		return true;
+	}
+	free(rows);
+	return false;
+}
+
 static const char *mark_of(rv_decision d)
 {
 	return d == RV_ACCEPTED ? "A" : d == RV_REJECTED ? "R" : d == RV_EDITED ? "E" : "?";

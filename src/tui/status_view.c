@@ -45,7 +45,9 @@ void tui_status_draw(tui_app *app)
 		pending += left;
 		files_pending += left > 0;
 	}
-	if (app->message[0])
+	if (app->searching)
+		snprintf(line, sizeof(line), "/%s_", app->query);
+	else if (app->message[0])
 		snprintf(line, sizeof(line), "%s", app->message);
 	else if (f)
 		snprintf(line, sizeof(line), "%s  hunk %zu/%zu  pending: %zu hunks in %zu files  "
@@ -72,6 +74,7 @@ void tui_help_draw(tui_app *app)
 		"f              the fixes of the file's findings; 1-9 takes one into the proposal",
 		"A R            accept, reject every remaining hunk of the file",
 		"u              undo the last decision",
+		"/              search file names (file list) or lines (diff); Enter finds the next",
 		"?              this help (any key closes it)",
 		"q              quit; every decision is already saved",
 		"",

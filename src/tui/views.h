@@ -16,6 +16,9 @@ tui_layout tui_layout_of(const tui_screen *s);
 
 void tui_files_draw(tui_app *app, const tui_layout *l);
 void tui_diff_draw(tui_app *app, const tui_layout *l);
+/* Scrolls the diff to the first row after the top whose source or port
+ * line holds text (wrapping); false when none does. */
+bool tui_diff_search(tui_app *app, const char *text);
 /* Scrolls the diff so that the hunk at the cursor is on screen. */
 void tui_diff_show_hunk(tui_app *app);
 void tui_status_draw(tui_app *app);

@@ -8,6 +8,30 @@
 #include "util/buf.h"
 #include "util/error.h"
 
+static int add_key(const git_config_entry *entry, void *payload)
+{
+	vcs_config *out = payload;
+	char **names = realloc(out->key_names, (out->nkeys + 1) * sizeof(*names));
+	char **values;
+
+	if (!names)
+		return -1;
+	out->key_names = names;
+	values = realloc(out->key_values, (out->nkeys + 1) * sizeof(*values));
+	if (!values)
+		return -1;
+	out->key_values = values;
+	names[out->nkeys] = strdup(entry->name + 5); /* after "keys." */
+	values[out->nkeys] = strdup(entry->value ? entry->value : "");
+	if (!names[out->nkeys] || !values[out->nkeys]) {
+		free(names[out->nkeys]);
+		free(values[out->nkeys]);
+		return -1;
+	}
+	out->nkeys++;
+	return 0;
+}
+
 int vcs_config_read(vcs_config *out, const char *root)
 {
 	util_buf path = UTIL_BUF_INIT;
@@ -42,6 +66,10 @@ int vcs_config_read(vcs_config *out, const char *root)
 		error = util_error_set(UTIL_EINPUT, "%s: scan.maxSize must be a positive number of bytes", path.ptr);
 		goto done;
 	}
+	if (git_config_foreach_match(cfg, "^keys\\.", add_key, out) < 0) {
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+		goto done;
+	}
 done:
 	git_buf_dispose(&value);
 	git_config_free(cfg);
@@ -53,6 +81,14 @@ done:
 
 void vcs_config_dispose(vcs_config *cfg)
 {
+	size_t i;
+
+	for (i = 0; i < cfg->nkeys; i++) {
+		free(cfg->key_names[i]);
+		free(cfg->key_values[i]);
+	}
+	free(cfg->key_names);
+	free(cfg->key_values);
 	free(cfg->scan_suppress);
 	memset(cfg, 0, sizeof(*cfg));
 }

@@ -8,6 +8,9 @@
 typedef struct vcs_config {
 	char *scan_suppress;  /* scan.suppress: finding ids, comma separated, or NULL */
 	long long scan_max_size; /* scan.maxSize in bytes, or 0 when unset */
+	char **key_names;     /* keys.<action> = <key> for the review's keys, in file order */
+	char **key_values;
+	size_t nkeys;
 } vcs_config;
 
 /* Reads root/.hipport/config (root ends in '/'); a missing file is an empty

@@ -2,7 +2,8 @@
 # Scripted review sessions (hipport review --script), like tig's test harness:
 # each tests/tui/NAME.script runs on a fresh git copy of the example project at
 # 120x30; every ":save-screen NAME.N" it writes must equal expected/NAME.N, and
-# NAME.check (if any) runs afterwards with HIPPORT and REPO set.
+# NAME.check (if any) runs afterwards with HIPPORT and REPO set; NAME.config
+# (if any) is the repository's .hipport/config.
 # UPDATE=1 writes the expected screens instead of comparing them.
 # usage: run.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
@@ -19,6 +20,9 @@ for script in "$here"/*.script; do
 	cp -r "$src/share/examples/fastops" "$repo" || exit 2
 	(cd "$repo" && git init -q . && git add -A &&
 		git -c user.name=t -c user.email=t@t commit -q -m example) || exit 2
+	if [ -f "$here/$name.config" ]; then # the repository's shared configuration
+		mkdir -p "$repo/.hipport" && cp "$here/$name.config" "$repo/.hipport/config" || exit 2
+	fi
 	# the "editor" of edit scripts appends a mark to the first line it is given
 	if ! (cd "$repo" && EDITOR="$tmp/editor" VISUAL= \
 		"$hipport" review --script "$script" --size 120x30 --target-hip=5.2 --no-color \
