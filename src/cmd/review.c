@@ -176,6 +176,16 @@ static int run_script(tui_app *app, const char *path)
 			}
 			continue;
 		}
+		if (strncmp(line, ":save-attrs ", 12) == 0) {
+			FILE *out = fopen(line + 12, "w");
+
+			tui_app_draw(app);
+			if (!out || tui_screen_dump_attrs(&app->screen, out) < 0 || fclose(out) != 0) {
+				fclose(in);
+				return cmd_fail(CMD_EXIT_USAGE, "%s:%u: cannot write %s", path, lineno, line + 12);
+			}
+			continue;
+		}
 		if (strcmp(line, ":redraw") == 0) { /* what the terminal does after every key */
 			tui_app_draw(app);
 			continue;
@@ -256,7 +266,7 @@ int cmd_review(cmd_context *ctx)
 		review_dispose(&r);
 		return code;
 	}
-	if (tui_app_init(&app, &r.session, r.set.walk.root, r.reviewed, (const size_t(*)[3])r.findings,
+	if (tui_app_init(&app, &r.session, r.lexer, r.set.walk.root, r.reviewed, (const size_t(*)[3])r.findings,
 			 (const unsigned char *const *)r.marks, r.n,
 			 ctx->width ? ctx->width : 80, ctx->height ? ctx->height : 24) < 0) {
 		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());

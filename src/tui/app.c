@@ -63,6 +63,32 @@ static int load_file(tui_app *app, tui_file *f)
 	return 0;
 }
 
+/* The lines and tokens of both sides (tokens only for colour: a file the
+ * lexer refuses is shown without). */
+static int split_file(tui_app *app, tui_file *f)
+{
+	const rv_proposal *p = f->p;
+	int error;
+
+	free(f->old_lines);
+	free(f->new_lines);
+	free(f->old_tokens);
+	free(f->new_tokens);
+	f->old_lines = f->new_lines = NULL;
+	f->old_tokens = f->new_tokens = NULL;
+	f->nold_tokens = f->nnew_tokens = 0;
+	if ((error = split_lines(p->source.ptr, p->source.len, &f->old_lines, &f->nold)) < 0 ||
+	    (error = split_lines(p->port.output.ptr, p->port.output.len, &f->new_lines, &f->nnew)) < 0)
+		return error;
+	if (app->lexer &&
+	    (port_lexer_tokenize(app->lexer, p->path, p->source.ptr, p->source.len, &f->old_tokens,
+				 &f->nold_tokens) < 0 ||
+	     port_lexer_tokenize(app->lexer, p->path, p->port.output.ptr, p->port.output.len, &f->new_tokens,
+				 &f->nnew_tokens) < 0))
+		util_error_clear();
+	return 0;
+}
+
 static void refresh_state(tui_app *app, tui_file *f)
 {
 	util_buf tree = UTIL_BUF_INIT;
@@ -77,7 +103,7 @@ static void refresh_state(tui_app *app, tui_file *f)
 	util_buf_dispose(&tree);
 }
 
-int tui_app_init(tui_app *app, rv_session *session, const char *root, rv_proposal **proposals,
+int tui_app_init(tui_app *app, rv_session *session, port_lexer *lexer, const char *root, rv_proposal **proposals,
 		 const size_t (*findings)[3], const unsigned char *const *marks, size_t count, int width, int height)
 {
 	size_t i;
@@ -85,6 +111,7 @@ int tui_app_init(tui_app *app, rv_session *session, const char *root, rv_proposa
 
 	memset(app, 0, sizeof(*app));
 	app->session = session;
+	app->lexer = lexer;
 	app->root = root;
 	if ((error = tui_screen_init(&app->screen, width, height)) < 0)
 		return error;
@@ -98,9 +125,7 @@ int tui_app_init(tui_app *app, rv_session *session, const char *root, rv_proposa
 		memcpy(f->findings, findings[i], sizeof(f->findings));
 		f->marks = marks ? marks[i] : NULL;
 		app->nfiles++;
-		if ((error = load_file(app, f)) < 0 ||
-		    (error = split_lines(f->p->source.ptr, f->p->source.len, &f->old_lines, &f->nold)) < 0 ||
-		    (error = split_lines(f->p->port.output.ptr, f->p->port.output.len, &f->new_lines, &f->nnew)) < 0)
+		if ((error = load_file(app, f)) < 0 || (error = split_file(app, f)) < 0)
 			return error;
 		refresh_state(app, f);
 	}
@@ -116,6 +141,8 @@ void tui_app_dispose(tui_app *app)
 		free(app->files[i].decisions);
 		free(app->files[i].old_lines);
 		free(app->files[i].new_lines);
+		free(app->files[i].old_tokens);
+		free(app->files[i].new_tokens);
 	}
 	free(app->files);
 	free(app->undo);
@@ -346,11 +373,7 @@ static void choose_fix(tui_app *app, int key)
 		return;
 	}
 	f->p = p;
-	free(f->old_lines);
-	free(f->new_lines);
-	f->old_lines = f->new_lines = NULL;
-	if (load_file(app, f) < 0 || split_lines(p->source.ptr, p->source.len, &f->old_lines, &f->nold) < 0 ||
-	    split_lines(p->port.output.ptr, p->port.output.len, &f->new_lines, &f->nnew) < 0) {
+	if (load_file(app, f) < 0 || split_file(app, f) < 0) {
 		snprintf(app->message, sizeof(app->message), "%s", util_error_last());
 		return;
 	}

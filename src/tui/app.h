@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "port/lex.h"
 #include "review/hunks.h"
 #include "review/proposal.h"
 #include "review/session.h"
@@ -24,6 +25,8 @@ typedef struct tui_file {
 	rv_decision *decisions;
 	tui_line *old_lines, *new_lines;
 	size_t nold, nnew;
+	port_token *old_tokens, *new_tokens; /* for syntax colour; NULL without */
+	size_t nold_tokens, nnew_tokens;
 	rv_file_state state;
 	size_t findings[3];   /* by severity */
 	const unsigned char *marks; /* per source line: the worst finding's severity + 1, or 0; borrowed */
@@ -40,6 +43,7 @@ typedef struct tui_undo {
 typedef struct tui_app {
 	tui_screen screen;
 	rv_session *session;
+	port_lexer *lexer;    /* tokens for syntax colour, or NULL; borrowed */
 	const char *root;     /* the work tree, for the title */
 	tui_file *files;
 	size_t nfiles;
@@ -64,7 +68,7 @@ typedef struct tui_app {
 
 /* Sets up the model over proposals (files[i].p set by the caller, state OK)
  * and the session; hunks and decisions are computed here. */
-int tui_app_init(tui_app *app, rv_session *session, const char *root, rv_proposal **proposals,
+int tui_app_init(tui_app *app, rv_session *session, port_lexer *lexer, const char *root, rv_proposal **proposals,
 		 const size_t (*findings)[3], const unsigned char *const *marks, size_t count, int width, int height);
 void tui_app_dispose(tui_app *app);
 

@@ -107,11 +107,54 @@ static const char *mark_of(rv_decision d)
 	return d == RV_ACCEPTED ? "A" : d == RV_REJECTED ? "R" : d == RV_EDITED ? "E" : "?";
 }
 
-/* One side of a row: mark, line number, text. */
-static void draw_side(tui_screen *s, int y, int x, int width, size_t no, const tui_line *lines, bool in_hunk,
-		      tui_attr text_attr, const char *mark, tui_attr mark_attr)
+/* One side's text and colour. */
+typedef struct side {
+	const tui_line *lines;
+	const char *text;   /* the whole file, where tokens point */
+	const port_token *tokens;
+	size_t ntokens;
+} side;
+
+static tui_attr token_attr(uint8_t kind)
 {
+	return kind == PORT_TOKEN_KEYWORD ? TUI_KEYWORD
+	       : kind == PORT_TOKEN_COMMENT ? TUI_COMMENT
+	       : kind == PORT_TOKEN_LITERAL ? TUI_LITERAL
+					    : TUI_NORMAL;
+}
+
+/* Colours the bytes of a context line by its tokens (syntax colour). */
+static void colour_tokens(const side *sd, const tui_line *line, unsigned char *attrs, size_t n)
+{
+	size_t start = (size_t)(line->text - sd->text), lo = 0, hi = sd->ntokens, i;
+
+	while (lo < hi) { /* the first token ending after the line's start */
+		size_t mid = (lo + hi) / 2;
+
+		if (sd->tokens[mid].end <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < sd->ntokens && sd->tokens[i].start < start + n; i++) {
+		size_t a = sd->tokens[i].start > start ? sd->tokens[i].start - start : 0;
+		size_t b = sd->tokens[i].end - start < n ? sd->tokens[i].end - start : n;
+
+		for (; a < b; a++)
+			attrs[a] = (unsigned char)token_attr(sd->tokens[i].kind);
+	}
+}
+
+/* One side of a row: mark, line number, text in its colours. */
+static void draw_side(tui_screen *s, int y, int x, int width, size_t no, const side *sd, bool in_hunk,
+		      tui_attr hunk_attr, size_t span_start, size_t span_end, tui_attr span_attr, const char *mark,
+		      tui_attr mark_attr)
+{
+	unsigned char attrs[1024];
+	const tui_line *line;
 	char num[32];
+	size_t n, i, run;
+	int col;
 
 	tui_screen_fill(s, y, x, width, TUI_NORMAL);
 	tui_screen_put(s, y, x, 1, mark, strlen(mark), mark_attr);
@@ -119,7 +162,34 @@ static void draw_side(tui_screen *s, int y, int x, int width, size_t no, const t
 		return;
 	snprintf(num, sizeof(num), "%4zu ", no);
 	tui_screen_put(s, y, x + 1, 5, num, strlen(num), TUI_DIM);
-	tui_screen_put(s, y, x + 6, width - 6, lines[no - 1].text, lines[no - 1].len, in_hunk ? text_attr : TUI_NORMAL);
+	line = &sd->lines[no - 1];
+	n = line->len < sizeof(attrs) ? line->len : sizeof(attrs);
+	memset(attrs, in_hunk ? hunk_attr : TUI_NORMAL, n);
+	if (!in_hunk && sd->tokens)
+		colour_tokens(sd, line, attrs, n);
+	for (i = span_start; in_hunk && i < span_end && i < n; i++)
+		attrs[i] = (unsigned char)span_attr;
+	/* runs of one attribute, each put where the last ended */
+	for (i = 0, col = 6; i < n && col < width; i += run) {
+		for (run = 1; i + run < n && attrs[i + run] == attrs[i]; run++)
+			;
+		col += tui_screen_put(s, y, x + col, width - col, line->text + i, run, (tui_attr)attrs[i]);
+	}
+}
+
+/* The changed span of a pair of lines: what lies between their common
+ * prefix and common suffix. */
+static void changed_span(const tui_line *a, const tui_line *b, size_t *a_start, size_t *a_end, size_t *b_end)
+{
+	size_t p = 0, q = 0;
+
+	while (p < a->len && p < b->len && a->text[p] == b->text[p])
+		p++;
+	while (q < a->len - p && q < b->len - p && a->text[a->len - 1 - q] == b->text[b->len - 1 - q])
+		q++;
+	*a_start = p;
+	*a_end = a->len - q;
+	*b_end = b->len - q;
 }
 
 void tui_diff_draw(tui_app *app, const tui_layout *l)
@@ -130,6 +200,7 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 	diff_row *rows;
 	size_t n, i;
 	char title[64];
+	side old_side, new_side;
 
 	for (row = 0; row < l->rows; row++)
 		tui_screen_fill(s, l->top + row, l->diff_x, l->diff_width, TUI_NORMAL);
@@ -142,21 +213,33 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 	tui_screen_put(s, l->top, l->diff_x + half + 1, half, title, strlen(title), TUI_TITLE);
 	if (!(rows = rows_of(f, &n)))
 		return;
+	old_side.lines = f->old_lines;
+	old_side.text = f->p->source.ptr;
+	old_side.tokens = f->old_tokens;
+	old_side.ntokens = f->nold_tokens;
+	new_side.lines = f->new_lines;
+	new_side.text = f->p->port.output.ptr;
+	new_side.tokens = f->new_tokens;
+	new_side.ntokens = f->nnew_tokens;
 	if (n && app->diff_top >= n)
 		app->diff_top = n - 1;
 	for (row = 1, i = app->diff_top; row < l->rows && i < n; row++, i++) {
 		const diff_row *r = &rows[i];
-		bool in_hunk = r->hunk >= 0, start = in_hunk && (i == 0 || rows[i - 1].hunk != r->hunk);
+		bool in_hunk = r->hunk >= 0, first = in_hunk && (i == 0 || rows[i - 1].hunk != r->hunk);
 		bool cursor = in_hunk && (size_t)r->hunk == app->hunk && app->focus == TUI_FOCUS_DIFF;
 		rv_decision d = in_hunk ? f->decisions[r->hunk] : RV_PENDING;
-		const char *mark = start ? mark_of(d) : cursor ? "|" : " ";
+		const char *mark = first ? mark_of(d) : cursor ? "|" : " ";
 		tui_attr mark_attr = cursor ? TUI_SELECTED
 				     : d == RV_ACCEPTED || d == RV_EDITED ? TUI_ACCEPTED
 				     : d == RV_REJECTED			 ? TUI_REJECTED
 									 : TUI_DIM;
+		size_t start = 0, old_end = 0, new_end = 0;
 
-		draw_side(s, l->top + row, l->diff_x, half, r->old_no, f->old_lines, in_hunk, TUI_REMOVED, mark,
-			  mark_attr);
+		if (in_hunk && r->old_no && r->new_no)
+			changed_span(&f->old_lines[r->old_no - 1], &f->new_lines[r->new_no - 1], &start, &old_end,
+				     &new_end);
+		draw_side(s, l->top + row, l->diff_x, half, r->old_no, &old_side, in_hunk, TUI_REMOVED, start, old_end,
+			  TUI_CHANGED_OLD, mark, mark_attr);
 		/* the middle column: the worst finding on the source line (E, W, N) */
 		{
 			unsigned char m = r->old_no && f->marks ? f->marks[r->old_no - 1] : 0;
@@ -164,8 +247,8 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 			tui_screen_put(s, l->top + row, l->diff_x + half, 1, m == 3 ? "E" : m == 2 ? "W" : m == 1 ? "N" : "|", 1,
 				       m == 3 ? TUI_ERROR : m ? TUI_REJECTED : TUI_DIM);
 		}
-		draw_side(s, l->top + row, l->diff_x + half + 1, l->diff_width - half - 1, r->new_no, f->new_lines,
-			  in_hunk, TUI_ADDED, mark, mark_attr);
+		draw_side(s, l->top + row, l->diff_x + half + 1, l->diff_width - half - 1, r->new_no, &new_side, in_hunk,
+			  TUI_ADDED, start, new_end, TUI_CHANGED_NEW, mark, mark_attr);
 	}
 	free(rows);
 }

@@ -134,12 +134,31 @@ int tui_screen_dump(const tui_screen *s, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
+int tui_screen_dump_attrs(const tui_screen *s, FILE *out)
+{
+	static const char letters[TUI_NATTRS + 1] = " TS-+ARdEkcl<>";
+	int y, x;
+
+	for (y = 0; y < s->height; y++) {
+		int end = s->width;
+
+		while (end > 0 && s->cells[y * s->width + end - 1].attr == TUI_NORMAL)
+			end--;
+		for (x = 0; x < end; x++)
+			fputc(letters[s->cells[y * s->width + x].attr], out);
+		fputc('\n', out);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
 static const short pairs[TUI_NATTRS][2] = {
 	[TUI_NORMAL] = { -1, -1 },	   [TUI_TITLE] = { COLOR_WHITE, COLOR_BLUE },
 	[TUI_SELECTED] = { COLOR_BLACK, COLOR_CYAN }, [TUI_REMOVED] = { COLOR_RED, -1 },
 	[TUI_ADDED] = { COLOR_GREEN, -1 },	    [TUI_ACCEPTED] = { COLOR_GREEN, -1 },
 	[TUI_REJECTED] = { COLOR_RED, -1 },	    [TUI_DIM] = { COLOR_BLUE, -1 },
-	[TUI_ERROR] = { COLOR_WHITE, COLOR_RED },
+	[TUI_ERROR] = { COLOR_WHITE, COLOR_RED },   [TUI_KEYWORD] = { COLOR_YELLOW, -1 },
+	[TUI_COMMENT] = { COLOR_CYAN, -1 },	    [TUI_LITERAL] = { COLOR_MAGENTA, -1 },
+	[TUI_CHANGED_OLD] = { COLOR_WHITE, COLOR_RED }, [TUI_CHANGED_NEW] = { COLOR_BLACK, COLOR_GREEN },
 };
 
 int tui_terminal_open(tui_screen *s, bool color)
@@ -192,7 +211,11 @@ static attr_t curses_attr(const tui_screen *s, unsigned char a)
 	case TUI_TITLE:
 	case TUI_SELECTED:
 	case TUI_ERROR:
+	case TUI_CHANGED_OLD:
+	case TUI_CHANGED_NEW:
 		return A_REVERSE;
+	case TUI_KEYWORD:
+		return A_BOLD;
 	case TUI_DIM:
 		return A_DIM;
 	case TUI_ADDED:

@@ -18,6 +18,11 @@ typedef enum tui_attr {
 	TUI_REJECTED,
 	TUI_DIM,      /* line numbers, hints */
 	TUI_ERROR,
+	TUI_KEYWORD,  /* syntax colour, from libclang's token kinds */
+	TUI_COMMENT,
+	TUI_LITERAL,
+	TUI_CHANGED_OLD, /* the span of a line a hunk changes */
+	TUI_CHANGED_NEW,
 	TUI_NATTRS
 } tui_attr;
 
@@ -45,6 +50,10 @@ int tui_screen_put(tui_screen *s, int y, int x, int width, const char *text, siz
 void tui_screen_fill(tui_screen *s, int y, int x, int width, tui_attr attr);
 /* The screen as text, one line per row, trailing blanks dropped. */
 int tui_screen_dump(const tui_screen *s, FILE *out);
+/* The attributes, one letter per cell (tests see colour this way): ' ' normal,
+ * T title, S selected, - removed, + added, A accepted, R rejected, d dim,
+ * E error, k keyword, c comment, l literal, < and > changed spans. */
+int tui_screen_dump_attrs(const tui_screen *s, FILE *out);
 
 /* The terminal: ncurses set up, colours unless color is false. */
 int tui_terminal_open(tui_screen *s, bool color);
