@@ -149,8 +149,22 @@ static int repropose(void *payload, size_t index, rv_proposal **out)
 	return 0;
 }
 
+/* :save-screen and :save-attrs: the screen as drawn now, text or attributes. */
+static int save_screen(tui_app *app, const char *path, bool attrs)
+{
+	FILE *out = fopen(path, "w");
+	int error;
+
+	if (!out)
+		return -1;
+	tui_app_draw(app);
+	error = attrs ? tui_screen_dump_attrs(&app->screen, out) : tui_screen_dump(&app->screen, out);
+	return fclose(out) != 0 || error < 0 ? -1 : 0;
+}
+
 /* Keys and commands from a file: key names separated by blanks, and lines
- * ":save-screen PATH" and ":redraw". The script ends the review at its end. */
+ * ":save-screen PATH", ":save-attrs PATH" and ":redraw". The script ends the
+ * review at its end. */
 static int run_script(tui_app *app, const char *path)
 {
 	FILE *in = fopen(path, "r");
@@ -166,23 +180,13 @@ static int run_script(tui_app *app, const char *path)
 		line[strcspn(line, "\r\n")] = '\0';
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
-		if (strncmp(line, ":save-screen ", 13) == 0) {
-			FILE *out = fopen(line + 13, "w");
+		if (strncmp(line, ":save-screen ", 13) == 0 || strncmp(line, ":save-attrs ", 12) == 0) {
+			bool attrs = line[6] == 'a';
+			const char *to = line + (attrs ? 12 : 13);
 
-			tui_app_draw(app);
-			if (!out || tui_screen_dump(&app->screen, out) < 0 || fclose(out) != 0) {
+			if (save_screen(app, to, attrs) < 0) {
 				fclose(in);
-				return cmd_fail(CMD_EXIT_USAGE, "%s:%u: cannot write %s", path, lineno, line + 13);
-			}
-			continue;
-		}
-		if (strncmp(line, ":save-attrs ", 12) == 0) {
-			FILE *out = fopen(line + 12, "w");
-
-			tui_app_draw(app);
-			if (!out || tui_screen_dump_attrs(&app->screen, out) < 0 || fclose(out) != 0) {
-				fclose(in);
-				return cmd_fail(CMD_EXIT_USAGE, "%s:%u: cannot write %s", path, lineno, line + 12);
+				return cmd_fail(CMD_EXIT_USAGE, "%s:%u: cannot write %s", path, lineno, to);
 			}
 			continue;
 		}
