@@ -18,6 +18,7 @@ typedef struct review {
 	port_lexer *lexer;
 	an_analyzer *analyzer;
 	size_t *index_of;         /* per reviewed file: its index in set */
+	size_t rebased;           /* stale files proposed again from their content */
 	cmd_proposals set;
 	rv_session session;
 	rv_proposal **reviewed;   /* per file: the walk's proposal or one of the original */
@@ -70,8 +71,22 @@ static int count_findings(cmd_context *ctx, const rv_proposal *p, size_t out[3],
 	return error;
 }
 
+/* Whether a file the session knows changed outside hipport: neither what
+ * the last decision wrote nor (after an interrupted one) what it replaced,
+ * nor the original when nothing was written. */
+static bool stale(const rv_session_file *rec, const rv_proposal *now)
+{
+	char id[41];
+
+	rv_blob_id(id, now->source.ptr, now->source.len);
+	if (rec->written[0])
+		return strcmp(id, rec->written) != 0 && strcmp(id, rec->previous) != 0;
+	return strcmp(id, rec->base) != 0;
+}
+
 /* The files to review: each file's proposal, of its original where the
- * session knows it; decisions a kill interrupted are written first. */
+ * session knows it; decisions a kill interrupted are written first, and
+ * files changed outside hipport are proposed again from what they hold. */
 static int load(cmd_context *ctx, review *r)
 {
 	size_t i;
@@ -100,7 +115,13 @@ static int load(cmd_context *ctx, review *r)
 
 		if (p->state != RV_PROPOSAL_OK)
 			continue;
-		if ((rec = rv_session_find(&r->session, p->path))) {
+		if ((rec = rv_session_find(&r->session, p->path)) && stale(rec, p)) {
+			/* changed outside hipport: re-proposed from what it holds now */
+			if ((error = rv_session_rebase(&r->session, p->path, p->source.ptr, p->source.len)) < 0)
+				goto fail;
+			r->rebased++;
+		}
+		if (rec) {
 			rv_proposal *o = &r->originals[i];
 			rv_hunks hunks;
 
@@ -276,10 +297,16 @@ int cmd_review(cmd_context *ctx)
 		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 	} else if ((code = bind_keys(&app, r.set.walk.root)) != 0) {
 		/* the message is out */
-	} else if ((app.repropose = repropose, app.payload = &r, ctx->script)) {
-		code = run_script(&app, ctx->script);
 	} else {
-		code = run_terminal(&app, ctx->color); /* --color/--no-color and NO_COLOR decided it */
+		app.repropose = repropose;
+		app.payload = &r;
+		if (r.rebased)
+			snprintf(app.message, sizeof(app.message),
+				 "%zu files changed outside hipport: proposed again from what they hold", r.rebased);
+		if (ctx->script)
+			code = run_script(&app, ctx->script);
+		else
+			code = run_terminal(&app, ctx->color); /* --color/--no-color and NO_COLOR decided it */
 	}
 	tui_app_dispose(&app);
 	review_dispose(&r);

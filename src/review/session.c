@@ -395,6 +395,19 @@ int rv_session_choose_fix(rv_session *s, const char *path, const char *fs_path, 
 	return save(s);
 }
 
+int rv_session_rebase(rv_session *s, const char *path, const char *text, size_t len)
+{
+	rv_session_file *f = rv_session_find(s, path);
+	int error;
+
+	if (!f)
+		return 0;
+	if ((error = store_original(s, text, len, f->base)) < 0)
+		return error;
+	f->written[0] = f->previous[0] = '\0';
+	return save(s);
+}
+
 int rv_session_decide(rv_session *s, const char *path, const char *fs_path, const char *original,
 		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index,
 		      rv_decision decision, const char *text)

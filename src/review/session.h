@@ -78,6 +78,11 @@ int rv_session_decide(rv_session *s, const char *path, const char *fs_path, cons
 int rv_session_choose_fix(rv_session *s, const char *path, const char *fs_path, const char *original,
 			  size_t original_len, const char *id);
 
+/* A stale file starts again from what it holds now: that becomes its
+ * original; decisions stay, and apply to the hunks of the new proposal with
+ * the same keys. Saved at once. */
+int rv_session_rebase(rv_session *s, const char *path, const char *text, size_t len);
+
 /* Writes what an interrupted decision left unwritten: the file still holds
  * what it held before the last decision. 1 when it was rewritten. */
 int rv_session_resume(rv_session *s, const char *path, const char *fs_path, const char *original,

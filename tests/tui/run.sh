@@ -3,7 +3,8 @@
 # each tests/tui/NAME.script runs on a fresh git copy of the example project at
 # 120x30; every ":save-screen NAME.N" it writes must equal expected/NAME.N, and
 # NAME.check (if any) runs afterwards with HIPPORT and REPO set; NAME.config
-# (if any) is the repository's .hipport/config.
+# (if any) is the repository's .hipport/config, and NAME.setup (if any) runs in
+# the repository first.
 # UPDATE=1 writes the expected screens instead of comparing them.
 # usage: run.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
@@ -22,6 +23,10 @@ for script in "$here"/*.script; do
 		git -c user.name=t -c user.email=t@t commit -q -m example) || exit 2
 	if [ -f "$here/$name.config" ]; then # the repository's shared configuration
 		mkdir -p "$repo/.hipport" && cp "$here/$name.config" "$repo/.hipport/config" || exit 2
+	fi
+	if [ -f "$here/$name.setup" ]; then # what happened before the review
+		(cd "$repo" && HIPPORT=$hipport sh "$here/$name.setup") >"$tmp/$name.setup.out" 2>&1 ||
+			{ echo "FAIL $name.setup:"; sed 's/^/  /' "$tmp/$name.setup.out" | head -5; fail=$((fail + 1)); continue; }
 	fi
 	# the "editor" of edit scripts appends a mark to the first line it is given
 	if ! (cd "$repo" && EDITOR="$tmp/editor" VISUAL= \
