@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -117,6 +118,14 @@ static void fsync_parent(const char *path)
 	free(dir);
 }
 
+/* Whether fd is still the file named path (not one renamed away meanwhile). */
+static bool still_named(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 static int write_replacing(const char *path, const char *data, size_t len, bool durable)
 {
 	util_buf lock = UTIL_BUF_INIT;
@@ -134,30 +143,32 @@ static int write_replacing(const char *path, const char *data, size_t len, bool 
 	util_buf_printf(&lock, "%s.lock", path);
 	if (util_buf_oom(&lock))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
-	fd = open(lock.ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	/* The lock is held with flock while the file is written, and released
+	 * by the kernel when the process ends: a lock file a killed hipport left
+	 * behind is taken over, one a running hipport holds is not. */
+	fd = open(lock.ptr, O_WRONLY | O_CREAT | O_CLOEXEC, mode);
 	if (fd < 0) {
-		if (errno == EEXIST)
-			error = util_error_set(UTIL_ERROR, "%s: locked (%s exists; another hipport running?)",
-					       path, lock.ptr);
-		else
-			error = util_error_set(UTIL_ERROR, "%s: cannot create %s: %s", path, lock.ptr,
-					       strerror(errno));
+		error = util_error_set(UTIL_ERROR, "%s: cannot create %s: %s", path, lock.ptr, strerror(errno));
 		goto done;
 	}
-	if (write_all(fd, data, len) < 0 || (durable && fsync(fd) < 0)) {
-		error = util_error_set(UTIL_ERROR, "%s: write failed: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (close(fd) < 0) {
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0 || !still_named(fd, lock.ptr)) {
+		close(fd);
 		fd = -1;
+		error = util_error_set(UTIL_ERROR, "%s: locked (%s is held; another hipport running?)", path,
+				       lock.ptr);
+		goto done;
+	}
+	if (fchmod(fd, mode) < 0 || ftruncate(fd, 0) < 0 || write_all(fd, data, len) < 0 ||
+	    (durable && fsync(fd) < 0)) {
 		error = util_error_set(UTIL_ERROR, "%s: write failed: %s", path, strerror(errno));
 		goto fail;
 	}
-	fd = -1;
 	if (rename(lock.ptr, path) < 0) {
 		error = util_error_set(UTIL_ERROR, "%s: cannot replace: %s", path, strerror(errno));
 		goto fail;
 	}
+	close(fd); /* after the rename: the lock is held until the file is in place */
+	fd = -1;
 	if (durable)
 		fsync_parent(path);
 	error = UTIL_OK;

@@ -29,6 +29,19 @@ echo "old content" >"$tmp/out.hip"
 check "-o" 0 "$hipport" translate --target-hip=5.2 -o "$tmp/out.hip" "$example"
 truth "-o equals stdout" cmp -s "$tmp/out.hip" "$tmp/stdout.hip"
 truth "no lock file" test ! -e "$tmp/out.hip.lock"
+# a lock a killed hipport left is taken over; one a live process holds is not
+: >"$tmp/out.hip.lock"
+check "stale lock taken over" 0 "$hipport" translate --target-hip=5.2 -o "$tmp/out.hip" "$example"
+truth "stale lock gone" test ! -e "$tmp/out.hip.lock"
+if command -v flock >/dev/null 2>&1; then
+	flock "$tmp/out.hip.lock" sleep 3 &
+	holder=$!
+	sleep 0.5
+	check "held lock" 2 "$hipport" translate --target-hip=5.2 -o "$tmp/out.hip" "$example"
+	expect "held lock message" "$tmp/err" "locked"
+	wait "$holder"
+	rm -f "$tmp/out.hip.lock"
+fi
 check "-o, quiet stdout" 0 "$hipport" translate --target-hip=5.2 --output="$tmp/o2.hip" "$example"
 truth "nothing on stdout with -o" test ! -s "$tmp/out"
 
