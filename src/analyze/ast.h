@@ -161,6 +161,8 @@ typedef struct an_node {
 void an_atomics_visit(an_ctx *ctx, const an_node *n);
 void an_atomics_tokens(an_ctx *ctx);
 void an_precision_visit(an_ctx *ctx, const an_node *n);
+/* The fast-math intrinsics PREC-002 reports (NULL-ended). */
+extern const char *const an_fast_math[];
 void an_precision_tokens(an_ctx *ctx);
 void an_warp_visit(an_ctx *ctx, const an_node *n);
 void an_warp_decl(an_ctx *ctx, CXCursor c);

@@ -7,7 +7,7 @@
 #include "analyze/ast.h"
 #include "util/buf.h"
 
-static const char *const fast_math[] = { "__expf", "__exp10f", "__logf", "__log2f", "__log10f", "__powf",
+const char *const an_fast_math[] = { "__expf", "__exp10f", "__logf", "__log2f", "__log10f", "__powf",
 					  "__sinf", "__cosf", "__tanf", "__sincosf", "__fdividef", "__saturatef",
 					  NULL };
 
@@ -107,8 +107,8 @@ void an_precision_visit(an_ctx *ctx, const an_node *n)
 			fix_half_math(ctx, h, c, parent, bf16);
 		return;
 	}
-	for (i = 0; fast_math[i]; i++)
-		if (strcmp(name, fast_math[i]) == 0)
+	for (i = 0; an_fast_math[i]; i++)
+		if (strcmp(name, an_fast_math[i]) == 0)
 			an_add_at(ctx, "PREC-002", AN_NOTE, c,
 				  "%s: AMD's fast-math version has a different error bound than NVIDIA's", name);
 }

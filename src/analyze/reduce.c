@@ -13,9 +13,7 @@ static bool ident_wants_ast(const char *s, size_t n)
 						"__clz", "__brev", "__half", "half", "__nv_bfloat16", "nv_bfloat16",
 						"__syncwarp", "__any", "__all", "__uni", "__match", "__reduce",
 						"__lane_id", "cudaFuncSetAttribute", NULL };
-	static const char *const names[] = { "asm", "__asm__", "__asm", "__expf", "__exp10f", "__logf", "__log2f",
-					     "__log10f", "__powf", "__sinf", "__cosf", "__tanf", "__sincosf",
-					     "__fdividef", "__saturatef", NULL };
+	static const char *const names[] = { "asm", "__asm__", "__asm", NULL };
 	size_t i;
 
 	for (i = 0; prefixes[i]; i++)
@@ -23,6 +21,9 @@ static bool ident_wants_ast(const char *s, size_t n)
 			return true;
 	for (i = 0; names[i]; i++)
 		if (n == strlen(names[i]) && memcmp(s, names[i], n) == 0)
+			return true;
+	for (i = 0; an_fast_math[i]; i++)
+		if (n == strlen(an_fast_math[i]) && memcmp(s, an_fast_math[i], n) == 0)
 			return true;
 	return false;
 }

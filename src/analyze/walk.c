@@ -6,6 +6,7 @@
 #include "analyze/ast.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/text.h"
 
 an_hit *an_add(an_ctx *ctx, const char *id, an_severity severity, uint32_t start, uint32_t end,
 	       const char *fmt, ...)
@@ -13,7 +14,8 @@ an_hit *an_add(an_ctx *ctx, const char *id, an_severity severity, uint32_t start
 	util_buf msg = UTIL_BUF_INIT;
 	an_hit *h;
 	va_list ap;
-	uint32_t i, line = 1, col = 1;
+	uint32_t i;
+	unsigned line, col;
 
 	if (ctx->error)
 		return NULL;
@@ -35,14 +37,7 @@ an_hit *an_add(an_ctx *ctx, const char *id, an_severity severity, uint32_t start
 		ctx->error = UTIL_ENOMEM;
 		return NULL;
 	}
-	for (i = 0; i < start && i < ctx->len; i++) {
-		if (ctx->src[i] == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
+	util_text_position(ctx->src, start < ctx->len ? start : ctx->len, &line, &col);
 	h = &ctx->hits[ctx->count++];
 	memset(h, 0, sizeof(*h));
 	h->id = id;

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analyze/finding.h"
 #include "review/batch.h"
 #include "review/cache.h"
 #include "review/session.h"
@@ -154,4 +155,26 @@ int cmd_proposal_reviewed(cmd_context *ctx, const rv_session *s, const rv_sessio
 	}
 	util_buf_dispose(&original);
 	return 0;
+}
+
+int cmd_count_findings(cmd_context *ctx, const rv_proposal *p, size_t out[3], unsigned char **marks)
+{
+	an_finding *f = NULL;
+	size_t n = 0, i;
+	int error = an_findings_of(&f, &n, p, &ctx->port);
+
+	out[0] = out[1] = out[2] = 0;
+	if (marks && !(*marks = calloc(p->lines + 2, 1))) {
+		an_findings_free(f, n);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		if (ctx->suppress && an_id_listed(ctx->suppress, strlen(ctx->suppress), f[i].id))
+			continue;
+		out[f[i].severity]++;
+		if (marks && f[i].line >= 1 && f[i].line <= p->lines + 1 && (*marks)[f[i].line - 1] < f[i].severity + 1)
+			(*marks)[f[i].line - 1] = (unsigned char)(f[i].severity + 1);
+	}
+	an_findings_free(f, n);
+	return error;
 }

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/finding.h"
 #include "cmd/propose.h"
 #include "review/session.h"
 #include "tui/app.h"
@@ -47,43 +46,6 @@ static void review_dispose(review *r)
 	cmd_proposals_dispose(&r->set);
 }
 
-/* The findings of a proposal by severity, and the worst per source line. */
-static int count_findings(cmd_context *ctx, const rv_proposal *p, size_t out[3], unsigned char **marks)
-{
-	an_finding *f = NULL;
-	size_t n = 0, i;
-	int error = an_findings_of(&f, &n, p, &ctx->port);
-
-	out[0] = out[1] = out[2] = 0;
-	*marks = calloc(p->lines + 2, 1);
-	if (!*marks) {
-		an_findings_free(f, n);
-		return util_error_set(UTIL_ENOMEM, "out of memory");
-	}
-	for (i = 0; i < n; i++) {
-		if (ctx->suppress && an_id_listed(ctx->suppress, strlen(ctx->suppress), f[i].id))
-			continue;
-		out[f[i].severity]++;
-		if (f[i].line >= 1 && f[i].line <= p->lines + 1 && (*marks)[f[i].line - 1] < f[i].severity + 1)
-			(*marks)[f[i].line - 1] = (unsigned char)(f[i].severity + 1);
-	}
-	an_findings_free(f, n);
-	return error;
-}
-
-/* Whether a file the session knows changed outside hipport: neither what
- * the last decision wrote nor (after an interrupted one) what it replaced,
- * nor the original when nothing was written. */
-static bool stale(const rv_session_file *rec, const rv_proposal *now)
-{
-	char id[41];
-
-	rv_blob_id(id, now->source.ptr, now->source.len);
-	if (rec->written[0])
-		return strcmp(id, rec->written) != 0 && strcmp(id, rec->previous) != 0;
-	return strcmp(id, rec->base) != 0;
-}
-
 /* The files to review: each file's proposal, of its original where the
  * session knows it; decisions a kill interrupted are written first, and
  * files changed outside hipport are proposed again from what they hold. */
@@ -115,7 +77,7 @@ static int load(cmd_context *ctx, review *r)
 
 		if (p->state != RV_PROPOSAL_OK)
 			continue;
-		if ((rec = rv_session_find(&r->session, p->path)) && stale(rec, p)) {
+		if ((rec = rv_session_find(&r->session, p->path)) && rv_session_stale(rec, p->source.ptr, p->source.len)) {
 			/* changed outside hipport: re-proposed from what it holds now */
 			if ((error = rv_session_rebase(&r->session, p->path, p->source.ptr, p->source.len)) < 0)
 				goto fail;
@@ -136,7 +98,7 @@ static int load(cmd_context *ctx, review *r)
 				goto fail;
 			p = o;
 		}
-		if ((error = count_findings(ctx, p, r->findings[r->n], &r->marks[r->n])) < 0)
+		if ((error = cmd_count_findings(ctx, p, r->findings[r->n], &r->marks[r->n])) < 0)
 			goto fail;
 		r->index_of[r->n] = i;
 		r->reviewed[r->n++] = p;

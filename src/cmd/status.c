@@ -26,8 +26,7 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 	const rv_proposal *p = now;
 	rv_hunks hunks;
 	rv_decision *d;
-	an_finding *f = NULL;
-	size_t i, nf = 0;
+	size_t i;
 	int error;
 
 	memset(&orig, 0, sizeof(orig));
@@ -44,7 +43,7 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 		return error;
 	}
 	d = calloc(hunks.count + 1, sizeof(*d));
-	if (!d || (error = an_findings_of(&f, &nf, p, &ctx->port)) < 0) {
+	if (!d || (error = cmd_count_findings(ctx, p, st->findings, NULL)) < 0) {
 		free(d);
 		rv_hunks_dispose(&hunks);
 		rv_proposal_dispose(&orig);
@@ -54,11 +53,7 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 	st->hunks = hunks.count;
 	for (i = 0; i < hunks.count; i++)
 		st->by_decision[d[i]]++;
-	for (i = 0; i < nf; i++)
-		if (!ctx->suppress || !an_id_listed(ctx->suppress, strlen(ctx->suppress), f[i].id))
-			st->findings[f[i].severity]++;
 	st->state = rv_session_state(rec, &hunks, now->source.ptr, now->source.len);
-	an_findings_free(f, nf);
 	free(d);
 	rv_hunks_dispose(&hunks);
 	rv_proposal_dispose(&orig);

@@ -6,6 +6,7 @@
 
 #include "util/error.h"
 #include "util/file.h"
+#include "util/text.h"
 
 static bool contains(const char *src, size_t len, const char *what)
 {
@@ -111,17 +112,10 @@ static void map_refs(rv_proposal *p, const an_applied *spans, size_t nspans)
 
 	for (i = 0; i < p->port.nrefs; i++) {
 		port_ref *r = &p->port.refs[i];
-		uint32_t off = an_applied_origin(spans, nspans, r->offset), k;
-		unsigned line = 1, col = 1;
+		uint32_t off = an_applied_origin(spans, nspans, r->offset);
+		unsigned line, col;
 
-		for (k = 0; k < off && k < p->source.len; k++) {
-			if (p->source.ptr[k] == '\n') {
-				line++;
-				col = 1;
-			} else {
-				col++;
-			}
-		}
+		util_text_position(p->source.ptr, off < p->source.len ? off : p->source.len, &line, &col);
 		r->offset = off;
 		r->line = line;
 		r->col = col;

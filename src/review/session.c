@@ -251,18 +251,24 @@ void rv_session_decisions(const rv_session_file *f, const rv_hunks *hunks, rv_de
 	}
 }
 
+bool rv_session_stale(const rv_session_file *f, const char *tree, size_t tree_len)
+{
+	char id[41];
+
+	rv_blob_id(id, tree, tree_len);
+	if (f->written[0])
+		return strcmp(id, f->written) != 0 && strcmp(id, f->previous) != 0;
+	return strcmp(id, f->base) != 0;
+}
+
 rv_file_state rv_session_state(const rv_session_file *f, const rv_hunks *hunks, const char *tree, size_t tree_len)
 {
 	rv_decision *d;
 	size_t i, decided = 0;
-	char id[41];
 
 	if (!f)
 		return RV_STATE_PENDING;
-	rv_blob_id(id, tree, tree_len);
-	if (f->written[0] && strcmp(id, f->written) != 0 && strcmp(id, f->previous) != 0)
-		return RV_STATE_STALE;
-	if (!f->written[0] && strcmp(id, f->base) != 0)
+	if (rv_session_stale(f, tree, tree_len))
 		return RV_STATE_STALE;
 	d = calloc(hunks->count + 1, sizeof(*d));
 	if (!d)
@@ -341,20 +347,29 @@ static int compose(const rv_session_file *f, const char *original, size_t origin
 	return error;
 }
 
+/* The blob id of what a working-tree file holds now. */
+static int file_blob_id(const char *fs_path, char id[41])
+{
+	util_buf tree = UTIL_BUF_INIT;
+	int error = util_file_read(&tree, fs_path, 0);
+
+	if (error == 0)
+		rv_blob_id(id, tree.ptr ? tree.ptr : "", tree.len);
+	util_buf_dispose(&tree);
+	return error;
+}
+
 /* The file's record, made (with its original stored) if the file still
  * holds the original; UTIL_EINPUT when it changed outside hipport. */
 static int record_of(rv_session *s, const char *path, const char *fs_path, const char *original,
 		     size_t original_len, rv_session_file **out)
 {
 	rv_session_file *f = rv_session_find(s, path);
-	util_buf tree = UTIL_BUF_INIT;
 	char tree_id[41];
 	int error;
 
-	if ((error = util_file_read(&tree, fs_path, 0)) < 0)
+	if ((error = file_blob_id(fs_path, tree_id)) < 0)
 		return error;
-	rv_blob_id(tree_id, tree.ptr ? tree.ptr : "", tree.len);
-	util_buf_dispose(&tree);
 	/* the file must hold what hipport left in it, or the original */
 	if (f) {
 		if (strcmp(tree_id, f->written[0] ? f->written : f->base) != 0)
@@ -438,16 +453,14 @@ int rv_session_resume(rv_session *s, const char *path, const char *fs_path, cons
 		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks)
 {
 	rv_session_file *f = rv_session_find(s, path);
-	util_buf tree = UTIL_BUF_INIT, next = UTIL_BUF_INIT;
+	util_buf next = UTIL_BUF_INIT;
 	char id[41];
 	int error;
 
 	if (!f || !f->written[0])
 		return 0;
-	if ((error = util_file_read(&tree, fs_path, (size_t)-1)) < 0)
+	if ((error = file_blob_id(fs_path, id)) < 0)
 		return error;
-	rv_blob_id(id, tree.ptr, tree.len);
-	util_buf_dispose(&tree);
 	if (strcmp(id, f->previous) != 0 || strcmp(id, f->written) == 0)
 		return 0;
 	if ((error = compose(f, original, original_len, port, port_len, hunks, &next)) == 0)

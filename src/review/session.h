@@ -61,6 +61,11 @@ int rv_session_original(const rv_session *s, const rv_session_file *f, util_buf 
 void rv_session_decisions(const rv_session_file *f, const rv_hunks *hunks, rv_decision *decisions,
 			  const char **texts);
 
+/* Whether a file the session knows changed outside hipport: it holds neither
+ * what the last decision wrote nor (after an interrupted one) what that
+ * replaced, nor the original when nothing was written. */
+bool rv_session_stale(const rv_session_file *f, const char *tree, size_t tree_len);
+
 /* Where a file stands, given what the working tree holds now. */
 rv_file_state rv_session_state(const rv_session_file *f, const rv_hunks *hunks, const char *tree, size_t tree_len);
 
