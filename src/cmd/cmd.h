@@ -52,6 +52,10 @@ typedef struct cmd_context {
 	const char *compile_db;  /* -p: directory of compile_commands.json, or NULL */
 	const char *script;      /* --script FILE: keys and commands instead of the terminal */
 	int width, height;       /* --size WxH of a scripted screen */
+	/* reports the making of proposals instead of the bar on stderr, or NULL;
+	 * called from worker threads, one call at a time */
+	void (*progress)(size_t done, size_t total, void *payload);
+	void *progress_payload;
 	char **args;             /* positional arguments */
 	int nargs;
 	port_rules *rules;

@@ -15,6 +15,7 @@
 
 typedef struct progress {
 	pthread_mutex_t lock;
+	const cmd_context *ctx;
 	struct timespec start;
 	bool shown;
 	size_t last;
@@ -28,7 +29,8 @@ static double seconds_since(const struct timespec *t)
 	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
 }
 
-/* A bar on stderr, once the work has taken more than half a second. */
+/* A bar on stderr (or the command's own), once the work has taken more
+ * than half a second. */
 static void show_progress(size_t done, size_t total, void *payload)
 {
 	progress *pg = payload;
@@ -37,6 +39,11 @@ static void show_progress(size_t done, size_t total, void *payload)
 	pthread_mutex_lock(&pg->lock);
 	if ((pg->shown || seconds_since(&pg->start) > 0.5) && (done == total || done * 100 / total != pg->last)) {
 		pg->last = done * 100 / total;
+		if (pg->ctx->progress) {
+			pg->ctx->progress(done, total, pg->ctx->progress_payload);
+			pthread_mutex_unlock(&pg->lock);
+			return;
+		}
 		filled = (int)(done * (size_t)width / total);
 		fprintf(stderr, "\r[%.*s%*s] %zu/%zu files", filled, "##############################",
 			width - filled, "", done, total);
@@ -92,6 +99,7 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 	memset(&opts, 0, sizeof(opts));
 	memset(&pg, 0, sizeof(pg));
 	pthread_mutex_init(&pg.lock, NULL);
+	pg.ctx = ctx;
 	clock_gettime(CLOCK_MONOTONIC, &pg.start);
 	opts.rules = ctx->rules;
 	opts.port = &ctx->port;
@@ -101,12 +109,12 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 	opts.analyze = ctx->analyze;
 	opts.compile_db = ctx->compile_db;
 	opts.fixes = ctx->fixes;
-	if (ctx->verbosity >= 0 && isatty(STDERR_FILENO)) {
+	if (ctx->progress || (ctx->verbosity >= 0 && isatty(STDERR_FILENO))) {
 		opts.progress = show_progress;
 		opts.payload = &pg;
 	}
 	error = rv_batch_propose(out->items, &out->walk, &opts);
-	if (pg.shown)
+	if (pg.shown && !ctx->progress)
 		fputs("\r\033[K", stderr);
 	pthread_mutex_destroy(&pg.lock);
 	if (cache && error == 0 && rv_cache_save(cache) < 0)

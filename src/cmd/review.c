@@ -195,10 +195,61 @@ static int run_script(tui_app *app, const char *path)
 	return CMD_EXIT_OK;
 }
 
-static int run_terminal(tui_app *app, bool color)
+/* While the screen is up, what goes to stderr (notes on skipped files, an
+ * error) is kept in a temporary file and shown once the terminal is back. */
+typedef struct stderr_capture {
+	int saved;
+	FILE *file;
+} stderr_capture;
+
+static void capture_begin(stderr_capture *c)
 {
-	if (tui_terminal_open(&app->screen, color) < 0)
-		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	fflush(stderr);
+	c->saved = -1;
+	if (!(c->file = tmpfile()))
+		return;
+	if ((c->saved = dup(STDERR_FILENO)) < 0 || dup2(fileno(c->file), STDERR_FILENO) < 0) {
+		if (c->saved >= 0)
+			close(c->saved);
+		c->saved = -1;
+		fclose(c->file);
+		c->file = NULL;
+	}
+}
+
+static void capture_end(stderr_capture *c)
+{
+	char chunk[4096];
+	size_t n;
+
+	if (!c->file)
+		return;
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	rewind(c->file);
+	while ((n = fread(chunk, 1, sizeof(chunk), c->file)) > 0)
+		fwrite(chunk, 1, n, stderr);
+	fclose(c->file);
+	c->file = NULL;
+}
+
+/* The progress of the proposals on the terminal's screen. */
+typedef struct splash {
+	tui_screen screen;
+	const char *root;
+} splash;
+
+static void show_progress(size_t done, size_t total, void *payload)
+{
+	splash *sp = payload;
+
+	tui_progress_draw(&sp->screen, sp->root, done, total);
+	tui_terminal_show(&sp->screen);
+}
+
+static int run_terminal(tui_app *app)
+{
 	while (!app->quit) {
 		wint_t ch;
 		int rc;
@@ -215,7 +266,6 @@ static int run_terminal(tui_app *app, bool color)
 		}
 		tui_app_key(app, (int)ch);
 	}
-	tui_terminal_close(&app->screen);
 	return CMD_EXIT_OK;
 }
 
@@ -242,20 +292,39 @@ int cmd_review(cmd_context *ctx)
 {
 	review r;
 	tui_app app;
+	splash sp;
+	stderr_capture capture = { -1, NULL };
 	int code;
 
 	setlocale(LC_ALL, "");
 	memset(&r, 0, sizeof(r));
 	memset(&app, 0, sizeof(app));
+	memset(&sp, 0, sizeof(sp));
 	if (!ctx->script && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))
 		return cmd_fail(CMD_EXIT_USAGE, "review: needs a terminal (or --script FILE)");
+	if (tui_screen_init(&sp.screen, ctx->width ? ctx->width : 80, ctx->height ? ctx->height : 24) < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "out of memory");
+	if (!ctx->script) { /* the screen is up while the proposals are made */
+		if (tui_terminal_open(&sp.screen, ctx->color) < 0) { /* --color/--no-color and NO_COLOR decided it */
+			tui_screen_dispose(&sp.screen);
+			return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+		}
+		capture_begin(&capture);
+		show_progress(0, 0, &sp);
+		ctx->progress = show_progress;
+		ctx->progress_payload = &sp;
+	}
 	if ((code = load(ctx, &r)) != 0) {
+		tui_terminal_close(&sp.screen);
+		capture_end(&capture);
+		tui_screen_dispose(&sp.screen);
 		review_dispose(&r);
 		return code;
 	}
+	ctx->progress = NULL;
+	sp.root = r.set.walk.root;
 	if (tui_app_init(&app, &r.session, r.lexer, r.set.walk.root, r.reviewed, (const size_t(*)[3])r.findings,
-			 (const unsigned char *const *)r.marks, r.n,
-			 ctx->width ? ctx->width : 80, ctx->height ? ctx->height : 24) < 0) {
+			 (const unsigned char *const *)r.marks, r.n, &sp.screen) < 0) {
 		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 	} else if ((code = bind_keys(&app, r.set.walk.root)) != 0) {
 		/* the message is out */
@@ -268,9 +337,13 @@ int cmd_review(cmd_context *ctx)
 		if (ctx->script)
 			code = run_script(&app, ctx->script);
 		else
-			code = run_terminal(&app, ctx->color); /* --color/--no-color and NO_COLOR decided it */
+			code = run_terminal(&app);
 	}
+	tui_terminal_close(&app.screen);
+	tui_terminal_close(&sp.screen);
+	capture_end(&capture);
 	tui_app_dispose(&app);
+	tui_screen_dispose(&sp.screen);
 	review_dispose(&r);
 	return code;
 }

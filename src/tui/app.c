@@ -44,12 +44,40 @@ static int split_lines(const char *text, size_t len, tui_line **out, size_t *cou
 	return 0;
 }
 
-/* Hunks, decisions and state of one file from the session. */
+static void free_edits(tui_file *f)
+{
+	size_t i;
+
+	for (i = 0; f->edits && i < f->hunks.count; i++)
+		free(f->edits[i].lines);
+	free(f->edits);
+	f->edits = NULL;
+}
+
+/* The lines of hunk h's edited text, shown instead of its proposed lines;
+ * the session owns the text, so this follows every decision on the hunk. */
+static int load_edit(tui_app *app, tui_file *f, size_t h)
+{
+	const char *texts[1] = { NULL };
+	rv_hunks one = { &f->hunks.items[h], 1 };
+	rv_decision d;
+
+	free(f->edits[h].lines);
+	memset(&f->edits[h], 0, sizeof(f->edits[h]));
+	rv_session_decisions(rv_session_find(app->session, f->p->path), &one, &d, texts);
+	if (d != RV_EDITED || !texts[0] || !texts[0][0])
+		return 0;
+	return split_lines(texts[0], strlen(texts[0]), &f->edits[h].lines, &f->edits[h].n);
+}
+
+/* Hunks, decisions, edits and state of one file from the session. */
 static int load_file(tui_app *app, tui_file *f)
 {
 	const rv_proposal *p = f->p;
+	size_t h;
 	int error;
 
+	free_edits(f);
 	rv_hunks_dispose(&f->hunks);
 	free(f->decisions);
 	f->decisions = NULL;
@@ -57,9 +85,13 @@ static int load_file(tui_app *app, tui_file *f)
 				   p->port.output.len)) < 0)
 		return error;
 	f->decisions = calloc(f->hunks.count + 1, sizeof(*f->decisions));
-	if (!f->decisions)
+	f->edits = calloc(f->hunks.count + 1, sizeof(*f->edits));
+	if (!f->decisions || !f->edits)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	rv_session_decisions(rv_session_find(app->session, p->path), &f->hunks, f->decisions, NULL);
+	for (h = 0; h < f->hunks.count; h++)
+		if (f->decisions[h] == RV_EDITED && (error = load_edit(app, f, h)) < 0)
+			return error;
 	return 0;
 }
 
@@ -104,7 +136,7 @@ static void refresh_state(tui_app *app, tui_file *f)
 }
 
 int tui_app_init(tui_app *app, rv_session *session, port_lexer *lexer, const char *root, rv_proposal **proposals,
-		 const size_t (*findings)[3], const unsigned char *const *marks, size_t count, int width, int height)
+		 const size_t (*findings)[3], const unsigned char *const *marks, size_t count, tui_screen *screen)
 {
 	size_t i;
 	int error;
@@ -113,8 +145,8 @@ int tui_app_init(tui_app *app, rv_session *session, port_lexer *lexer, const cha
 	app->session = session;
 	app->lexer = lexer;
 	app->root = root;
-	if ((error = tui_screen_init(&app->screen, width, height)) < 0)
-		return error;
+	app->screen = *screen;
+	memset(screen, 0, sizeof(*screen));
 	app->files = calloc(count + 1, sizeof(*app->files));
 	if (!app->files)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
@@ -137,6 +169,7 @@ void tui_app_dispose(tui_app *app)
 	size_t i;
 
 	for (i = 0; i < app->nfiles; i++) {
+		free_edits(&app->files[i]);
 		rv_hunks_dispose(&app->files[i].hunks);
 		free(app->files[i].decisions);
 		free(app->files[i].old_lines);
@@ -194,6 +227,8 @@ static bool decide(tui_app *app, size_t index, rv_decision d, const char *text, 
 		return false;
 	}
 	f->decisions[index] = d;
+	if (load_edit(app, f, index) < 0)
+		snprintf(app->message, sizeof(app->message), "%s", util_error_last());
 	refresh_state(app, f);
 	return true;
 }
@@ -334,22 +369,51 @@ static void next_hunk(tui_app *app, long delta)
 	tui_diff_show_hunk(app);
 }
 
-size_t tui_fix_ids(const tui_app *app, const char *ids[9])
+/* The fix ids of the findings of f on lines [from, to] (all when to is 0). */
+static void fixes_in(const tui_file *f, size_t from, size_t to, tui_fix_menu *m)
 {
-	const tui_file *f = app->nfiles ? &app->files[app->selected] : NULL;
-	size_t i, k, n = 0;
+	size_t i, k;
 
-	for (i = 0; f && i < f->p->analysis.count && n < 9; i++) {
+	m->n = 0;
+	for (i = 0; f && i < f->p->analysis.count && m->n < 9; i++) {
 		const an_hit *h = &f->p->analysis.hits[i];
 
-		if (!h->nedits)
+		if (!h->nedits || (to && (h->line < from || h->line > to)))
 			continue;
-		for (k = 0; k < n && strcmp(ids[k], h->id) != 0; k++)
+		for (k = 0; k < m->n && strcmp(m->ids[k], h->id) != 0; k++)
 			;
-		if (k == n)
-			ids[n++] = h->id;
+		if (k == m->n) {
+			m->ids[m->n] = h->id;
+			m->first[m->n++] = h;
+		}
 	}
-	return n;
+	for (k = 0; k < m->n; k++)
+		for (m->places[k] = 0, i = 0; i < f->p->analysis.count; i++)
+			m->places[k] += f->p->analysis.hits[i].nedits && strcmp(f->p->analysis.hits[i].id, m->ids[k]) == 0;
+	m->from_line = to ? from : 0;
+	m->to_line = to;
+}
+
+void tui_fix_menu_make(const tui_app *app, tui_fix_menu *m)
+{
+	const tui_file *f = app->nfiles ? &app->files[app->selected] : NULL;
+	size_t first, last;
+
+	memset(m, 0, sizeof(*m));
+	if (!f)
+		return;
+	if (app->focus == TUI_FOCUS_DIFF && app->hunk < f->hunks.count) {
+		const rv_hunk *h = &f->hunks.items[app->hunk];
+
+		/* a hunk that only inserts lines sits between two source lines */
+		fixes_in(f, h->old_lines ? h->old_start + 1 : h->old_start, h->old_start + (h->old_lines ? h->old_lines : 1),
+			 m);
+		if ((m->at_hunk = m->n > 0))
+			return;
+	}
+	if (tui_diff_shown_lines(app, &first, &last) && (fixes_in(f, first, last, m), m->n))
+		return;
+	fixes_in(f, 0, 0, m);
 }
 
 /* 1-9 in the fix menu: the session records the fix, the proposal is made
@@ -357,15 +421,16 @@ size_t tui_fix_ids(const tui_app *app, const char *ids[9])
 static void choose_fix(tui_app *app, int key)
 {
 	tui_file *f = current(app);
-	const char *ids[9];
-	size_t n = tui_fix_ids(app, ids), i = (size_t)(key - '1'), before = f->hunks.count;
+	tui_fix_menu menu;
+	size_t i = (size_t)(key - '1'), before = f->hunks.count;
 	const char *id;
 	rv_proposal *p = NULL;
 
+	tui_fix_menu_make(app, &menu);
 	app->fix_menu = false;
-	if (key < '1' || key > '9' || i >= n)
+	if (key < '1' || key > '9' || i >= menu.n)
 		return;
-	id = ids[i];
+	id = menu.ids[i];
 	if (rv_session_choose_fix(app->session, f->p->path, f->p->fs_path, f->p->source.ptr, f->p->source.len, id) <
 		    0 ||
 	    !app->repropose || app->repropose(app->payload, app->selected, &p) < 0 || !p) {
@@ -558,9 +623,10 @@ void tui_app_key(tui_app *app, int key)
 			 key == 'b' ? "build and check" : "commit", key == 'b' ? "check" : "commit");
 		break;
 	case 'f': {
-		const char *ids[9];
+		tui_fix_menu menu;
 
-		if (f && tui_fix_ids(app, ids))
+		tui_fix_menu_make(app, &menu);
+		if (f && menu.n)
 			app->fix_menu = true;
 		else
 			snprintf(app->message, sizeof(app->message), "no fixes for the findings of this file");

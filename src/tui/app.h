@@ -19,10 +19,17 @@ typedef struct tui_line {
 	size_t len;
 } tui_line;
 
+/* The lines of a hunk's edited text (pointing into the session's text). */
+typedef struct tui_edit {
+	tui_line *lines;
+	size_t n;
+} tui_edit;
+
 typedef struct tui_file {
 	rv_proposal *p;       /* the proposal reviewed (of the original once decided); borrowed */
 	rv_hunks hunks;
 	rv_decision *decisions;
+	tui_edit *edits;      /* per hunk: what an edited one holds instead of the proposal */
 	tui_line *old_lines, *new_lines;
 	size_t nold, nnew;
 	port_token *old_tokens, *new_tokens; /* for syntax colour; NULL without */
@@ -67,16 +74,34 @@ typedef struct tui_app {
 } tui_app;
 
 /* Sets up the model over proposals (files[i].p set by the caller, state OK)
- * and the session; hunks and decisions are computed here. */
+ * and the session; hunks and decisions are computed here. The app takes
+ * the screen (set up by the caller, maybe on the terminal already): *screen
+ * is left empty. */
 int tui_app_init(tui_app *app, rv_session *session, port_lexer *lexer, const char *root, rv_proposal **proposals,
-		 const size_t (*findings)[3], const unsigned char *const *marks, size_t count, int width, int height);
+		 const size_t (*findings)[3], const unsigned char *const *marks, size_t count, tui_screen *screen);
 void tui_app_dispose(tui_app *app);
 
-/* The fix ids the selected file's findings offer, distinct, at most 9 (into ids). */
-size_t tui_fix_ids(const tui_app *app, const char *ids[9]);
+/* What f offers: the fixes of the findings at the cursor — on the lines of
+ * the hunk at the cursor, else on the source lines the diff shows — or,
+ * when none there has one, of the whole file. A fix is taken by id, into
+ * every place of the file it applies to (each becomes a hunk to review). */
+typedef struct tui_fix_menu {
+	const char *ids[9];       /* distinct, at most 9 */
+	const an_hit *first[9];   /* the first finding in scope with that fix */
+	size_t places[9];         /* the findings of the file the fix changes */
+	size_t n;
+	size_t from_line, to_line; /* the source lines in scope, 1-based; 0 for the whole file */
+	bool at_hunk;             /* the scope is the hunk at the cursor */
+} tui_fix_menu;
+
+void tui_fix_menu_make(const tui_app *app, tui_fix_menu *menu);
 
 /* Handles one key (a curses key code or a character). */
 void tui_app_key(tui_app *app, int key);
+
+/* The screen while the proposals are made, before the review opens: a bar
+ * of done out of total files (total 0: the repository is being read). */
+void tui_progress_draw(tui_screen *s, const char *root, size_t done, size_t total);
 
 /* Draws everything into app->screen. */
 void tui_app_draw(tui_app *app);

@@ -11,13 +11,41 @@ typedef struct diff_row {
 	long hunk;             /* -1 outside hunks */
 } diff_row;
 
+static bool is_edited(const tui_file *f, long hunk)
+{
+	return hunk >= 0 && f->decisions[hunk] == RV_EDITED;
+}
+
+/* How many lines the right side shows for hunk h: its edited text's, once edited. */
+static size_t new_height(const tui_file *f, size_t h)
+{
+	return is_edited(f, (long)h) ? f->edits[h].n : f->hunks.items[h].new_lines;
+}
+
+/* The right side's line of a row: of the edited text in an edited hunk (where
+ * new_no counts from the hunk's start), else of the proposal. */
+static const tui_line *new_line_of(const tui_file *f, const diff_row *r)
+{
+	if (!r->new_no)
+		return NULL;
+	return is_edited(f, r->hunk) ? &f->edits[r->hunk].lines[r->new_no - 1] : &f->new_lines[r->new_no - 1];
+}
+
+/* The number shown for it: an edited line continues from the hunk's start. */
+static size_t new_number_of(const tui_file *f, const diff_row *r)
+{
+	return r->new_no && is_edited(f, r->hunk) ? f->hunks.items[r->hunk].new_start + r->new_no : r->new_no;
+}
+
 /* The rows of a file: context pairs, then each hunk's lines side by side. */
 static diff_row *rows_of(const tui_file *f, size_t *count)
 {
 	size_t cap = f->nold + f->nnew + 1, n = 0, o = 0, w = 0, h, k;
-	diff_row *rows = malloc(cap * sizeof(*rows));
+	diff_row *rows;
 
-	if (!rows)
+	for (h = 0; h < f->hunks.count; h++)
+		cap += new_height(f, h);
+	if (!(rows = malloc(cap * sizeof(*rows))))
 		return NULL;
 	for (h = 0; h <= f->hunks.count; h++) {
 		size_t old_to = h < f->hunks.count ? f->hunks.items[h].old_start : f->nold;
@@ -31,12 +59,12 @@ static diff_row *rows_of(const tui_file *f, size_t *count)
 			break;
 		{
 			const rv_hunk *hk = &f->hunks.items[h];
-			size_t height = hk->old_lines > hk->new_lines ? hk->old_lines : hk->new_lines;
+			size_t lines = new_height(f, h), height = hk->old_lines > lines ? hk->old_lines : lines;
+			bool edited = is_edited(f, (long)h);
 
-			w = hk->new_start;
 			for (k = 0; k < height && n < cap; k++) {
 				rows[n].old_no = k < hk->old_lines ? hk->old_start + k + 1 : 0;
-				rows[n].new_no = k < hk->new_lines ? hk->new_start + k + 1 : 0;
+				rows[n].new_no = k >= lines ? 0 : edited ? k + 1 : hk->new_start + k + 1;
 				rows[n++].hunk = (long)h;
 			}
 			o = hk->old_start + hk->old_lines;
@@ -72,11 +100,32 @@ void tui_diff_show_hunk(tui_app *app)
 	free(rows);
 }
 
-static bool line_has(const tui_line *lines, size_t no, const char *text)
+bool tui_diff_shown_lines(const tui_app *app, size_t *first, size_t *last)
+{
+	tui_layout l = tui_layout_of(&app->screen);
+	const tui_file *f = app->nfiles ? &app->files[app->selected] : NULL;
+	diff_row *rows;
+	size_t n, i;
+
+	*first = *last = 0;
+	if (!f || !(rows = rows_of(f, &n)))
+		return false;
+	for (i = app->diff_top; i < n && i < app->diff_top + (size_t)(l.rows > 1 ? l.rows - 1 : 0); i++) {
+		if (!rows[i].old_no)
+			continue;
+		if (!*first)
+			*first = rows[i].old_no;
+		*last = rows[i].old_no;
+	}
+	free(rows);
+	return *first != 0;
+}
+
+static bool line_has(const tui_line *line, const char *text)
 {
 	size_t n = strlen(text);
 
-	return no && n && memmem(lines[no - 1].text, lines[no - 1].len, text, n);
+	return line && n && memmem(line->text, line->len, text, n);
 }
 
 bool tui_diff_search(tui_app *app, const char *text)
@@ -90,7 +139,8 @@ bool tui_diff_search(tui_app *app, const char *text)
 	for (k = 1; k <= n; k++) {
 		size_t i = (app->diff_top + k) % n;
 
-		if (!line_has(f->old_lines, rows[i].old_no, text) && !line_has(f->new_lines, rows[i].new_no, text))
+		if (!line_has(rows[i].old_no ? &f->old_lines[rows[i].old_no - 1] : NULL, text) &&
+		    !line_has(new_line_of(f, &rows[i]), text))
 			continue;
 		app->diff_top = i;
 		if (rows[i].hunk >= 0)
@@ -109,7 +159,6 @@ static const char *mark_of(rv_decision d)
 
 /* One side's text and colour. */
 typedef struct side {
-	const tui_line *lines;
 	const char *text;   /* the whole file, where tokens point */
 	const port_token *tokens;
 	size_t ntokens;
@@ -145,24 +194,23 @@ static void colour_tokens(const side *sd, const tui_line *line, unsigned char *a
 	}
 }
 
-/* One side of a row: mark, line number, text in its colours. */
-static void draw_side(tui_screen *s, int y, int x, int width, size_t no, const side *sd, bool in_hunk,
-		      tui_attr hunk_attr, size_t span_start, size_t span_end, tui_attr span_attr, const char *mark,
-		      tui_attr mark_attr)
+/* One side of a row: mark, line number, text in its colours (line NULL:
+ * the side has no line here). */
+static void draw_side(tui_screen *s, int y, int x, int width, const tui_line *line, size_t no, const side *sd,
+		      bool in_hunk, tui_attr hunk_attr, size_t span_start, size_t span_end, tui_attr span_attr,
+		      const char *mark, tui_attr mark_attr)
 {
 	unsigned char attrs[1024];
-	const tui_line *line;
 	char num[32];
 	size_t n, i, run;
 	int col;
 
 	tui_screen_fill(s, y, x, width, TUI_NORMAL);
 	tui_screen_put(s, y, x, 1, mark, strlen(mark), mark_attr);
-	if (!no)
+	if (!line)
 		return;
 	snprintf(num, sizeof(num), "%4zu ", no);
 	tui_screen_put(s, y, x + 1, 5, num, strlen(num), TUI_DIM);
-	line = &sd->lines[no - 1];
 	n = line->len < sizeof(attrs) ? line->len : sizeof(attrs);
 	memset(attrs, in_hunk ? hunk_attr : TUI_NORMAL, n);
 	if (!in_hunk && sd->tokens)
@@ -213,11 +261,9 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 	tui_screen_put(s, l->top, l->diff_x + half + 1, half, title, strlen(title), TUI_TITLE);
 	if (!(rows = rows_of(f, &n)))
 		return;
-	old_side.lines = f->old_lines;
 	old_side.text = f->p->source.ptr;
 	old_side.tokens = f->old_tokens;
 	old_side.ntokens = f->nold_tokens;
-	new_side.lines = f->new_lines;
 	new_side.text = f->p->port.output.ptr;
 	new_side.tokens = f->new_tokens;
 	new_side.ntokens = f->nnew_tokens;
@@ -233,13 +279,13 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 				     : d == RV_ACCEPTED || d == RV_EDITED ? TUI_ACCEPTED
 				     : d == RV_REJECTED			 ? TUI_REJECTED
 									 : TUI_DIM;
+		const tui_line *old_line = r->old_no ? &f->old_lines[r->old_no - 1] : NULL, *new_line = new_line_of(f, r);
 		size_t start = 0, old_end = 0, new_end = 0;
 
-		if (in_hunk && r->old_no && r->new_no)
-			changed_span(&f->old_lines[r->old_no - 1], &f->new_lines[r->new_no - 1], &start, &old_end,
-				     &new_end);
-		draw_side(s, l->top + row, l->diff_x, half, r->old_no, &old_side, in_hunk, TUI_REMOVED, start, old_end,
-			  TUI_CHANGED_OLD, mark, mark_attr);
+		if (in_hunk && old_line && new_line)
+			changed_span(old_line, new_line, &start, &old_end, &new_end);
+		draw_side(s, l->top + row, l->diff_x, half, old_line, r->old_no, &old_side, in_hunk, TUI_REMOVED, start,
+			  old_end, TUI_CHANGED_OLD, mark, mark_attr);
 		/* the middle column: the worst finding on the source line (E, W, N) */
 		{
 			unsigned char m = r->old_no && f->marks ? f->marks[r->old_no - 1] : 0;
@@ -247,8 +293,8 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 			tui_screen_put(s, l->top + row, l->diff_x + half, 1, m == 3 ? "E" : m == 2 ? "W" : m == 1 ? "N" : "|", 1,
 				       m == 3 ? TUI_ERROR : m ? TUI_REJECTED : TUI_DIM);
 		}
-		draw_side(s, l->top + row, l->diff_x + half + 1, l->diff_width - half - 1, r->new_no, &new_side, in_hunk,
-			  TUI_ADDED, start, new_end, TUI_CHANGED_NEW, mark, mark_attr);
+		draw_side(s, l->top + row, l->diff_x + half + 1, l->diff_width - half - 1, new_line, new_number_of(f, r),
+			  &new_side, in_hunk, TUI_ADDED, start, new_end, TUI_CHANGED_NEW, mark, mark_attr);
 	}
 	free(rows);
 }

@@ -18,6 +18,42 @@ tui_layout tui_layout_of(const tui_screen *s)
 	return l;
 }
 
+/* The title row: the repository by its directory's name, so that screens do
+ * not depend on where it lies. */
+static void title_draw(tui_screen *s, const char *root)
+{
+	char line[512];
+	size_t n;
+
+	snprintf(line, sizeof(line), "hipport review  %s", root ? root : "");
+	n = strlen(line);
+	while (n > 0 && line[n - 1] == '/')
+		line[--n] = '\0';
+	if (root && strrchr(line, '/'))
+		memmove(line + 16, strrchr(line, '/') + 1, strlen(strrchr(line, '/') + 1) + 1);
+	tui_screen_fill(s, 0, 0, s->width, TUI_TITLE);
+	tui_screen_put(s, 0, 0, s->width, line, strlen(line), TUI_TITLE);
+}
+
+void tui_progress_draw(tui_screen *s, const char *root, size_t done, size_t total)
+{
+	char line[256];
+	int width = s->width - 40 < 50 ? s->width - 40 : 50, filled, n;
+
+	tui_screen_clear(s);
+	title_draw(s, root);
+	if (width < 10)
+		width = 10;
+	filled = total ? (int)(done * (size_t)width / total) : 0;
+	if (total)
+		n = snprintf(line, sizeof(line), "proposing ports  [%.*s%*s]  %zu/%zu files", filled,
+			     "##################################################", width - filled, "", done, total);
+	else
+		n = snprintf(line, sizeof(line), "reading the repository...");
+	tui_screen_put(s, s->height / 2, (s->width - n) / 2 > 0 ? (s->width - n) / 2 : 0, s->width, line, (size_t)n,
+		       TUI_NORMAL);
+}
+
 void tui_status_draw(tui_app *app)
 {
 	tui_screen *s = &app->screen;
@@ -25,18 +61,7 @@ void tui_status_draw(tui_app *app)
 	char line[512];
 	size_t i, pending = 0, files_pending = 0;
 
-	snprintf(line, sizeof(line), "hipport review  %s", app->root ? app->root : "");
-	{
-		/* the repository by its directory's name: screens do not depend on where it lies */
-		size_t n = strlen(line);
-
-		while (n > 0 && line[n - 1] == '/')
-			line[--n] = '\0';
-		if (app->root && strrchr(line, '/'))
-			memmove(line + 16, strrchr(line, '/') + 1, strlen(strrchr(line, '/') + 1) + 1);
-	}
-	tui_screen_fill(s, 0, 0, s->width, TUI_TITLE);
-	tui_screen_put(s, 0, 0, s->width, line, strlen(line), TUI_TITLE);
+	title_draw(s, app->root);
 	for (i = 0; i < app->nfiles; i++) {
 		size_t k, left = 0;
 
@@ -71,7 +96,7 @@ void tui_help_draw(tui_app *app)
 		"n p            next, previous hunk",
 		"a r            accept, reject the hunk at the cursor (written to the file at once)",
 		"e              edit the hunk's proposed lines in $VISUAL or $EDITOR",
-		"f              the fixes of the file's findings; 1-9 takes one into the proposal",
+		"f              the fixes of the findings at the cursor, previewed; 1-9 takes one",
 		"A R            accept, reject every remaining hunk of the file",
 		"u              undo the last decision",
 		"/              search file names (file list) or lines (diff); Enter finds the next",
@@ -89,33 +114,6 @@ void tui_help_draw(tui_app *app)
 		y = (int)i + 2;
 		tui_screen_fill(s, y, 2, width, TUI_TITLE);
 		tui_screen_put(s, y, 3, width - 2, lines[i], strlen(lines[i]), TUI_TITLE);
-	}
-}
-
-void tui_fixes_draw(tui_app *app)
-{
-	tui_screen *s = &app->screen;
-	const tui_file *f = &app->files[app->selected];
-	const char *ids[9];
-	size_t n = tui_fix_ids(app, ids), i, k;
-	int width = s->width - 4 < 100 ? s->width - 4 : 100;
-	char line[256];
-
-	snprintf(line, sizeof(line), "Fixes for %s (1-%zu takes one into the proposal, any other key closes)",
-		 f->p->path, n);
-	tui_screen_fill(s, 2, 2, width, TUI_TITLE);
-	tui_screen_put(s, 2, 3, width - 2, line, strlen(line), TUI_TITLE);
-	for (i = 0; i < n && (int)i + 3 < s->height - 1; i++) {
-		size_t count = 0, first = 0;
-
-		for (k = 0; k < f->p->analysis.count; k++)
-			if (strcmp(f->p->analysis.hits[k].id, ids[i]) == 0 && f->p->analysis.hits[k].nedits &&
-			    !count++)
-				first = f->p->analysis.hits[k].line;
-		snprintf(line, sizeof(line), "%zu  %s  %s  (%zu place%s, first at line %zu)", i + 1, ids[i],
-			 an_fix_title(ids[i]) ? an_fix_title(ids[i]) : "", count, count == 1 ? "" : "s", first);
-		tui_screen_fill(s, (int)i + 3, 2, width, TUI_TITLE);
-		tui_screen_put(s, (int)i + 3, 3, width - 2, line, strlen(line), TUI_TITLE);
 	}
 }
 

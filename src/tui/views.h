@@ -19,6 +19,8 @@ void tui_diff_draw(tui_app *app, const tui_layout *l);
 /* Scrolls the diff to the first row after the top whose source or port
  * line holds text (wrapping); false when none does. */
 bool tui_diff_search(tui_app *app, const char *text);
+/* The source lines of the rows the diff shows (1-based); false when none. */
+bool tui_diff_shown_lines(const tui_app *app, size_t *first, size_t *last);
 /* Scrolls the diff so that the hunk at the cursor is on screen. */
 void tui_diff_show_hunk(tui_app *app);
 void tui_status_draw(tui_app *app);
