@@ -9,7 +9,7 @@
 #include "util/error.h"
 
 struct an_analyzer {
-	CXIndex index;
+	an_parser *parser;
 	an_compile_db *db;
 	port_version target_hip;
 };
@@ -27,11 +27,10 @@ int an_analyzer_new(an_analyzer **out, const char *compile_db, port_version targ
 		return err;
 	}
 	a->target_hip = target_hip;
-	a->index = clang_createIndex(0, 0);
-	if (!a->index) {
+	if ((err = an_parser_new(&a->parser)) < 0) {
 		an_compile_db_free(a->db);
 		free(a);
-		return util_error_set(UTIL_ETOOLCHAIN, "libclang: cannot create an index");
+		return err;
 	}
 	*out = a;
 	return 0;
@@ -41,7 +40,7 @@ void an_analyzer_free(an_analyzer *a)
 {
 	if (!a)
 		return;
-	clang_disposeIndex(a->index);
+	an_parser_free(a->parser);
 	an_compile_db_free(a->db);
 	free(a);
 }
@@ -233,19 +232,14 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	if (an_needs_ast(&ctx)) {
 		char *reduced = an_reduced_text(&ctx);
 
-		err = an_parse(&ctx.tu, a->index, a->db, fs_path, reduced ? reduced : src, len);
+		err = an_parse(a->parser, a->db, fs_path, reduced ? reduced : src, len, &ctx.tu, &ctx.file);
 		free(reduced);
 		if (err < 0) {
 			free((void *)ctx.tokens);
 			return err;
 		}
-		ctx.file = clang_getFile(ctx.tu, fs_path);
-		if (ctx.file) {
-			CXCursor root = clang_getTranslationUnitCursor(ctx.tu);
-
-			an_memory_collect(&ctx, root);
-			clang_visitChildren(root, declaration, &ctx);
-		}
+		an_memory_collect(&ctx, clang_getTranslationUnitCursor(ctx.tu));
+		clang_visitChildren(clang_getTranslationUnitCursor(ctx.tu), declaration, &ctx);
 	}
 	an_atomics_tokens(&ctx);
 	an_precision_tokens(&ctx);
@@ -255,8 +249,6 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	function_reset(&ctx);
 	an_vars_dispose(&ctx.fine_grained);
 	an_vars_dispose(&ctx.warp_functions);
-	if (ctx.tu)
-		clang_disposeTranslationUnit(ctx.tu);
 	free((void *)ctx.tokens);
 	out->hits = ctx.hits;
 	out->count = ctx.count;

@@ -171,35 +171,136 @@ static const char *defused(const char *fs_path, const char *src, size_t len, cha
 	return *copy;
 }
 
-int an_parse(CXTranslationUnit *tu, CXIndex index, const an_compile_db *db, const char *fs_path, const char *src,
-	     size_t len)
+/* A translation unit is reused for the files of one directory with the same
+ * flags: its main file is a name of that directory that no file has, holding
+ * each file's text in turn, so that quoted includes resolve as for the file
+ * itself, and a reparse skips the driver's set-up (about half of a small
+ * file's parse). A few are kept per thread, the least recently used
+ * replaced. */
+enum { UNITS = 4 };
+
+typedef struct an_unit {
+	char *main;                 /* DIR/.hipport-analysis.cu, or NULL when the slot is free */
+	const char *const *extra;   /* the compile database's flags it was made with */
+	CXTranslationUnit tu;
+	unsigned long used;
+} an_unit;
+
+struct an_parser {
+	CXIndex index;
+	an_unit units[UNITS];
+	unsigned long clock;
+};
+
+int an_parser_new(an_parser **out)
 {
-	char *copy;
-	struct CXUnsavedFile files[2] = { { PRELUDE_PATH, an_prelude_builtin[0].data, an_prelude_builtin[0].len },
-					  { fs_path, defused(fs_path, src, len, &copy), len } };
+	an_parser *p = calloc(1, sizeof(*p));
+
+	*out = NULL;
+	if (!p)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	if (!(p->index = clang_createIndex(0, 0))) {
+		free(p);
+		return util_error_set(UTIL_ETOOLCHAIN, "libclang: cannot create an index");
+	}
+	*out = p;
+	return 0;
+}
+
+static void unit_dispose(an_unit *u)
+{
+	if (u->tu)
+		clang_disposeTranslationUnit(u->tu);
+	free(u->main);
+	memset(u, 0, sizeof(*u));
+}
+
+void an_parser_free(an_parser *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < UNITS; i++)
+		unit_dispose(&p->units[i]);
+	clang_disposeIndex(p->index);
+	free(p);
+}
+
+/* The unit for main and extra: the one made for them, else a free or the
+ * least recently used slot (emptied). */
+static an_unit *unit_for(an_parser *p, const char *main, const char *const *extra)
+{
+	an_unit *pick = &p->units[0];
+	size_t i;
+
+	for (i = 0; i < UNITS; i++) {
+		an_unit *u = &p->units[i];
+
+		if (u->main && u->extra == extra && strcmp(u->main, main) == 0)
+			return u;
+		if (!u->main || (pick->main && u->used < pick->used))
+			pick = u;
+	}
+	unit_dispose(pick);
+	return pick;
+}
+
+int an_parse(an_parser *p, const an_compile_db *db, const char *fs_path, const char *src, size_t len,
+	     CXTranslationUnit *tu, CXFile *file)
+{
+	char *copy, *main = NULL;
+	const char *slash = strrchr(fs_path, '/');
+	struct CXUnsavedFile files[2];
 	const char *args[NBASE + 2 + 256];
 	const char *const *extra = NULL;
 	size_t i, nextra = 0;
 	int nargs = 0;
-	enum CXErrorCode code;
+	enum CXErrorCode code = CXError_Failure;
+	an_unit *u;
 
-	for (i = 0; i < NBASE; i++)
-		args[nargs++] = base_flags[i];
+	*tu = NULL;
+	*file = NULL;
+	if (asprintf(&main, "%.*s.hipport-analysis.cu", slash ? (int)(slash - fs_path + 1) : 0, fs_path) < 0)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
 	if (db)
 		extra = an_compile_db_flags(db, fs_path, &nextra);
-	pthread_once(&pch_once, make_pch);
-	/* a file's own defines and standard could clash with the precompiled
-	 * prelude's: it then reads the text */
-	args[nargs++] = pch_path && !extra ? "-include-pch" : "-include";
-	args[nargs++] = pch_path && !extra ? pch_path : PRELUDE_PATH;
-	for (i = 0; i < nextra && i < 256; i++)
-		args[nargs++] = extra[i];
-	code = clang_parseTranslationUnit2(index, fs_path, args, nargs, files, 2,
-					   CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord,
-					   tu);
+	files[0] = (struct CXUnsavedFile){ PRELUDE_PATH, an_prelude_builtin[0].data, an_prelude_builtin[0].len };
+	files[1] = (struct CXUnsavedFile){ main, defused(fs_path, src, len, &copy), len };
+	u = unit_for(p, main, extra);
+	u->used = ++p->clock;
+	if (u->tu) {
+		code = (enum CXErrorCode)clang_reparseTranslationUnit(u->tu, 2, files, clang_defaultReparseOptions(u->tu));
+		if (code != CXError_Success) /* a failed reparse leaves the unit unusable */
+			unit_dispose(u);
+	}
+	if (!u->tu) {
+		for (i = 0; i < NBASE; i++)
+			args[nargs++] = base_flags[i];
+		pthread_once(&pch_once, make_pch);
+		/* a file's own defines and standard could clash with the precompiled
+		 * prelude's: it then reads the text */
+		args[nargs++] = pch_path && !extra ? "-include-pch" : "-include";
+		args[nargs++] = pch_path && !extra ? pch_path : PRELUDE_PATH;
+		for (i = 0; i < nextra && i < 256; i++)
+			args[nargs++] = extra[i];
+		code = clang_parseTranslationUnit2(p->index, main, args, nargs, files, 2,
+						   CXTranslationUnit_KeepGoing |
+							   CXTranslationUnit_DetailedPreprocessingRecord,
+						   &u->tu);
+		if (code == CXError_Success && u->tu) {
+			u->main = main;
+			u->extra = extra;
+			main = NULL;
+		} else {
+			u->tu = NULL;
+		}
+	}
 	free(copy);
-	if (code != CXError_Success || !*tu)
+	free(main);
+	if (code != CXError_Success || !u->tu || !(*file = clang_getFile(u->tu, u->main)))
 		return util_error_set(UTIL_ETOOLCHAIN, "%s: libclang could not parse the file (error %d)", fs_path,
 				      (int)code);
+	*tu = u->tu;
 	return 0;
 }

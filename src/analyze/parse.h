@@ -9,9 +9,16 @@
 
 #include "analyze/compile_db.h"
 
-/* Parses src (the text of fs_path) into *tu; UTIL_ETOOLCHAIN when libclang
- * cannot. db may be NULL. */
-int an_parse(CXTranslationUnit *tu, CXIndex index, const an_compile_db *db, const char *fs_path, const char *src,
-	     size_t len);
+/* A thread's parser: a libclang index and the translation units it reuses. */
+typedef struct an_parser an_parser;
+
+int an_parser_new(an_parser **out);
+void an_parser_free(an_parser *p);
+
+/* Parses src (the text of fs_path) into *tu, whose main file is *file; the
+ * unit is the parser's, valid until its next parse. UTIL_ETOOLCHAIN when
+ * libclang cannot. db may be NULL. */
+int an_parse(an_parser *p, const an_compile_db *db, const char *fs_path, const char *src, size_t len,
+	     CXTranslationUnit *tu, CXFile *file);
 
 #endif

@@ -161,6 +161,16 @@ echo "corrupt" >"$(find "$repo/.git/hipport/cache" -type f | head -1)"
 "$hipport" -C "$repo" scan --format json --kernel-launch=hip >"$tmp/corrupt.json" 2>/dev/null
 truth "corrupt entry ignored" cmp -s "$tmp/hip.json" "$tmp/corrupt.json"
 
+# the analyzer reuses a translation unit for the files of a directory: one
+# process over all analyzer cases finds what a process per file finds
+cases="$src/tests/analyze/cases"
+for f in "$cases"/*.cu; do
+	"$hipport" scan --no-cache --jobs 1 --target-hip=5.2 "$f" 2>/dev/null | grep ': \(error\|warning\|note\):'
+done >"$tmp/each.txt"
+"$hipport" scan --no-cache --jobs 1 --target-hip=5.2 "$cases"/*.cu 2>/dev/null | grep ': \(error\|warning\|note\):' >"$tmp/all.txt"
+truth "findings per file = in one process" cmp -s "$tmp/each.txt" "$tmp/all.txt"
+truth "findings in one process: some" test -s "$tmp/all.txt"
+
 # outside a repository (the build tree lies inside this project's): a plain walk, no cache
 plain=$(mktemp -d "${TMPDIR:-/tmp}/hipport-plain.XXXXXX") || exit 2
 mkdir -p "$plain/sub"
