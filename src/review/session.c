@@ -423,30 +423,67 @@ int rv_session_rebase(rv_session *s, const char *path, const char *text, size_t 
 	return save(s);
 }
 
+/* What the file holds after f's decisions: recorded, saved, then written
+ * (when write): a kill before the file is written is resumed. */
+static int save_and_write(rv_session *s, rv_session_file *f, const char *fs_path, const char *original,
+			  size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, bool write,
+			  util_buf *composed)
+{
+	util_buf next = UTIL_BUF_INIT;
+	int error;
+
+	if ((error = compose(f, original, original_len, port, port_len, hunks, &next)) < 0) {
+		util_buf_dispose(&next);
+		return error;
+	}
+	memcpy(f->previous, f->written[0] ? f->written : f->base, 41);
+	rv_blob_id(f->written, next.ptr ? next.ptr : "", next.len);
+	if ((error = save(s)) == 0 && write)
+		error = util_file_write_atomic(fs_path, next.ptr ? next.ptr : "", next.len);
+	if (composed && !error) {
+		util_buf_dispose(composed);
+		*composed = next;
+	} else {
+		util_buf_dispose(&next);
+	}
+	return error;
+}
+
 int rv_session_decide(rv_session *s, const char *path, const char *fs_path, const char *original,
 		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index,
 		      rv_decision decision, const char *text)
 {
 	rv_session_file *f;
-	util_buf next = UTIL_BUF_INIT;
 	int error;
 
 	if (index >= hunks->count)
 		return util_error_set(UTIL_EINPUT, "%s: no hunk %zu (the file has %zu)", path, index + 1, hunks->count);
+	if ((error = record_of(s, path, fs_path, original, original_len, &f)) < 0 ||
+	    (error = record(f, hunks->items[index].key, decision, text)) < 0)
+		return error;
+	return save_and_write(s, f, fs_path, original, original_len, port, port_len, hunks, true, NULL);
+}
+
+int rv_session_decide_pending(rv_session *s, const char *path, const char *fs_path, const char *original,
+			      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks,
+			      rv_decision decision, bool write, util_buf *composed)
+{
+	rv_session_file *f;
+	rv_decision *now;
+	size_t i;
+	int error;
+
 	if ((error = record_of(s, path, fs_path, original, original_len, &f)) < 0)
 		return error;
-	if ((error = record(f, hunks->items[index].key, decision, text)) < 0 ||
-	    (error = compose(f, original, original_len, port, port_len, hunks, &next)) < 0) {
-		util_buf_dispose(&next);
-		return error;
-	}
-	/* the session first: a kill before the file is written is resumed */
-	memcpy(f->previous, f->written[0] ? f->written : f->base, 41);
-	rv_blob_id(f->written, next.ptr ? next.ptr : "", next.len);
-	if ((error = save(s)) == 0)
-		error = util_file_write_atomic(fs_path, next.ptr ? next.ptr : "", next.len);
-	util_buf_dispose(&next);
-	return error;
+	if (!(now = calloc(hunks->count + 1, sizeof(*now))))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	rv_session_decisions(f, hunks, now, NULL);
+	for (i = 0; i < hunks->count && !error; i++)
+		if (now[i] == RV_PENDING)
+			error = record(f, hunks->items[i].key, decision, NULL);
+	free(now);
+	return error < 0 ? error
+			 : save_and_write(s, f, fs_path, original, original_len, port, port_len, hunks, write, composed);
 }
 
 int rv_session_resume(rv_session *s, const char *path, const char *fs_path, const char *original,
@@ -467,6 +504,18 @@ int rv_session_resume(rv_session *s, const char *path, const char *fs_path, cons
 		error = util_file_write_atomic(fs_path, next.ptr ? next.ptr : "", next.len);
 	util_buf_dispose(&next);
 	return error < 0 ? error : 1;
+}
+
+int rv_session_forget(rv_session *s, const char *path)
+{
+	rv_session_file *f = rv_session_find(s, path);
+
+	if (!f)
+		return 0;
+	file_dispose(f);
+	memmove(f, f + 1, (size_t)(s->files + s->nfiles - (f + 1)) * sizeof(*f));
+	s->nfiles--;
+	return save(s);
 }
 
 const char *rv_file_state_name(rv_file_state state)

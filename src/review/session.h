@@ -77,6 +77,14 @@ int rv_session_decide(rv_session *s, const char *path, const char *fs_path, cons
 		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index,
 		      rv_decision decision, const char *text);
 
+/* Decides every hunk without a decision (accepted by apply, or A and R in the
+ * review) as rv_session_decide does, in one save; the file is written too
+ * unless write is false (the caller writes exactly the composed text then:
+ * the original with every decision applied, into *composed when not NULL). */
+int rv_session_decide_pending(rv_session *s, const char *path, const char *fs_path, const char *original,
+			      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks,
+			      rv_decision decision, bool write, util_buf *composed);
+
 /* Adds a finding id to the fixes the file's proposal takes (the proposal is
  * then made again; the fix's changes are hunks to decide like any other).
  * The original is kept as for a decision. */
@@ -92,6 +100,10 @@ int rv_session_rebase(rv_session *s, const char *path, const char *text, size_t 
  * what it held before the last decision. 1 when it was rewritten. */
 int rv_session_resume(rv_session *s, const char *path, const char *fs_path, const char *original,
 		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks);
+
+/* Drops what the session knows of a file (apply --undo put its original
+ * back); saved at once. */
+int rv_session_forget(rv_session *s, const char *path);
 
 const char *rv_file_state_name(rv_file_state state);
 

@@ -68,6 +68,32 @@ truth "no ATOM finding left" sh -c "! grep -q ATOM-001 '$tmp/out'"
 check "undo apply --fix" 0 "$hipport" -C "$repo" apply --undo
 truth "tree clean after undoing fixes" sh -c "test -z \"\$(git -C '$repo' status --porcelain --untracked-files=no)\""
 
+# apply is recorded in the review session as accepting every hunk; --undo forgets it
+status_of() { # FILE: "state accepted rejected pending" from hipport status --format json
+	"$hipport" -C "$repo" status --format json --target-hip=5.2 "$1" 2>/dev/null | python3 -c '
+import json, sys
+f = json.load(sys.stdin)["files"][0]
+h = f["hunks"]
+print(f["state"], h["accepted"], h["rejected"], h["pending"])'
+}
+check "apply one file" 0 "$hipport" -C "$repo" apply --target-hip=5.2 src/transpose.cu
+truth "session: accepted" sh -c "test \"\$(python3 -c 'import json; print(json.load(open(\"$repo/.git/hipport/session.json\"))[\"files\"][\"src/transpose.cu\"][\"hunks\"][0][\"decision\"])')\" = accepted"
+got=$(status_of src/transpose.cu)
+truth "status after apply ($got)" sh -c "echo '$got' | grep -q '^accepted [1-9][0-9]* 0 0\$'"
+check "undo one file" 0 "$hipport" -C "$repo" apply --undo src/transpose.cu
+got=$(status_of src/transpose.cu)
+truth "status after undo ($got)" sh -c "echo '$got' | grep -q '^pending 0 0 [1-9]'"
+truth "tree clean after undo of one" sh -c "test -z \"\$(git -C '$repo' status --porcelain --untracked-files=no)\""
+# a file reviewed before: apply accepts what is pending, a rejection stays
+printf 'Enter r q\n' >"$tmp/reject.script"
+(cd "$repo" && "$hipport" review --script "$tmp/reject.script" --target-hip=5.2 src/scaled_add.cu >/dev/null 2>&1)
+check "apply a reviewed file" 0 "$hipport" -C "$repo" apply --target-hip=5.2 src/scaled_add.cu
+got=$(status_of src/scaled_add.cu)
+truth "reviewed file: rejection kept, the rest accepted ($got)" sh -c "echo '$got' | grep -q '^accepted [1-9][0-9]* 1 0\$'"
+truth "reviewed file: the rejected hunk is not applied" sh -c "! grep -q hip/hip_runtime.h '$repo/src/scaled_add.cu'"
+truth "reviewed file: the accepted ones are" grep -q hipStream_t "$repo/src/scaled_add.cu"
+git -C "$repo" checkout -q -- src/scaled_add.cu && rm -f "$repo/.git/hipport/session.json"
+
 # outside a repository (the build tree lies inside this project's): backups in .hipport-backup
 plain=$(mktemp -d "${TMPDIR:-/tmp}/hipport-plain.XXXXXX") || exit 2
 cp "$src/share/examples/fastops/src/transpose.cu" "$plain/t.cu"
