@@ -27,7 +27,9 @@ enum cmd_option_set {
 	CMD_OPT_FIX = 64,   /* --fix */
 	CMD_OPT_ANALYZE = 128, /* -p DIR (compile_commands.json) */
 	CMD_OPT_NO_ANALYSIS = 256, /* --no-analysis */
-	CMD_OPT_SCRIPT = 512 /* --script, --size */
+	CMD_OPT_SCRIPT = 512, /* --script, --size */
+	/* 1024 is --offload-arch's */
+	CMD_OPT_CHECK = 2048 /* --draft-spec, --bundle, --import, --record, --timeout */
 };
 
 typedef struct cmd_context {
@@ -52,6 +54,11 @@ typedef struct cmd_context {
 	const char *compile_db;  /* -p: directory of compile_commands.json, or NULL */
 	const char *script;      /* --script FILE: keys and commands instead of the terminal */
 	int width, height;       /* --size WxH of a scripted screen */
+	bool draft_spec;         /* check --draft-spec */
+	const char *bundle;      /* check --bundle DIR */
+	const char *import;      /* check --import FILE */
+	bool record;             /* check --record */
+	unsigned check_timeout;  /* check --timeout SECONDS, or 0 */
 	char **args;             /* positional arguments */
 	int nargs;
 	port_rules *rules;
@@ -68,6 +75,7 @@ typedef struct cmd_builtin {
 extern const cmd_builtin cmd_builtins[];
 
 int cmd_apply(cmd_context *ctx);
+int cmd_check(cmd_context *ctx);
 int cmd_diff(cmd_context *ctx);
 int cmd_explain(cmd_context *ctx);
 int cmd_query(cmd_context *ctx);
