@@ -9,6 +9,16 @@ const cmd_builtin cmd_builtins[] = {
 		     "under .git/hipport/backup/ (.hipport-backup/ outside a repository). A file changed since\n"
 		     "it was read is not overwritten. --undo restores the files apply wrote, unless they were\n"
 		     "edited since." },
+	{ .name = "check", .run = cmd_check, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_CHECK | CMD_OPT_FIX,
+	  .usage = "check [PATH...] [--draft-spec] [--bundle DIR] [--import FILE] [--record] [--fix=ID,...|all]",
+	  .summary = "Kernel correctness checks (docs/checks.md). --draft-spec drafts a spec per kernel of the\n"
+		     "named files into .hipport/checks/. --bundle DIR writes a self-contained bundle whose\n"
+		     "run.sh builds each harness from the original (nvcc) and the port (hipcc, or nvcc\n"
+		     "through a compatibility header), runs and compares them, and writes results.json;\n"
+		     "--import records such a file. Plain 'check' runs the bundle here, records and prints\n"
+		     "the results, then check.command; exit 1 when a check fails. --record stores the\n"
+		     "reference outputs under .hipport/golden/. --fix takes fixes into the ports of files\n"
+		     "not under review, as translate does." },
 	{ .name = "diff", .run = cmd_diff, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FIX | CMD_OPT_ANALYZE,
 	  .usage = "diff [PATH...] [--fix=ID,...|all]",
 	  .summary = "Print unified diffs of the proposed ports (directories are walked: tracked and\n"

@@ -27,7 +27,9 @@ enum cmd_option_set {
 	CMD_OPT_FIX = 64,   /* --fix */
 	CMD_OPT_ANALYZE = 128, /* -p DIR (compile_commands.json) */
 	CMD_OPT_NO_ANALYSIS = 256, /* --no-analysis */
-	CMD_OPT_SCRIPT = 512 /* --script, --size */
+	CMD_OPT_SCRIPT = 512, /* --script, --size */
+	/* 1024 is --offload-arch's */
+	CMD_OPT_CHECK = 2048 /* --draft-spec, --bundle, --import, --record, --timeout */
 };
 
 typedef struct cmd_context {
@@ -56,6 +58,11 @@ typedef struct cmd_context {
 	 * called from worker threads, one call at a time */
 	void (*progress)(size_t done, size_t total, void *payload);
 	void *progress_payload;
+	bool draft_spec;         /* check --draft-spec */
+	const char *bundle;      /* check --bundle DIR */
+	const char *import;      /* check --import FILE */
+	bool record;             /* check --record */
+	unsigned check_timeout;  /* check --timeout SECONDS, or 0 */
 	char **args;             /* positional arguments */
 	int nargs;
 	port_rules *rules;
@@ -72,6 +79,7 @@ typedef struct cmd_builtin {
 extern const cmd_builtin cmd_builtins[];
 
 int cmd_apply(cmd_context *ctx);
+int cmd_check(cmd_context *ctx);
 int cmd_diff(cmd_context *ctx);
 int cmd_explain(cmd_context *ctx);
 int cmd_query(cmd_context *ctx);

@@ -41,6 +41,12 @@ static const option_spec options[] = {
 	{ "fix", 0, true, CMD_OPT_FIX, "take the fixes of these finding ids (comma separated, or all) into the port" },
 	{ "compile-commands", 'p', true, CMD_OPT_ANALYZE,
 	  "directory of compile_commands.json: parse each file with its include paths and defines" },
+	{ "draft-spec", 0, false, CMD_OPT_CHECK,
+	  "draft a kernel check spec per __global__ function of the named files into .hipport/checks/" },
+	{ "bundle", 0, true, CMD_OPT_CHECK, "write a self-contained check bundle (run.sh) into DIR instead of running it" },
+	{ "import", 0, true, CMD_OPT_CHECK, "record the results.json a bundle's run.sh wrote" },
+	{ "record", 0, false, CMD_OPT_CHECK, "store the reference outputs as golden outputs in .hipport/golden/" },
+	{ "timeout", 0, true, CMD_OPT_CHECK, "seconds one check's run may take (default: the spec's, 60)" },
 	{ "color", 0, false, 0, "colour even when standard output is not a terminal" },
 	{ "no-color", 0, false, 0, "no colour (NO_COLOR in the environment does the same)" },
 	{ "quiet", 'q', false, 0, "print only errors" },
@@ -180,6 +186,21 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 			return cmd_fail(CMD_EXIT_USAGE, "-p: %s", util_error_last());
 		an_compile_db_free(db);
 		ctx->compile_db = value;
+	} else if (strcmp(o->name, "draft-spec") == 0) {
+		ctx->draft_spec = true;
+	} else if (strcmp(o->name, "bundle") == 0) {
+		ctx->bundle = value;
+	} else if (strcmp(o->name, "import") == 0) {
+		ctx->import = value;
+	} else if (strcmp(o->name, "record") == 0) {
+		ctx->record = true;
+	} else if (strcmp(o->name, "timeout") == 0) {
+		char *end;
+		long n = strtol(value, &end, 10);
+
+		if (*end || n < 1 || n > 86400)
+			return cmd_fail(CMD_EXIT_USAGE, "--timeout: '%s' is not a number of seconds", value);
+		ctx->check_timeout = (unsigned)n;
 	} else if (strcmp(o->name, "no-color") == 0) {
 		ctx->color = false;
 	} else if (strcmp(o->name, "color") == 0) {

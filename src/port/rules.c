@@ -368,6 +368,16 @@ const port_rule *port_rules_find_by_target(const port_rules *rules, const char *
 	return roc_match;
 }
 
+void port_rules_each(const port_rules *rules, void (*fn)(const port_rule *rule, void *payload), void *payload)
+{
+	rule_entry *tables[3] = { rules->identifiers, rules->headers, rules->namespaces }, *e, *tmp;
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		HASH_ITER(hh, tables[i], e, tmp)
+			fn(&e->rule, payload);
+}
+
 size_t port_rules_count(const port_rules *rules)
 {
 	return rules->count;

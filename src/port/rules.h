@@ -49,6 +49,9 @@ const port_rule *port_rules_find_namespace(const port_rules *rules, const char *
 /* The rule whose HIP (or ROC) name is name, for reverse lookups; NULL if none. */
 const port_rule *port_rules_find_by_target(const port_rules *rules, const char *name);
 
+/* Calls fn on every rule (identifiers, headers, namespaces), in load order. */
+void port_rules_each(const port_rules *rules, void (*fn)(const port_rule *rule, void *payload), void *payload);
+
 size_t port_rules_count(const port_rules *rules);
 /* A digest of the rule texts as loaded (16 hex digits), for cache keys. */
 const char *port_rules_digest(const port_rules *rules);

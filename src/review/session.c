@@ -25,12 +25,25 @@ static void file_dispose(rv_session_file *f)
 	free(f->fixes);
 }
 
+static void check_dispose(rv_session_check *c)
+{
+	free(c->path);
+	free(c->name);
+	free(c->status);
+	free(c->platform);
+	free(c->arch);
+	free(c->message);
+}
+
 void rv_session_dispose(rv_session *s)
 {
 	size_t i;
 
 	for (i = 0; i < s->nfiles; i++)
 		file_dispose(&s->files[i]);
+	for (i = 0; i < s->nchecks; i++)
+		check_dispose(&s->checks[i]);
+	free(s->checks);
 	free(s->files);
 	free(s->git_dir);
 	free(s->path);
@@ -87,6 +100,51 @@ static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
 	return true;
 }
 
+/* Copies what c holds into out; false when out of memory. */
+static bool copy_check(rv_session_check *out, const rv_session_check *c)
+{
+	memset(out, 0, sizeof(*out));
+	memcpy(out->port, c->port, sizeof(out->port));
+	out->path = strdup(c->path);
+	out->name = strdup(c->name);
+	out->status = strdup(c->status);
+	out->platform = strdup(c->platform ? c->platform : "");
+	out->arch = strdup(c->arch ? c->arch : "");
+	out->message = strdup(c->message ? c->message : "");
+	return out->path && out->name && out->status && out->platform && out->arch && out->message;
+}
+
+/* "checks": [{path, name, port, status, platform, arch, message}] (absent
+ * from sessions older than kernel checks). */
+static bool parse_checks(rv_session *out, json_t *checks)
+{
+	json_t *c;
+	size_t i;
+
+	if (!checks)
+		return true;
+	if (!json_is_array(checks) || !(out->checks = calloc(json_array_size(checks) + 1, sizeof(*out->checks))))
+		return false;
+	json_array_foreach(checks, i, c) {
+		rv_session_check in;
+		const char *port = json_string_value(json_object_get(c, "port"));
+
+		memset(&in, 0, sizeof(in));
+		in.path = (char *)json_string_value(json_object_get(c, "path"));
+		in.name = (char *)json_string_value(json_object_get(c, "name"));
+		in.status = (char *)json_string_value(json_object_get(c, "status"));
+		in.platform = (char *)json_string_value(json_object_get(c, "platform"));
+		in.arch = (char *)json_string_value(json_object_get(c, "arch"));
+		in.message = (char *)json_string_value(json_object_get(c, "message"));
+		if (!in.path || !in.name || !in.status || !port || strlen(port) != 40)
+			return false;
+		memcpy(in.port, port, 41);
+		if (!copy_check(&out->checks[out->nchecks++], &in))
+			return false;
+	}
+	return true;
+}
+
 int rv_session_parse(rv_session *out, const char *text, size_t len, const char *name)
 {
 	json_error_t jerr;
@@ -104,6 +162,8 @@ int rv_session_parse(rv_session *out, const char *text, size_t len, const char *
 		if (!parse_file(&out->files[out->nfiles - 1], key, value))
 			goto damaged;
 	}
+	if (!parse_checks(out, json_object_get(root, "checks")))
+		goto damaged;
 	json_decref(root);
 	return 0;
 damaged:
@@ -159,6 +219,19 @@ static int save(const rv_session *s)
 					      f->previous[0] ? f->previous : NULL, "hunks", hunks, "fixes", f->fixes));
 	}
 	root = json_pack("{s:i, s:o}", "version", SESSION_VERSION, "files", files);
+	if (root && s->nchecks) {
+		json_t *checks = json_array();
+
+		for (i = 0; i < s->nchecks; i++) {
+			const rv_session_check *c = &s->checks[i];
+
+			json_array_append_new(checks, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "path", c->path,
+								"name", c->name, "port", c->port, "status", c->status,
+								"platform", c->platform, "arch", c->arch, "message",
+								c->message));
+		}
+		json_object_set_new(root, "checks", checks);
+	}
 	text = root ? json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS) : NULL;
 	json_decref(root);
 	if (!text)
@@ -530,4 +603,35 @@ const char *rv_file_state_name(rv_file_state state)
 	default:
 		return "pending";
 	}
+}
+
+int rv_session_record_checks(rv_session *s, const rv_session_check *checks, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		rv_session_check *slot = NULL;
+
+		for (k = 0; k < s->nchecks && !slot; k++)
+			if (strcmp(s->checks[k].path, checks[i].path) == 0 && strcmp(s->checks[k].name, checks[i].name) == 0)
+				slot = &s->checks[k];
+		if (slot) {
+			check_dispose(slot);
+		} else {
+			rv_session_check *m = realloc(s->checks, (s->nchecks + 1) * sizeof(*m));
+
+			if (!m)
+				return util_error_set(UTIL_ENOMEM, "out of memory");
+			s->checks = m;
+			slot = &m[s->nchecks++];
+		}
+		if (!copy_check(slot, &checks[i])) {
+			check_dispose(slot);
+			s->nchecks--;
+			if (slot != &s->checks[s->nchecks])
+				*slot = s->checks[s->nchecks];
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		}
+	}
+	return save(s);
 }

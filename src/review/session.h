@@ -28,11 +28,25 @@ typedef struct rv_session_file {
 	char *fixes;       /* finding ids whose fixes the proposal takes, comma separated, or NULL */
 } rv_session_file;
 
+/* A kernel check's last result on a file, recorded against the blob id of
+ * the port it ran on (hipport check, or --import of a bundle's results). */
+typedef struct rv_session_check {
+	char *path;     /* the CUDA file, relative to the work tree */
+	char *name;     /* the check */
+	char port[41];  /* blob id of the port checked */
+	char *status;   /* pass, fail, error, no-device, skipped */
+	char *platform; /* amd, nvidia-proxy */
+	char *arch;     /* gfx90a, sm_90, or "" */
+	char *message;
+} rv_session_check;
+
 typedef struct rv_session {
 	char *git_dir;
 	char *path; /* .git/hipport/session.json */
 	rv_session_file *files;
 	size_t nfiles;
+	rv_session_check *checks;
+	size_t nchecks;
 } rv_session;
 
 typedef enum rv_file_state {
@@ -106,5 +120,9 @@ int rv_session_resume(rv_session *s, const char *path, const char *fs_path, cons
 int rv_session_forget(rv_session *s, const char *path);
 
 const char *rv_file_state_name(rv_file_state state);
+
+/* Records check results (copied), replacing earlier ones of the same file
+ * and check; saved at once. */
+int rv_session_record_checks(rv_session *s, const rv_session_check *checks, size_t n);
 
 #endif

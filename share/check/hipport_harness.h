@@ -1,0 +1,310 @@
+// Runtime of the kernel-check harnesses that hipport generates (one per
+// kernel, harness/NAME.cu in a bundle; docs/checks.md). Written in HIP
+// names: hipcc builds it as it is, nvcc through proxy/include/hip_compat.h,
+// which maps the names to CUDA. Every runtime call and the launch are
+// checked; inputs come from compare.c's seeded generator, so that the
+// reference and the port see the same bits.
+//
+// usage: HARNESS OUTDIR [REFDIR RESULT.json]
+//   writes each output to OUTDIR/ARG.bin and OUTDIR/meta.txt; with REFDIR,
+//   compares the outputs with REFDIR's and writes the check's result.
+// exit: 0 pass (or outputs written), 1 fail, 2 usage or file error,
+//       3 no device, 4 runtime error.
+#ifndef HIPPORT_HARNESS_H
+#define HIPPORT_HARNESS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare.c"
+
+#ifndef HIPPORT_PLATFORM_ID
+#define HIPPORT_PLATFORM_ID 2
+#endif
+
+enum { HP_PASS = 0, HP_FAIL = 1, HP_USAGE = 2, HP_NO_DEVICE = 3, HP_ERROR = 4 };
+enum { HP_UNIFORM = 0, HP_CONSTANT = 1, HP_IOTA = 2 };
+enum { HP_IN = 0, HP_OUT = 1, HP_INOUT = 2 };
+#define HP_MAX_BUFFERS 64
+
+struct hp_buffer {
+	const char *arg;
+	chk_dtype dtype;
+	size_t elems; // lanes, not elements of the C type
+	int role;
+	chk_tolerance tol;
+	void *host, *device;
+};
+
+static struct {
+	const char *name, *source, *kernel, *outdir, *refdir, *result;
+	uint64_t seed;
+	char arch[64], device[256], ref_platform[32], ref_arch[64];
+	struct hp_buffer buffers[HP_MAX_BUFFERS];
+	int nbuffers;
+} hp;
+
+static const char *hp_platform(void)
+{
+	return HIPPORT_PLATFORM_ID == 0 ? "nvidia" : HIPPORT_PLATFORM_ID == 1 ? "nvidia-proxy" : "amd";
+}
+
+// The check's result: {"name": ..., "status": ..., ...} in hp.result
+// (nothing for a reference run, which writes outputs only).
+static void hp_result(const char *status, const char *message, const chk_stats *stats, const int *pass)
+{
+	FILE *f;
+	int i, k = 0;
+
+	fprintf(stderr, "%s: %s%s%s\n", hp.name, status, message && *message ? ": " : "", message ? message : "");
+	if (!hp.result)
+		return;
+	if (!(f = fopen(hp.result, "w"))) {
+		perror(hp.result);
+		exit(HP_USAGE);
+	}
+	fputs("{\"name\": ", f);
+	chk_json_string(f, hp.name);
+	fputs(", \"source\": ", f);
+	chk_json_string(f, hp.source);
+	fputs(", \"kernel\": ", f);
+	chk_json_string(f, hp.kernel);
+	fprintf(f, ", \"status\": \"%s\", \"platform\": \"%s\", \"arch\": ", status, hp_platform());
+	chk_json_string(f, hp.arch);
+	fputs(", \"device\": ", f);
+	chk_json_string(f, hp.device);
+	fputs(", \"reference\": {\"platform\": ", f);
+	chk_json_string(f, hp.ref_platform);
+	fputs(", \"arch\": ", f);
+	chk_json_string(f, hp.ref_arch);
+	fprintf(f, "}, \"seed\": %llu, \"message\": ", (unsigned long long)hp.seed);
+	chk_json_string(f, message ? message : "");
+	fputs(", \"errors\": [", f);
+	for (i = 0; stats && i < hp.nbuffers; i++) {
+		struct hp_buffer *b = &hp.buffers[i];
+
+		if (b->role == HP_IN)
+			continue;
+		fputs(k++ ? ", " : "", f);
+		chk_json_stats(f, b->arg, b->dtype, &stats[i], &b->tol, pass[i]);
+	}
+	fputs("]}\n", f);
+	fclose(f);
+}
+
+static void hp_stop(int code, const char *status, const char *message)
+{
+	hp_result(status, message, NULL, NULL);
+	exit(code);
+}
+
+static void hp_api_error(const char *call, hipError_t e, int line)
+{
+	char msg[1024];
+
+	snprintf(msg, sizeof(msg), "%s failed: %s (harness line %d)", call, hipGetErrorString(e), line);
+	hp_stop(HP_ERROR, "error", msg);
+}
+
+#define HP_CHECK(call)                                         \
+	do {                                                   \
+		hipError_t hp_e_ = (call);                     \
+		if (hp_e_ != hipSuccess)                       \
+			hp_api_error(#call, hp_e_, __LINE__);  \
+	} while (0)
+
+static void hp_start(int argc, char **argv, const char *name, const char *source, const char *kernel,
+		     uint64_t seed, unsigned timeout)
+{
+	hp.name = name;
+	hp.source = source;
+	hp.kernel = kernel;
+	hp.seed = seed;
+	if (argc != 2 && argc != 4) {
+		fprintf(stderr, "usage: %s OUTDIR [REFDIR RESULT.json]\n", argv[0]);
+		exit(HP_USAGE);
+	}
+	hp.outdir = argv[1];
+	if (argc == 4) {
+		char path[4096], key[64], value[256];
+		FILE *f;
+
+		hp.refdir = argv[2];
+		hp.result = argv[3];
+		snprintf(path, sizeof(path), "%s/meta.txt", hp.refdir);
+		if ((f = fopen(path, "r"))) {
+			while (fscanf(f, "%63s %255s", key, value) == 2) {
+				if (strcmp(key, "platform") == 0)
+					snprintf(hp.ref_platform, sizeof(hp.ref_platform), "%s", value);
+				else if (strcmp(key, "arch") == 0)
+					snprintf(hp.ref_arch, sizeof(hp.ref_arch), "%s", value);
+			}
+			fclose(f);
+		}
+	}
+	if (timeout)
+		alarm(timeout); // a hanging kernel ends the process: reported as an error
+}
+
+static void hp_device(void)
+{
+	hipDeviceProp_t prop;
+	int count = 0;
+	hipError_t e = hipGetDeviceCount(&count);
+
+	if (e != hipSuccess || count == 0) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "no GPU: hipGetDeviceCount: %s",
+			 e != hipSuccess ? hipGetErrorString(e) : "0 devices");
+		hp_stop(HP_NO_DEVICE, "no-device", msg);
+	}
+	HP_CHECK(hipSetDevice(0));
+	HP_CHECK(hipGetDeviceProperties(&prop, 0));
+#if defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__)
+	snprintf(hp.arch, sizeof(hp.arch), "%s", prop.gcnArchName);
+#else
+	snprintf(hp.arch, sizeof(hp.arch), "sm_%d%d", prop.major, prop.minor);
+#endif
+	snprintf(hp.device, sizeof(hp.device), "%s", prop.name);
+}
+
+// A device buffer of elems lanes of dtype, filled on the host and copied.
+static void *hp_buffer(const char *arg, int index, chk_dtype t, size_t elems, int role, int init, double a,
+		       double b, double tol_abs, double tol_rel, double tol_ulp)
+{
+	struct hp_buffer *buf;
+	size_t bytes = elems * chk_dtype_size(t);
+
+	if (hp.nbuffers == HP_MAX_BUFFERS)
+		hp_stop(HP_USAGE, "error", "too many buffers");
+	buf = &hp.buffers[hp.nbuffers++];
+	buf->arg = arg;
+	buf->dtype = t;
+	buf->elems = elems;
+	buf->role = role;
+	buf->tol.abs = tol_abs;
+	buf->tol.rel = tol_rel;
+	buf->tol.ulp = tol_ulp;
+	if (!(buf->host = malloc(bytes ? bytes : 1)))
+		hp_stop(HP_ERROR, "error", "out of host memory");
+	if (init == HP_UNIFORM)
+		chk_fill_uniform(t, buf->host, elems, a, b, hp.seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(index + 1)));
+	else if (init == HP_IOTA)
+		chk_fill_iota(t, buf->host, elems, a, b);
+	else
+		chk_fill_constant(t, buf->host, elems, a);
+	HP_CHECK(hipMalloc(&buf->device, bytes ? bytes : 1));
+	HP_CHECK(hipMemcpy(buf->device, buf->host, bytes, hipMemcpyHostToDevice));
+	return buf->device;
+}
+
+static void hp_launched(void)
+{
+	HP_CHECK(hipGetLastError());
+	HP_CHECK(hipDeviceSynchronize());
+}
+
+static void hp_write(const char *dir, const char *file, const void *data, size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (!(f = fopen(path, "wb")) || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+		char msg[4200];
+
+		snprintf(msg, sizeof(msg), "cannot write %s", path);
+		hp_stop(HP_USAGE, "error", msg);
+	}
+}
+
+// Reads dir/ARG.bin; 0 when it is missing or of another size.
+static int hp_read(const char *dir, const struct hp_buffer *b, void *out, size_t len)
+{
+	char path[4096];
+	FILE *f;
+	size_t got;
+
+	snprintf(path, sizeof(path), "%s/%s.bin", dir, b->arg);
+	if (!(f = fopen(path, "rb")))
+		return 0;
+	got = fread(out, 1, len, f);
+	if (got == len && fgetc(f) != EOF)
+		got = len + 1;
+	fclose(f);
+	return got == len;
+}
+
+// Copies the outputs back, writes them, compares them with the reference.
+static void hp_finish(void)
+{
+	char meta[8192], msg[2048], file[512];
+	chk_stats stats[HP_MAX_BUFFERS];
+	int pass[HP_MAX_BUFFERS], i, failed = 0, compared = 0;
+	size_t m;
+
+	m = (size_t)snprintf(meta, sizeof(meta), "platform %s\narch %s\nseed %llu\n", hp_platform(),
+			     hp.arch[0] ? hp.arch : "-", (unsigned long long)hp.seed);
+	msg[0] = '\0';
+	for (i = 0; i < hp.nbuffers; i++) {
+		struct hp_buffer *b = &hp.buffers[i];
+		size_t bytes = b->elems * chk_dtype_size(b->dtype);
+		char sum[17];
+
+		if (b->role == HP_IN)
+			continue;
+		HP_CHECK(hipMemcpy(b->host, b->device, bytes, hipMemcpyDeviceToHost));
+		snprintf(file, sizeof(file), "%s.bin", b->arg);
+		hp_write(hp.outdir, file, b->host, bytes);
+		chk_checksum(sum, b->host, bytes);
+		if (m < sizeof(meta))
+			m += (size_t)snprintf(meta + m, sizeof(meta) - m, "output %s %s %lu %s\n", b->arg,
+					      chk_dtype_name(b->dtype), (unsigned long)b->elems, sum);
+	}
+	hp_write(hp.outdir, "meta.txt", meta, strlen(meta));
+	for (i = 0; i < hp.nbuffers; i++)
+		HP_CHECK(hipFree(hp.buffers[i].device));
+	if (!hp.refdir)
+		exit(HP_PASS);
+	for (i = 0; i < hp.nbuffers; i++) {
+		struct hp_buffer *b = &hp.buffers[i];
+		size_t bytes = b->elems * chk_dtype_size(b->dtype);
+		void *ref;
+
+		if (b->role == HP_IN)
+			continue;
+		if (!(ref = malloc(bytes ? bytes : 1)))
+			hp_stop(HP_ERROR, "error", "out of host memory");
+		if (!hp_read(hp.refdir, b, ref, bytes)) {
+			snprintf(msg, sizeof(msg), "%s/%s.bin: missing, or not %lu bytes of %s", hp.refdir, b->arg,
+				 (unsigned long)bytes, chk_dtype_name(b->dtype));
+			free(ref);
+			hp_stop(HP_USAGE, "error", msg);
+		}
+		pass[i] = chk_compare(&stats[i], b->dtype, ref, b->host, b->elems, &b->tol);
+		compared++;
+		if (!pass[i]) {
+			size_t n = strlen(msg);
+
+			failed++;
+			snprintf(msg + n, sizeof(msg) - n,
+				 "%s%s: %lu of %lu values beyond tolerance (%lu NaN, %lu Inf placements differ), first at "
+				 "%lu: expected %.9g, got %.9g; max abs %.3g, max rel %.3g, max ulp %.0f",
+				 n ? "; " : "", b->arg, (unsigned long)stats[i].mismatches, (unsigned long)b->elems,
+				 (unsigned long)stats[i].nan_mismatches, (unsigned long)stats[i].inf_mismatches,
+				 (unsigned long)stats[i].first_mismatch, stats[i].expected_at_first,
+				 stats[i].got_at_first, stats[i].max_abs, stats[i].max_rel, stats[i].max_ulp);
+		}
+		free(ref);
+	}
+	if (!failed)
+		snprintf(msg, sizeof(msg), "%d output%s within tolerance", compared, compared == 1 ? "" : "s");
+	hp_result(failed ? "fail" : "pass", msg, stats, pass);
+	exit(failed ? HP_FAIL : HP_PASS);
+}
+
+#endif

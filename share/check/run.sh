@@ -1,0 +1,233 @@
+#!/bin/sh
+# Kernel checks of a hipport bundle: builds each check's harness as the
+# reference (the original CUDA source, nvcc) and as the port (the proposed
+# HIP source: hipcc for an AMD GPU, else nvcc through proxy/include/hip_compat.h),
+# runs both, compares the outputs and writes results.json next to this script.
+# Needs a POSIX shell and hipcc and/or nvcc; nothing else (docs/checks.md).
+#
+# Environment: NVCC, HIPCC (compilers), PORT_PLATFORM=amd|nvidia-proxy,
+# OFFLOAD_ARCH (gfx90a, ...), NVCC_ARCH (sm_90, ...), REFERENCE=golden (compare
+# with golden/ even where nvcc runs), CHECK_TIMEOUT and BUILD_TIMEOUT (seconds),
+# BUILD_ONLY=1 (build, do not run). Exit 0 when every check ran (whatever it
+# found), 2 when the bundle itself is unusable.
+set -u
+cd "$(dirname "$0")" || exit 2
+[ -f bundle.conf ] && [ -f checks.list ] || { echo "run.sh: bundle.conf or checks.list missing" >&2; exit 2; }
+. ./bundle.conf
+work=work
+rm -rf "$work" && mkdir -p "$work/bin" "$work/ref" "$work/port" "$work/log" || exit 2
+
+# --- tools ---------------------------------------------------------------
+nvcc=${NVCC:-}
+[ -z "$nvcc" ] && nvcc=$(command -v nvcc 2>/dev/null)
+[ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
+hipcc=${HIPCC:-}
+[ -z "$hipcc" ] && hipcc=$(command -v hipcc 2>/dev/null)
+[ -z "$hipcc" ] && [ -x /opt/rocm/bin/hipcc ] && hipcc=/opt/rocm/bin/hipcc
+port_platform=${PORT_PLATFORM:-}
+if [ -z "$port_platform" ]; then
+	if [ -n "$hipcc" ]; then port_platform=amd
+	elif [ -n "$nvcc" ]; then port_platform=nvidia-proxy
+	else port_platform=none
+	fi
+fi
+case $port_platform in
+amd) [ -n "$hipcc" ] || { echo "run.sh: PORT_PLATFORM=amd needs hipcc" >&2; exit 2; } ;;
+nvidia-proxy) [ -n "$nvcc" ] || { echo "run.sh: PORT_PLATFORM=nvidia-proxy needs nvcc" >&2; exit 2; } ;;
+none) ;;
+*) echo "run.sh: PORT_PLATFORM must be amd or nvidia-proxy" >&2; exit 2 ;;
+esac
+offload_arch=${OFFLOAD_ARCH:-}
+if [ -z "$offload_arch" ] && [ "$port_platform" = amd ] && command -v rocminfo >/dev/null 2>&1; then
+	offload_arch=$(rocminfo 2>/dev/null | sed -n 's/^ *Name: *\(gfx[0-9a-f]*\).*/\1/p' | head -n 1)
+fi
+[ -z "$offload_arch" ] && offload_arch=$DEFAULT_OFFLOAD_ARCH
+nvcc_arch=${NVCC_ARCH:-}
+if [ -z "$nvcc_arch" ] && [ -n "$nvcc" ] && command -v nvidia-smi >/dev/null 2>&1; then
+	cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
+	case $cc in [0-9][0-9]*) nvcc_arch=sm_$cc ;; esac
+fi
+nvcc_arch_flag=
+[ -n "$nvcc_arch" ] && nvcc_arch_flag=-arch=$nvcc_arch
+check_timeout=${CHECK_TIMEOUT:-}
+build_timeout=${BUILD_TIMEOUT:-$DEFAULT_BUILD_TIMEOUT}
+
+# --- helpers -------------------------------------------------------------
+# limit SECONDS COMMAND...: runs COMMAND, killed after SECONDS (exit 124).
+limit() {
+	secs=$1
+	shift
+	if command -v timeout >/dev/null 2>&1; then
+		timeout -k 5 "$secs" "$@"
+		return $?
+	fi
+	rm -f "$work/timed-out"
+	"$@" &
+	pid=$!
+	(sleep "$secs" && kill -9 "$pid" 2>/dev/null && : >"$work/timed-out") >/dev/null 2>&1 &
+	watch=$!
+	wait "$pid"
+	rc=$?
+	kill "$watch" 2>/dev/null
+	if [ -f "$work/timed-out" ]; then
+		rm -f "$work/timed-out"
+		return 124
+	fi
+	return $rc
+}
+
+# includes TREE: -I flags of a source tree (orig or port)
+includes() {
+	flags="-I$1"
+	for d in $INCLUDES; do flags="$flags -I$1/$d"; done
+	echo "$flags"
+}
+
+# json TEXT: TEXT as a JSON string (control characters dropped)
+json() {
+	printf '"%s"' "$(printf '%s' "$1" | tr '\t\n\r' '   ' | tr -d '\000-\037' |
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"
+}
+
+# tail_of LOG: the last lines of a log, for a message
+tail_of() {
+	grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 4 | tr '\n' ' ' | cut -c1-600
+}
+
+# why RC SECONDS: what an exit status means
+why() {
+	case $1 in
+	124 | 137) echo "timed out after $2 s" ;;
+	*) if [ "$1" -gt 128 ]; then echo "killed by signal $(($1 - 128))"; else echo "exit $1"; fi ;;
+	esac
+}
+
+# emit NAME SOURCE KERNEL STATUS MESSAGE: a result hipport's harness could not write
+emit() {
+	printf '{"name": %s, "source": %s, "kernel": %s, "status": "%s", "platform": "%s", "arch": "", "device": "", "reference": {"platform": "%s", "arch": ""}, "message": %s, "errors": []}\n' \
+		"$(json "$1")" "$(json "$2")" "$(json "$3")" "$4" "$port_platform" "$ref_platform" "$(json "$5")" \
+		>"$work/$1.json"
+}
+
+# --- the checks ----------------------------------------------------------
+echo "hipport bundle $BUNDLE_ID: reference ${nvcc:-none (nvcc not found)}, port $port_platform" \
+	"(${hipcc:-$nvcc})${nvcc_arch:+, nvcc arch $nvcc_arch}"
+[ "$port_platform" = amd ] && echo "offload arch $offload_arch"
+names=
+tab=$(printf '\t')
+while IFS="$tab" read -r name source kernel timeout orig_blob port_blob; do
+	[ -n "$name" ] || continue
+	names="$names $name"
+	timeout=${check_timeout:-$timeout}
+	log=$work/log/$name
+	ref_platform=
+	ref_dir=
+	ref_why=
+	if [ -n "$nvcc" ] && [ "${REFERENCE:-}" != golden ]; then
+		# shellcheck disable=SC2046
+		if limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=0 \
+			-include proxy/include/hip_compat.h -Iproxy/include $(includes orig) \
+			-o "$work/bin/ref.$name" "harness/$name.cu" </dev/null >"$log.ref-build" 2>&1; then
+			ref_platform=nvidia
+		else
+			ref_why="reference build failed ($(why $? "$build_timeout")): $(tail_of "$log.ref-build")"
+		fi
+	else
+		ref_why="nvcc not found"
+		[ "${REFERENCE:-}" = golden ] && ref_why="REFERENCE=golden"
+	fi
+	port_bin=
+	case $port_platform in
+	amd)
+		# shellcheck disable=SC2046
+		if limit "$build_timeout" "$hipcc" -std=c++17 --offload-arch="$offload_arch" -DHIPPORT_PLATFORM_ID=2 \
+			$(includes port) -o "$work/bin/port.$name" -x hip "harness/$name.cu" </dev/null \
+			>"$log.port-build" 2>&1; then
+			port_bin=$work/bin/port.$name
+		else
+			port_why="port build failed ($(why $? "$build_timeout")): $(tail_of "$log.port-build")"
+		fi ;;
+	nvidia-proxy)
+		# shellcheck disable=SC2046
+		if limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=1 \
+			-include proxy/include/hip_compat.h -Iproxy/include $(includes port) \
+			-o "$work/bin/port.$name" "harness/$name.cu" </dev/null >"$log.port-build" 2>&1; then
+			port_bin=$work/bin/port.$name
+		else
+			port_why="port build failed ($(why $? "$build_timeout")): $(tail_of "$log.port-build")"
+		fi ;;
+	*) port_why="neither hipcc nor nvcc found" ;;
+	esac
+	if [ -z "$port_bin" ]; then
+		case $port_why in
+		"neither"*) emit "$name" "$source" "$kernel" skipped "$port_why" ;;
+		*) emit "$name" "$source" "$kernel" error "$port_why" ;;
+		esac
+	elif [ "${BUILD_ONLY:-}" = 1 ]; then
+		if [ -n "$ref_why" ] && [ -n "$nvcc" ]; then
+			emit "$name" "$source" "$kernel" error "$ref_why"
+		else
+			emit "$name" "$source" "$kernel" skipped "built, not run (BUILD_ONLY=1)"
+		fi
+	else
+		if [ -n "$ref_platform" ]; then
+			mkdir -p "$work/ref/$name"
+			limit "$timeout" "$work/bin/ref.$name" "$work/ref/$name" </dev/null >"$log.ref-run" 2>&1
+			rc=$?
+			if [ $rc = 0 ]; then
+				ref_dir=$work/ref/$name
+			elif [ $rc = 3 ]; then
+				ref_why=$(sed -n "s/^.*: no-device: //p" "$log.ref-run" | head -n 1)
+			else
+				ref_why="reference run failed ($(why $rc "$timeout")): $(tail_of "$log.ref-run")"
+			fi
+		fi
+		if [ -z "$ref_dir" ] && [ -f "golden/$name/meta.txt" ]; then
+			ref_dir=golden/$name
+			ref_platform=golden
+		fi
+		mkdir -p "$work/port/$name"
+		if [ -n "$ref_dir" ]; then
+			limit "$timeout" "$port_bin" "$work/port/$name" "$ref_dir" "$work/$name.json" </dev/null \
+				>"$log.port-run" 2>&1
+		else
+			limit "$timeout" "$port_bin" "$work/port/$name" </dev/null >"$log.port-run" 2>&1
+		fi
+		rc=$?
+		if [ $rc = 3 ] && [ -z "$ref_dir" ]; then
+			emit "$name" "$source" "$kernel" no-device "$(sed -n "s/^.*: no-device: //p" "$log.port-run" | head -n 1)"
+		elif [ -z "$ref_dir" ] && [ $rc = 0 ]; then
+			emit "$name" "$source" "$kernel" skipped "no reference outputs: $ref_why; and no golden/$name (hipport check --record on an NVIDIA machine)"
+		elif [ $rc -le 4 ] && [ -f "$work/$name.json" ]; then
+			: # the harness wrote the result
+		else
+			emit "$name" "$source" "$kernel" error "port run failed ($(why $rc "$timeout")): $(tail_of "$log.port-run")"
+		fi
+	fi
+	# what hipport needs to record the result against the sources checked
+	sed "s/}\$/, \"orig_blob\": \"$orig_blob\", \"port_blob\": \"$port_blob\", \"target\": \"$( [ "$port_platform" = amd ] && echo "$offload_arch" || echo "$nvcc_arch")\"}/" \
+		"$work/$name.json" >"$work/$name.result" || exit 2
+done <checks.list
+
+# --- results.json and a summary ------------------------------------------
+{
+	printf '{"schema": "hipport-check-results", "version": 1, "bundle": "%s", "port_platform": "%s", "checks": [\n' \
+		"$BUNDLE_ID" "$port_platform"
+	sep=
+	for name in $names; do
+		printf '%s' "$sep"
+		cat "$work/$name.result"
+		sep=','
+	done
+	printf ']}\n'
+} >results.json.tmp && mv results.json.tmp results.json || exit 2
+printf '\n%-44s %-10s %-13s %s\n' CHECK STATUS PLATFORM MESSAGE
+for name in $names; do
+	line=$(cat "$work/$name.result")
+	status=$(printf '%s' "$line" | sed -n 's/^[^}]*"status": "\([a-z-]*\)", "platform".*/\1/p')
+	platform=$(printf '%s' "$line" | sed -n 's/^[^}]*"status": "[a-z-]*", "platform": "\([a-z-]*\)".*/\1/p')
+	message=$(printf '%s' "$line" | sed -n 's/.*"message": "\(\([^"\\]\|\\.\)*\)".*/\1/p' | cut -c1-100)
+	printf '%-44s %-10s %-13s %s\n' "$name" "$status" "$platform" "$message"
+done
+echo "results: $(pwd)/results.json"
+exit 0

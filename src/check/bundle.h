@@ -1,0 +1,44 @@
+/* Check bundles: a self-contained directory with the original and ported
+ * sources, one harness per spec, the specs, golden outputs, the proxy
+ * headers and run.sh, which needs only a POSIX shell and hipcc and/or nvcc
+ * (docs/checks.md has the layout). */
+#ifndef HIPPORT_CHECK_BUNDLE_H
+#define HIPPORT_CHECK_BUNDLE_H
+
+#include <stddef.h>
+
+#include "check/spec.h"
+#include "port/rules.h"
+
+typedef struct chk_bundle_source {
+	const char *path; /* relative to the work tree */
+	const char *orig; /* the original CUDA text */
+	size_t orig_len;
+	const char *port; /* the port as the engineer gets it */
+	size_t port_len;
+} chk_bundle_source;
+
+typedef struct chk_bundle_input {
+	const chk_spec *specs;
+	size_t nspecs;
+	const chk_bundle_source *sources;
+	size_t nsources;
+	const char *includes;     /* include directories of the sources, relative, space separated */
+	const port_rules *rules;
+	const char *offload_arch; /* the default for run.sh (gfx90a) */
+	const char *golden_root;  /* the repository's .hipport/golden, or NULL */
+	unsigned build_timeout;   /* seconds */
+} chk_bundle_input;
+
+/* Writes the bundle into dir (created; a previous bundle there is
+ * replaced, anything else refused). */
+int chk_bundle_write(const char *dir, const chk_bundle_input *in);
+
+/* Copies the files directly under from into to (created); nothing when
+ * from is missing. */
+int chk_copy_files(const char *from, const char *to);
+
+/* Removes path and everything under it (no error when missing). */
+int chk_remove_tree(const char *path);
+
+#endif

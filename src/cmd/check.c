@@ -1,0 +1,450 @@
+/* hipport check: kernel correctness checks (docs/checks.md).
+ *   --draft-spec FILE...  a spec per kernel into .hipport/checks/
+ *   --bundle DIR          a self-contained bundle (run.sh) for a GPU machine
+ *   --import FILE         record a bundle's results.json
+ *   (none)                the bundle written under .git/hipport/checks/ and run
+ *                         here, its results recorded, then check.command
+ * Compile checks (hipcc -c of each accepted file) come before the kernel
+ * checks in run_here when they are added. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check/bundle.h"
+#include "check/draft.h"
+#include "check/results.h"
+#include "check/spec.h"
+#include "cmd/propose.h"
+#include "review/session.h"
+#include "util/error.h"
+#include "util/file.h"
+#include "vcs/config.h"
+
+#define DEFAULT_OFFLOAD_ARCH "gfx90a"
+
+typedef struct spec_list {
+	chk_spec *items;
+	size_t n;
+} spec_list;
+
+static void specs_dispose(spec_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		chk_spec_dispose(&l->items[i]);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every root/.hipport/checks/ *.check, by name. */
+static int load_specs(spec_list *out, const char *root)
+{
+	util_buf dir = UTIL_BUF_INIT, path = UTIL_BUF_INIT;
+	char **names = NULL;
+	size_t n = 0, i;
+	struct dirent *e;
+	DIR *d;
+	int error = 0;
+
+	memset(out, 0, sizeof(*out));
+	util_buf_printf(&dir, "%s.hipport/checks", root);
+	if (util_buf_oom(&dir) || !(d = opendir(dir.ptr))) {
+		util_buf_dispose(&dir);
+		return 0;
+	}
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char **m;
+
+		if (len <= 6 || strcmp(e->d_name + len - 6, ".check") != 0)
+			continue;
+		if (!(m = realloc(names, (n + 1) * sizeof(*m))) || !(m[n] = strdup(e->d_name))) {
+			names = m ? m : names;
+			error = util_error_set(UTIL_ENOMEM, "out of memory");
+			break;
+		}
+		names = m;
+		n++;
+	}
+	closedir(d);
+	if (!error && n)
+		qsort(names, n, sizeof(*names), by_string);
+	if (!error && !(out->items = calloc(n + 1, sizeof(*out->items))))
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+	for (i = 0; !error && i < n; i++) {
+		util_buf_clear(&path);
+		util_buf_printf(&path, "%s/%s", dir.ptr, names[i]);
+		if ((error = chk_spec_read(&out->items[out->n], path.ptr)) == 0)
+			out->n++;
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	util_buf_dispose(&dir);
+	util_buf_dispose(&path);
+	if (error < 0)
+		specs_dispose(out);
+	return error;
+}
+
+static int draft_specs(cmd_context *ctx)
+{
+	vcs_walk walk;
+	util_buf text = UTIL_BUF_INIT, path = UTIL_BUF_INIT;
+	size_t i, k;
+	int code = CMD_EXIT_OK, error;
+
+	if (ctx->nargs < 1)
+		return cmd_fail(CMD_EXIT_USAGE, "check --draft-spec: name the CUDA files whose kernels to draft specs for");
+	if ((error = vcs_walk_paths(&walk, ctx->args, (size_t)ctx->nargs)) < 0)
+		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+	for (i = 0; i < walk.nfiles; i++) {
+		const vcs_file *f = &walk.files[i];
+		chk_spec *specs = NULL;
+		size_t n = 0;
+
+		if ((error = util_file_read(&text, f->fs_path, UTIL_FILE_DEFAULT_MAX_SIZE)) < 0 ||
+		    (error = chk_draft(&specs, &n, f->path, f->fs_path, text.ptr, text.len, NULL)) < 0) {
+			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+			continue;
+		}
+		if (!n && f->named)
+			fprintf(stderr, "hipport: %s: no __global__ function defined here\n", f->path);
+		for (k = 0; k < n; k++) {
+			util_buf_clear(&path);
+			util_buf_printf(&path, "%s.hipport/checks/%s.check", walk.root ? walk.root : "", specs[k].name);
+			if (access(path.ptr, F_OK) == 0) {
+				printf("%s: kept (exists; remove it to draft it again)\n", path.ptr);
+			} else if ((error = chk_spec_write(&specs[k], path.ptr)) < 0) {
+				code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+			} else {
+				printf("%s: drafted for %s in %s\n", path.ptr, specs[k].kernel, f->path);
+			}
+			chk_spec_dispose(&specs[k]);
+		}
+		free(specs);
+	}
+	util_buf_dispose(&text);
+	util_buf_dispose(&path);
+	vcs_walk_dispose(&walk);
+	return code;
+}
+
+/* The sources of the bundle: each walked file as the original and as the port. */
+typedef struct sources {
+	chk_bundle_source *items;
+	util_buf *origs; /* originals the session keeps */
+	size_t n;
+} sources;
+
+static void sources_dispose(sources *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; s->origs && i < n; i++)
+		util_buf_dispose(&s->origs[i]);
+	free(s->origs);
+	free(s->items);
+}
+
+static int collect_sources(sources *out, const cmd_proposals *set, const rv_session *session)
+{
+	size_t i;
+	int error;
+
+	out->n = 0;
+	out->items = calloc(set->n + 1, sizeof(*out->items));
+	out->origs = calloc(set->n + 1, sizeof(*out->origs));
+	if (!out->items || !out->origs)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	for (i = 0; i < set->n; i++) {
+		const rv_proposal *p = &set->items[i];
+		const rv_session_file *rec = session ? rv_session_find(session, p->path) : NULL;
+		chk_bundle_source *s = &out->items[out->n];
+
+		if (p->state == RV_PROPOSAL_BAD_INPUT || !p->source.ptr)
+			continue;
+		s->path = p->path;
+		s->orig = s->port = p->source.ptr;
+		s->orig_len = s->port_len = p->source.len;
+		if (rec) { /* decided on: the working tree is the port, the session has the original */
+			if ((error = rv_session_original(session, rec, &out->origs[i])) < 0)
+				return error;
+			s->orig = out->origs[i].ptr ? out->origs[i].ptr : "";
+			s->orig_len = out->origs[i].len;
+		} else if (p->state == RV_PROPOSAL_OK) {
+			s->port = p->port.output.ptr ? p->port.output.ptr : "";
+			s->port_len = p->port.output.len;
+		}
+		out->n++;
+	}
+	return 0;
+}
+
+/* Include directories: check.includes, else include/ where it exists. */
+static char *include_dirs(const char *root, const vcs_config *cfg)
+{
+	util_buf b = UTIL_BUF_INIT;
+	struct stat st;
+
+	if (cfg->check_includes)
+		return strdup(cfg->check_includes);
+	util_buf_printf(&b, "%sinclude", root);
+	if (!util_buf_oom(&b) && stat(b.ptr, &st) == 0 && S_ISDIR(st.st_mode)) {
+		util_buf_dispose(&b);
+		return strdup("include");
+	}
+	util_buf_dispose(&b);
+	return strdup("");
+}
+
+static void print_results(const chk_results *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const rv_session_check *c = &r->checks[i];
+
+		printf("%s: %s (%s%s%s)%s%s\n", c->name, c->status, c->platform, *c->arch ? " " : "", c->arch,
+		       *c->message ? ": " : "", c->message);
+	}
+}
+
+/* Exit 1 when a check failed or could not run its harness. */
+static int results_code(const chk_results *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (strcmp(r->checks[i].status, "fail") == 0 || strcmp(r->checks[i].status, "error") == 0)
+			return CMD_EXIT_FINDINGS;
+	return CMD_EXIT_OK;
+}
+
+/* Stores the reference outputs a bundle's run left (work/ref/NAME) as golden outputs. */
+static int record_golden(const char *bundle_dir, const char *root, const chk_results *r)
+{
+	util_buf from = UTIL_BUF_INIT, to = UTIL_BUF_INIT;
+	size_t i, n = 0;
+	int error = 0;
+
+	for (i = 0; !error && i < r->n; i++) {
+		util_buf_clear(&from);
+		util_buf_clear(&to);
+		util_buf_printf(&from, "%s/work/ref/%s", bundle_dir, r->checks[i].name);
+		util_buf_printf(&to, "%s.hipport/golden/%s", root, r->checks[i].name);
+		util_buf_puts(&from, "/meta.txt");
+		if (util_buf_oom(&from) || util_buf_oom(&to) || access(from.ptr, F_OK) != 0) {
+			printf("%s: no reference outputs to record\n", r->checks[i].name);
+			continue;
+		}
+		from.ptr[from.len -= strlen("/meta.txt")] = '\0';
+		if ((error = chk_remove_tree(to.ptr)) == 0 && (error = chk_copy_files(from.ptr, to.ptr)) == 0) {
+			printf("%s: reference outputs recorded in %s\n", r->checks[i].name, to.ptr);
+			n++;
+		}
+	}
+	util_buf_dispose(&from);
+	util_buf_dispose(&to);
+	return error;
+}
+
+/* Reads results.json, records it in the session (and golden outputs), prints it. */
+static int import_results(cmd_context *ctx, const char *path, const char *bundle_dir)
+{
+	vcs_walk walk;
+	rv_session session;
+	chk_results r;
+	int error, code;
+
+	memset(&walk, 0, sizeof(walk));
+	memset(&session, 0, sizeof(session));
+	if ((error = chk_results_read(&r, path)) < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	if ((error = vcs_walk_locate(&walk, ".")) < 0 || !walk.git_dir) {
+		code = cmd_fail(CMD_EXIT_USAGE, "check: not inside a git repository (results are recorded in .git/hipport)");
+		goto done;
+	}
+	if ((error = rv_session_open(&session, walk.git_dir)) < 0 ||
+	    (error = rv_session_record_checks(&session, r.checks, r.n)) < 0 ||
+	    (ctx->record && (error = record_golden(bundle_dir, walk.root, &r)) < 0)) {
+		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+		goto done;
+	}
+	print_results(&r);
+	code = results_code(&r);
+done:
+	rv_session_dispose(&session);
+	vcs_walk_dispose(&walk);
+	chk_results_dispose(&r);
+	return code;
+}
+
+/* Runs argv in dir, without a shell; its exit status, or -1. */
+static int spawn(char *const argv[], const char *dir, const char *timeout)
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if ((dir && chdir(dir) < 0) || (timeout && setenv("CHECK_TIMEOUT", timeout, 1) < 0))
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* check.command, in the work tree: the project's own tests. */
+static int project_command(const char *root, const char *command)
+{
+	char *argv[] = { "sh", "-c", (char *)command, NULL };
+	int rc;
+
+	printf("check.command: %s\n", command);
+	fflush(stdout);
+	rc = spawn(argv, root, NULL);
+	printf("check.command: exit %d%s\n", rc, rc == 0 ? "" : " (failed)");
+	return rc == 0 ? CMD_EXIT_OK : CMD_EXIT_FINDINGS;
+}
+
+static int run_here(cmd_context *ctx, const char *dir, const char *root, const char *command)
+{
+	util_buf script = UTIL_BUF_INIT, results = UTIL_BUF_INIT;
+	char timeout[16], *argv[3];
+	int rc, code;
+
+	util_buf_printf(&script, "%s/run.sh", dir);
+	util_buf_printf(&results, "%s/results.json", dir);
+	snprintf(timeout, sizeof(timeout), "%u", ctx->check_timeout);
+	argv[0] = "sh";
+	argv[1] = script.ptr;
+	argv[2] = NULL;
+	fflush(stdout);
+	if (util_buf_oom(&script) || util_buf_oom(&results)) {
+		code = cmd_fail(CMD_EXIT_USAGE, "out of memory");
+	} else if ((rc = spawn(argv, NULL, ctx->check_timeout ? timeout : NULL)) != 0) {
+		code = cmd_fail(rc == 127 ? CMD_EXIT_TOOLCHAIN : CMD_EXIT_USAGE, "%s: exit %d (no results)", script.ptr,
+				rc);
+	} else {
+		printf("\n");
+		code = import_results(ctx, results.ptr, dir);
+		if (command && code != CMD_EXIT_USAGE && project_command(root, command) != CMD_EXIT_OK)
+			code = CMD_EXIT_FINDINGS;
+	}
+	util_buf_dispose(&script);
+	util_buf_dispose(&results);
+	return code;
+}
+
+static int bundle_and_run(cmd_context *ctx)
+{
+	cmd_proposals set;
+	rv_session session;
+	vcs_config cfg;
+	spec_list specs;
+	sources src;
+	chk_bundle_input in;
+	util_buf dir = UTIL_BUF_INIT, golden = UTIL_BUF_INIT;
+	char *includes = NULL;
+	const char *root;
+	int code, error;
+
+	memset(&session, 0, sizeof(session));
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&specs, 0, sizeof(specs));
+	memset(&src, 0, sizeof(src));
+	memset(&in, 0, sizeof(in));
+	if ((code = cmd_proposals_make(ctx, &set)) != 0)
+		goto done;
+	root = set.walk.root ? set.walk.root : "";
+	if (!ctx->bundle && !set.walk.git_dir) {
+		code = cmd_fail(CMD_EXIT_USAGE, "check: not inside a git repository: give --bundle DIR");
+		goto done;
+	}
+	if ((set.walk.git_dir && (error = rv_session_open(&session, set.walk.git_dir)) < 0) ||
+	    (error = vcs_config_read(&cfg, root)) < 0 || (error = load_specs(&specs, root)) < 0 ||
+	    (error = collect_sources(&src, &set, set.walk.git_dir ? &session : NULL)) < 0) {
+		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+		goto done;
+	}
+	if (!specs.n) {
+		code = cmd_fail(CMD_EXIT_USAGE, "check: no kernel check specs in %s.hipport/checks/ "
+				"(draft them with: hipport check --draft-spec FILE)", root);
+		goto done;
+	}
+	if (ctx->bundle)
+		util_buf_puts(&dir, ctx->bundle);
+	else
+		util_buf_printf(&dir, "%s/hipport/checks/bundle", set.walk.git_dir);
+	util_buf_printf(&golden, "%s.hipport/golden", root);
+	in.specs = specs.items;
+	in.nspecs = specs.n;
+	in.sources = src.items;
+	in.nsources = src.n;
+	in.includes = includes = include_dirs(root, &cfg);
+	in.rules = ctx->rules;
+	in.offload_arch = DEFAULT_OFFLOAD_ARCH;
+	in.golden_root = golden.ptr;
+	if (util_buf_oom(&dir) || util_buf_oom(&golden) || !includes) {
+		code = cmd_fail(CMD_EXIT_USAGE, "out of memory");
+		goto done;
+	}
+	if ((error = chk_bundle_write(dir.ptr, &in)) < 0) {
+		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+		goto done;
+	}
+	if (ctx->bundle) {
+		printf("%s: bundle of %zu kernel checks; run it with: sh %s/run.sh\n", dir.ptr, specs.n, dir.ptr);
+		goto done;
+	}
+	code = run_here(ctx, dir.ptr, root, cfg.check_command);
+done:
+	free(includes);
+	util_buf_dispose(&dir);
+	util_buf_dispose(&golden);
+	sources_dispose(&src, set.n);
+	specs_dispose(&specs);
+	vcs_config_dispose(&cfg);
+	rv_session_dispose(&session);
+	cmd_proposals_dispose(&set);
+	return code;
+}
+
+int cmd_check(cmd_context *ctx)
+{
+	if ((ctx->draft_spec ? 1 : 0) + (ctx->bundle ? 1 : 0) + (ctx->import ? 1 : 0) > 1)
+		return cmd_fail(CMD_EXIT_USAGE, "check: --draft-spec, --bundle and --import go one at a time");
+	if (ctx->draft_spec)
+		return draft_specs(ctx);
+	if (ctx->import) {
+		char *copy = strdup(ctx->import), *slash;
+		int code;
+
+		if (!copy)
+			return cmd_fail(CMD_EXIT_USAGE, "out of memory");
+		slash = strrchr(copy, '/');
+		if (slash)
+			*slash = '\0';
+		code = import_results(ctx, ctx->import, slash ? copy : ".");
+		free(copy);
+		return code;
+	}
+	return bundle_and_run(ctx);
+}
