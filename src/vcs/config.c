@@ -32,11 +32,26 @@ static int add_key(const git_config_entry *entry, void *payload)
 	return 0;
 }
 
+/* A string value, or NULL when the key is not set. */
+static int get_string(char **out, git_config *cfg, const char *key, const char *path)
+{
+	git_buf value = { 0 };
+	int rc = git_config_get_string_buf(&value, cfg, key);
+
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (rc < 0)
+		return util_error_set(UTIL_EINPUT, "%s: %s: %s", path, key,
+				      git_error_last() ? git_error_last()->message : "cannot read");
+	*out = strdup(value.ptr);
+	git_buf_dispose(&value);
+	return *out ? 0 : util_error_set(UTIL_ENOMEM, "out of memory");
+}
+
 int vcs_config_read(vcs_config *out, const char *root)
 {
 	util_buf path = UTIL_BUF_INIT;
 	git_config *cfg = NULL;
-	git_buf value = { 0 };
 	struct stat st;
 	int error = 0, rc;
 	int64_t size;
@@ -52,13 +67,9 @@ int vcs_config_read(vcs_config *out, const char *root)
 				       git_error_last() ? git_error_last()->message : "cannot read");
 		goto done;
 	}
-	rc = git_config_get_string_buf(&value, cfg, "scan.suppress");
-	if (rc == 0) {
-		out->scan_suppress = strdup(value.ptr);
-	} else if (rc != GIT_ENOTFOUND) {
-		error = util_error_set(UTIL_EINPUT, "%s: scan.suppress: %s", path.ptr, git_error_last()->message);
+	if ((error = get_string(&out->scan_suppress, cfg, "scan.suppress", path.ptr)) < 0 ||
+	    (error = get_string(&out->check_offload_arch, cfg, "check.offloadArch", path.ptr)) < 0)
 		goto done;
-	}
 	rc = git_config_get_int64(&size, cfg, "scan.maxsize");
 	if (rc == 0 && size > 0) {
 		out->scan_max_size = size;
@@ -71,7 +82,6 @@ int vcs_config_read(vcs_config *out, const char *root)
 		goto done;
 	}
 done:
-	git_buf_dispose(&value);
 	git_config_free(cfg);
 	util_buf_dispose(&path);
 	if (error < 0)
@@ -90,5 +100,6 @@ void vcs_config_dispose(vcs_config *cfg)
 	free(cfg->key_names);
 	free(cfg->key_values);
 	free(cfg->scan_suppress);
+	free(cfg->check_offload_arch);
 	memset(cfg, 0, sizeof(*cfg));
 }

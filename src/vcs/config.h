@@ -8,6 +8,7 @@
 typedef struct vcs_config {
 	char *scan_suppress;  /* scan.suppress: finding ids, comma separated, or NULL */
 	long long scan_max_size; /* scan.maxSize in bytes, or 0 when unset */
+	char *check_offload_arch; /* check.offloadArch: the AMD GPU arch to build for, or NULL */
 	char **key_names;     /* keys.<action> = <key> for the review's keys, in file order */
 	char **key_values;
 	size_t nkeys;
