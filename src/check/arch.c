@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/gpu.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "vcs/config.h"
 
 /* gfx + 3 or 4 hex digits (gfx90a, gfx1030), or a generic target
  * (gfx9-generic, gfx10-3-generic). */
@@ -211,6 +213,24 @@ int chk_offload_arch_choose(chk_arch_choice *out, const char *cli_arch, const ch
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	}
 	return 0;
+}
+
+int chk_offload_arch_resolve(const char *cli_arch, const char *repo_root, chk_arch_choice *out)
+{
+	vcs_config cfg;
+	chk_gpu_list gpus;
+	int error;
+
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&gpus, 0, sizeof(gpus));
+	if (!cli_arch && repo_root && (error = vcs_config_read(&cfg, repo_root)) < 0)
+		return error;
+	if (!cli_arch && !cfg.check_offload_arch)
+		chk_gpu_probe(&gpus); /* what it could not find is no error here */
+	error = chk_offload_arch_choose(out, cli_arch, cfg.check_offload_arch, chk_gpu_list_amd_arch(&gpus));
+	chk_gpu_list_dispose(&gpus);
+	vcs_config_dispose(&cfg);
+	return error;
 }
 
 void chk_arch_choice_dispose(chk_arch_choice *choice)

@@ -63,6 +63,11 @@ const char *chk_arch_source_name(chk_arch_source source);
 int chk_offload_arch_choose(chk_arch_choice *out, const char *cli_arch, const char *config_arch,
 			    const char *device_arch);
 
+/* The same, reading check.offloadArch from repo_root/.hipport/config
+ * (repo_root ends in '/', or is NULL outside a repository) and probing the
+ * GPUs only when neither the option nor the configuration names an arch. */
+int chk_offload_arch_resolve(const char *cli_arch, const char *repo_root, chk_arch_choice *out);
+
 void chk_arch_choice_dispose(chk_arch_choice *choice);
 
 #endif
