@@ -6,6 +6,7 @@
 
 #include "analyze/compile_db.h"
 #include "analyze/finding.h"
+#include "check/arch.h"
 #include "check/toolchain.h"
 #include "util/file.h"
 #include "cmd/cmd.h"
@@ -41,6 +42,8 @@ static const option_spec options[] = {
 	{ "fix", 0, true, CMD_OPT_FIX, "take the fixes of these finding ids (comma separated, or all) into the port" },
 	{ "compile-commands", 'p', true, CMD_OPT_ANALYZE,
 	  "directory of compile_commands.json: parse each file with its include paths and defines" },
+	{ "offload-arch", 0, true, CMD_OPT_ARCH,
+	  "the AMD GPU arch to build for, gfxNNN[:xnack+|-] (default: check.offloadArch, else the GPU found)" },
 	{ "color", 0, false, 0, "colour even when standard output is not a terminal" },
 	{ "no-color", 0, false, 0, "no colour (NO_COLOR in the environment does the same)" },
 	{ "quiet", 'q', false, 0, "print only errors" },
@@ -60,6 +63,13 @@ int cmd_fail(int code, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return code;
+}
+
+const char *cmd_severity_color(int severity, bool color)
+{
+	if (!color)
+		return "";
+	return severity == AN_ERROR ? "\033[1;31m" : severity == AN_WARNING ? "\033[1;35m" : "\033[1;36m";
 }
 
 int cmd_exit_for(int error)
@@ -180,6 +190,12 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 			return cmd_fail(CMD_EXIT_USAGE, "-p: %s", util_error_last());
 		an_compile_db_free(db);
 		ctx->compile_db = value;
+	} else if (strcmp(o->name, "offload-arch") == 0) {
+		chk_arch arch;
+
+		if (chk_arch_parse(&arch, value) < 0)
+			return cmd_fail(CMD_EXIT_USAGE, "--offload-arch: %s", util_error_last());
+		ctx->offload_arch = value;
 	} else if (strcmp(o->name, "no-color") == 0) {
 		ctx->color = false;
 	} else if (strcmp(o->name, "color") == 0) {
