@@ -236,7 +236,7 @@ static int hip_probe(void *payload)
 	typedef int (*mem_fn)(size_t *, int);
 	typedef int (*props_fn)(void *, int);
 	void *hip = NULL;
-	const char *loaded = NULL;
+	const char *loaded = NULL, *said;
 	count_fn count;
 	name_fn error_name;
 	version_fn version;
@@ -271,7 +271,8 @@ static int hip_probe(void *payload)
 	if (version && version(&v) == 0 && v > 0)
 		printf("version\t%d\n", v);
 	e = count(&n);
-	printf("count\t%d\t%s\t%d\n", e, error_name ? error_name(e) : "", e ? 0 : n);
+	said = error_name ? error_name(e) : NULL;
+	printf("count\t%d\t%s\t%d\n", e, said ? said : "", e ? 0 : n);
 	for (i = 0; e == 0 && i < n && i < 64; i++) {
 		char name[256] = "", arch[64] = "";
 		size_t bytes = 0;
