@@ -1,10 +1,11 @@
 #!/bin/sh
 # hipport doctor: toolchains, GPUs, environment and ENV findings, in text and
 # JSON; broken or missing tools are reported, never fatal.
-# usage: test-doctor.sh HIPPORT SOURCE_DIR TMP_DIR
+# usage: test-doctor.sh HIPPORT SOURCE_DIR TMP_DIR [FAKE_HIP_RUNTIME]
 hipport=$1
 src=$2
 tmp=$3
+fake=$4
 rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
 . "$src/tests/cli/lib.sh"
 # a tool that hangs costs this long (seconds)
@@ -125,6 +126,31 @@ truth "hanging hipconfig: asked once" [ $(($(date +%s) - start)) -lt 20 ]
 # no HIP runtime to load: reported
 doctor_json "no runtime" HIPPORT_HIP_RUNTIME=/nonexistent/libamdhip64.so --
 json_has "no runtime: reported" 'doc["runtime"]["library"] is None and doc["runtime"]["error"] is None'
+
+# GPUs, from a stand-in runtime (tests/fake/amdhip64.c): the arch found
+# without knowing the struct's layout, the offload arch taken from it, and
+# the variables compared with the device
+if [ -n "$fake" ]; then
+	doctor_json "fake GPU" HIPPORT_HIP_RUNTIME="$fake" HSA_XNACK=1 --
+	json_has "fake GPU: listed" 'doc["gpus"] == [{"vendor": "amd", "index": 0, "name": "AMD Instinct MI300X", "arch": "gfx942:sramecc+:xnack-", "xnack": False, "memory_mib": 196592, "source": "hip"}]'
+	json_has "fake GPU: runtime" 'doc["runtime"]["version"] == "6.2.41134" and doc["runtime"]["error"] == 0'
+	json_has "fake GPU: offload arch from the device" 'doc["offload_arch"]["value"] == "gfx942:sramecc+:xnack-" and doc["offload_arch"]["source"] == "device"'
+	json_has "fake GPU: no ENV-006" '"ENV-006" not in ids and "ENV-007" not in ids'
+	doctor_json "fake GPU, other arch" HIPPORT_HIP_RUNTIME="$fake" FAKE_HIP_ARCH=gfx90a:sramecc+:xnack- -- --offload-arch=gfx942
+	json_has "offload arch against the device: ENV-001, XNACK off: ENV-007" '"ENV-001" in ids and "ENV-007" in ids'
+	doctor_json "fake GPU, pytorch" HIPPORT_HIP_RUNTIME="$fake" FAKE_HIP_ARCH=gfx90a PYTORCH_ROCM_ARCH=gfx942 --
+	json_has "PYTORCH_ROCM_ARCH without the device: ENV-002 error" 'any(f["id"] == "ENV-002" and f["severity"] == "error" for f in doc["findings"])'
+	doctor_json "fake GPU, override" HIPPORT_HIP_RUNTIME="$fake" FAKE_HIP_ARCH=gfx90a HSA_OVERRIDE_GFX_VERSION=9.4.2 --
+	json_has "the override hides nothing from the probe: ENV-004" '"ENV-004" in ids and doc["gpus"][0]["arch"] == "gfx90a"'
+	doctor_json "fake GPU, hidden" HIPPORT_HIP_RUNTIME="$fake" HIP_VISIBLE_DEVICES=1 --
+	json_has "HIP_VISIBLE_DEVICES past the GPU: ENV-009" '"ENV-009" in ids and len(doc["gpus"]) == 1'
+	doctor_json "fake, no device" HIPPORT_HIP_RUNTIME="$fake" FAKE_HIP_DEVICES=0 --
+	json_has "no device: ENV-006 with the error" 'any(f["id"] == "ENV-006" and "hipErrorNoDevice (100)" in f["message"] for f in doc["findings"])'
+	(cd "$tmp/plain" && HIPPORT_HIP_RUNTIME="$fake" "$hipport" doctor) >"$tmp/out" 2>&1
+	expect "text: the GPU" "$tmp/out" "AMD 0: AMD Instinct MI300X, gfx942:sramecc+:xnack-, 196592 MiB (hip)"
+else
+	echo "skip: no stand-in HIP runtime given, GPU paths not run"
+fi
 
 # the repository's check.offloadArch, below the option
 repo="$tmp/repo"
