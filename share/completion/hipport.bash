@@ -20,7 +20,7 @@ _hipport() {
 	local walk="--jobs --no-cache --max-size= -p --compile-commands"
 	case $cmd in
 	"")
-		COMPREPLY=($(compgen -W "apply diff explain query review scan status translate --version --help -C" -- "$cur"))
+		COMPREPLY=($(compgen -W "apply diff doctor explain query review scan status translate --version --help -C" -- "$cur"))
 		return ;;
 	explain)
 		COMPREPLY=($(compgen -W "$(_hipport_ids)" -- "$cur"))
@@ -37,6 +37,10 @@ _hipport() {
 	--kernel-launch=*)
 		COMPREPLY=($(compgen -P --kernel-launch= -W "keep hip" -- "${cur#--kernel-launch=}"))
 		return ;;
+	--offload-arch=*)
+		COMPREPLY=($(compgen -P --offload-arch= -W "gfx906 gfx908 gfx90a gfx940 gfx942 gfx950 gfx1030 gfx1100 gfx1201" \
+			-- "${cur#--offload-arch=}"))
+		return ;;
 	--fail-on=*)
 		COMPREPLY=($(compgen -P --fail-on= -W "error warning note" -- "${cur#--fail-on=}"))
 		return ;;
@@ -50,6 +54,7 @@ _hipport() {
 		status) opts="$opts $walk --format=" ;;
 		review) opts="$opts $walk --script --size" ;;
 		query) opts="$opts --format=" ;;
+		doctor) opts="--offload-arch= --format= --color --no-color --quiet --verbose --help" ;;
 		esac
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		[[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null

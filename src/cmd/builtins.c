@@ -23,6 +23,13 @@ const cmd_builtin cmd_builtins[] = {
 	  .usage = "diff [PATH...] [--fix=ID,...|all]",
 	  .summary = "Print unified diffs of the proposed ports (directories are walked: tracked and\n"
 		     "untracked, not ignored, files inside a git repository)." },
+	{ .name = "doctor", .run = cmd_doctor, .options = CMD_OPT_FORMAT | CMD_OPT_ARCH,
+	  .usage = "doctor [--offload-arch=gfxNNN] [--format text|json]",
+	  .summary = "Report the toolchains (hipcc and its HIP, the clang behind it and the archs it knows,\n"
+		     "nvcc and its CUDA, rocminfo), the GPUs and their archs, the environment variables that\n"
+		     "choose code for a GPU, the offload arch (--offload-arch, else check.offloadArch of\n"
+		     ".hipport/config, else the AMD GPU found), and ENV findings with advice (docs/doctor.md).\n"
+		     "Exit 1 if a finding is an error." },
 	{ .name = "explain", .run = cmd_explain, .options = 0,
 	  .usage = "explain [ID...]",
 	  .summary = "Print the catalog entry of a finding id (what it means on AMD GPUs, what to do),\n"

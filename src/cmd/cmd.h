@@ -28,7 +28,7 @@ enum cmd_option_set {
 	CMD_OPT_ANALYZE = 128, /* -p DIR (compile_commands.json) */
 	CMD_OPT_NO_ANALYSIS = 256, /* --no-analysis */
 	CMD_OPT_SCRIPT = 512, /* --script, --size */
-	/* 1024 is --offload-arch's */
+	CMD_OPT_ARCH = 1024, /* --offload-arch */
 	CMD_OPT_CHECK = 2048 /* --draft-spec, --bundle, --import, --record, --timeout */
 };
 
@@ -63,6 +63,7 @@ typedef struct cmd_context {
 	const char *import;      /* check --import FILE */
 	bool record;             /* check --record */
 	unsigned check_timeout;  /* check --timeout SECONDS, or 0 */
+	const char *offload_arch; /* --offload-arch: a target id (checked), or NULL */
 	char **args;             /* positional arguments */
 	int nargs;
 	port_rules *rules;
@@ -81,6 +82,7 @@ extern const cmd_builtin cmd_builtins[];
 int cmd_apply(cmd_context *ctx);
 int cmd_check(cmd_context *ctx);
 int cmd_diff(cmd_context *ctx);
+int cmd_doctor(cmd_context *ctx);
 int cmd_explain(cmd_context *ctx);
 int cmd_query(cmd_context *ctx);
 int cmd_review(cmd_context *ctx);
@@ -98,6 +100,10 @@ int cmd_load_rules(cmd_context *ctx);
 
 /* "hipport: message" on stderr; returns code. */
 int cmd_fail(int code, const char *fmt, ...) UTIL_PRINTF(2, 3);
+/* The terminal colour that starts a severity's name (an_severity), or ""
+ * without colour; "\033[m" ends it. */
+const char *cmd_severity_color(int severity, bool color);
+
 /* The exit code for a library error code. */
 int cmd_exit_for(int error);
 

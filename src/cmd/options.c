@@ -6,6 +6,7 @@
 
 #include "analyze/compile_db.h"
 #include "analyze/finding.h"
+#include "check/arch.h"
 #include "check/toolchain.h"
 #include "util/file.h"
 #include "cmd/cmd.h"
@@ -47,6 +48,8 @@ static const option_spec options[] = {
 	{ "import", 0, true, CMD_OPT_CHECK, "record the results.json a bundle's run.sh wrote" },
 	{ "record", 0, false, CMD_OPT_CHECK, "store the reference outputs as golden outputs in .hipport/golden/" },
 	{ "timeout", 0, true, CMD_OPT_CHECK, "seconds one check's run may take (default: the spec's, 60)" },
+	{ "offload-arch", 0, true, CMD_OPT_ARCH,
+	  "the AMD GPU arch to build for, gfxNNN[:xnack+|-] (default: check.offloadArch, else the GPU found)" },
 	{ "color", 0, false, 0, "colour even when standard output is not a terminal" },
 	{ "no-color", 0, false, 0, "no colour (NO_COLOR in the environment does the same)" },
 	{ "quiet", 'q', false, 0, "print only errors" },
@@ -66,6 +69,13 @@ int cmd_fail(int code, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return code;
+}
+
+const char *cmd_severity_color(int severity, bool color)
+{
+	if (!color)
+		return "";
+	return severity == AN_ERROR ? "\033[1;31m" : severity == AN_WARNING ? "\033[1;35m" : "\033[1;36m";
 }
 
 int cmd_exit_for(int error)
@@ -201,6 +211,12 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		if (*end || n < 1 || n > 86400)
 			return cmd_fail(CMD_EXIT_USAGE, "--timeout: '%s' is not a number of seconds", value);
 		ctx->check_timeout = (unsigned)n;
+	} else if (strcmp(o->name, "offload-arch") == 0) {
+		chk_arch arch;
+
+		if (chk_arch_parse(&arch, value) < 0)
+			return cmd_fail(CMD_EXIT_USAGE, "--offload-arch: %s", util_error_last());
+		ctx->offload_arch = value;
 	} else if (strcmp(o->name, "no-color") == 0) {
 		ctx->color = false;
 	} else if (strcmp(o->name, "color") == 0) {

@@ -74,10 +74,7 @@ static void print_text(FILE *out, const scan_report *r, bool color)
 
 		for (k = 0; k < f->nfindings; k++) {
 			const an_finding *fd = &f->findings[k];
-			const char *sev = color ? (fd->severity == AN_ERROR	? "\033[1;31m"
-						   : fd->severity == AN_WARNING ? "\033[1;35m"
-										: "\033[1;36m")
-						: "";
+			const char *sev = cmd_severity_color(fd->severity, color);
 
 			fprintf(out, "%s%s:%u:%u:%s %s%s:%s %s [%s]\n", bold, f->p->path, fd->line, fd->col, reset,
 				sev, an_severity_name(fd->severity), reset, fd->message, fd->id);
