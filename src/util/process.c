@@ -17,6 +17,8 @@ typedef struct child_start {
 	const char *const *argv; /* a program to execute, or */
 	int (*fn)(void *payload); /* a function to call */
 	void *payload;
+	void (*watch)(const char *data, size_t len, void *payload); /* told of the output, or NULL */
+	void *watch_payload;
 } child_start;
 
 static long long now_ms(void)
@@ -53,7 +55,7 @@ static void run_child(const child_start *start, int out_fd, int err_fd)
 
 /* Appends what is readable on fd to buf (up to the limit; the rest is
  * read and dropped); returns false at the end of the stream. */
-static bool drain(int fd, util_buf *buf)
+static bool drain(int fd, util_buf *buf, const child_start *start)
 {
 	char chunk[4096];
 	ssize_t n = read(fd, chunk, sizeof(chunk));
@@ -62,6 +64,8 @@ static bool drain(int fd, util_buf *buf)
 		return errno == EINTR || errno == EAGAIN;
 	if (n == 0)
 		return false;
+	if (start->watch)
+		start->watch(chunk, (size_t)n, start->watch_payload);
 	if (buf->len < UTIL_PROCESS_MAX_OUTPUT) {
 		size_t keep = (size_t)n;
 
@@ -121,7 +125,7 @@ static int start_and_wait(util_process_result *out, const child_start *start, in
 			break;
 		for (i = 0; n > 0 && i < 2; i++) {
 			if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
-			    !drain(fds[i].fd, i ? &out->err : &out->out)) {
+			    !drain(fds[i].fd, i ? &out->err : &out->out, start)) {
 				close(fds[i].fd);
 				fds[i].fd = -1;
 			}
@@ -171,6 +175,14 @@ static int start_and_wait(util_process_result *out, const child_start *start, in
 int util_process_run(util_process_result *out, const char *const *argv, int timeout_ms)
 {
 	child_start start = { .argv = argv };
+
+	return start_and_wait(out, &start, timeout_ms);
+}
+
+int util_process_run_watched(util_process_result *out, const char *const *argv, int timeout_ms,
+			     void (*watch)(const char *data, size_t len, void *payload), void *payload)
+{
+	child_start start = { .argv = argv, .watch = watch, .watch_payload = payload };
 
 	return start_and_wait(out, &start, timeout_ms);
 }

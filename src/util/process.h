@@ -30,6 +30,11 @@ int util_process_run(util_process_result *out, const char *const *argv, int time
  * child's exit status. Call it only while hipport runs one thread. */
 int util_process_call(util_process_result *out, int (*fn)(void *payload), void *payload, int timeout_ms);
 
+/* util_process_run, with watch(data, len, payload) told of every piece of
+ * output as it arrives (standard output and error alike), to stream it. */
+int util_process_run_watched(util_process_result *out, const char *const *argv, int timeout_ms,
+			     void (*watch)(const char *data, size_t len, void *payload), void *payload);
+
 void util_process_result_dispose(util_process_result *result);
 
 #endif
