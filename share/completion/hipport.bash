@@ -20,7 +20,7 @@ _hipport() {
 	local walk="--jobs --no-cache --max-size= -p --compile-commands"
 	case $cmd in
 	"")
-		COMPREPLY=($(compgen -W "apply diff doctor explain query review scan status translate --version --help -C" -- "$cur"))
+		COMPREPLY=($(compgen -W "apply check commit diff doctor explain query review scan status translate --version --help -C" -- "$cur"))
 		return ;;
 	explain)
 		COMPREPLY=($(compgen -W "$(_hipport_ids)" -- "$cur"))
@@ -55,6 +55,8 @@ _hipport() {
 		review) opts="$opts $walk --script --size" ;;
 		query) opts="$opts --format=" ;;
 		doctor) opts="--offload-arch= --format= --color --no-color --quiet --verbose --help" ;;
+		check) opts="$opts $walk --offload-arch= --fix= --draft-spec --bundle --import --record --timeout" ;;
+		commit) opts="$opts $walk --offload-arch= -m --message --branch --force" ;;
 		esac
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		[[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null

@@ -73,7 +73,11 @@ static int accept_reviewed(cmd_context *ctx, apply_session *as, rv_session_file 
 		return error;
 	}
 	if ((error = rv_hunks_make(&hunks, o.source.ptr, o.source.len, o.port.output.ptr, o.port.output.len)) == 0) {
-		error = rv_session_decide_pending(&as->session, p->path, p->fs_path, o.source.ptr, o.source.len,
+		/* a decision a kill interrupted is written first, as the review does */
+		error = rv_session_resume(&as->session, p->path, p->fs_path, o.source.ptr, o.source.len,
+					  o.port.output.ptr, o.port.output.len, &hunks);
+		if (error >= 0)
+			error = rv_session_decide_pending(&as->session, p->path, p->fs_path, o.source.ptr, o.source.len,
 						  o.port.output.ptr, o.port.output.len, &hunks, RV_ACCEPTED, true,
 						  &composed);
 		rv_hunks_dispose(&hunks);

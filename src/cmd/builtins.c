@@ -9,7 +9,8 @@ const cmd_builtin cmd_builtins[] = {
 		     "under .git/hipport/backup/ (.hipport-backup/ outside a repository). A file changed since\n"
 		     "it was read is not overwritten. --undo restores the files apply wrote, unless they were\n"
 		     "edited since." },
-	{ .name = "check", .run = cmd_check, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_CHECK | CMD_OPT_FIX,
+	{ .name = "check", .run = cmd_check,
+	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_CHECK | CMD_OPT_FIX | CMD_OPT_ARCH | CMD_OPT_ANALYZE,
 	  .usage = "check [PATH...] [--draft-spec] [--bundle DIR] [--import FILE] [--record] [--fix=ID,...|all]",
 	  .summary = "Kernel correctness checks (docs/checks.md). --draft-spec drafts a spec per kernel of the\n"
 		     "named files into .hipport/checks/. --bundle DIR writes a self-contained bundle whose\n"
@@ -19,6 +20,13 @@ const cmd_builtin cmd_builtins[] = {
 		     "the results, then check.command; exit 1 when a check fails. --record stores the\n"
 		     "reference outputs under .hipport/golden/. --fix takes fixes into the ports of files\n"
 		     "not under review, as translate does." },
+	{ .name = "commit", .run = cmd_commit,
+	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_ANALYZE | CMD_OPT_ARCH | CMD_OPT_COMMIT,
+	  .usage = "commit [PATH...] [-m SUMMARY] [--branch NAME] [--force] [--offload-arch=gfxNNN]",
+	  .summary = "Commit the reviewed files that are validated: every hunk decided, the file holding what\n"
+		     "the decisions wrote, its compile check for the offload arch and every kernel check of it\n"
+		     "passed on exactly that content. Otherwise nothing is committed and exit 1 says why,\n"
+		     "unless --force (said in the message). libgit2 commits those files only; hooks do not run." },
 	{ .name = "diff", .run = cmd_diff, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FIX | CMD_OPT_ANALYZE,
 	  .usage = "diff [PATH...] [--fix=ID,...|all]",
 	  .summary = "Print unified diffs of the proposed ports (directories are walked: tracked and\n"

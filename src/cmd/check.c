@@ -15,10 +15,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check/arch.h"
 #include "check/bundle.h"
 #include "check/draft.h"
 #include "check/results.h"
 #include "check/spec.h"
+#include "cmd/check_compile.h"
 #include "cmd/propose.h"
 #include "review/session.h"
 #include "util/error.h"
@@ -362,8 +364,10 @@ static int bundle_and_run(cmd_context *ctx)
 	sources src;
 	chk_bundle_input in;
 	util_buf dir = UTIL_BUF_INIT, golden = UTIL_BUF_INIT;
+	chk_arch_choice arch = { NULL, CHK_ARCH_FROM_NONE };
 	char *includes = NULL;
 	const char *root;
+	size_t compile_failed = 0;
 	int code, error;
 
 	memset(&session, 0, sizeof(session));
@@ -380,8 +384,22 @@ static int bundle_and_run(cmd_context *ctx)
 	}
 	if ((set.walk.git_dir && (error = rv_session_open(&session, set.walk.git_dir)) < 0) ||
 	    (error = vcs_config_read(&cfg, root)) < 0 || (error = load_specs(&specs, root)) < 0 ||
-	    (error = collect_sources(&src, &set, set.walk.git_dir ? &session : NULL)) < 0) {
+	    (error = collect_sources(&src, &set, set.walk.git_dir ? &session : NULL)) < 0 ||
+	    (error = chk_offload_arch_resolve(ctx->offload_arch, set.walk.root, &arch)) < 0 ||
+	    !(includes = include_dirs(root, &cfg))) {
+		code = cmd_fail(cmd_exit_for(error), "%s", error ? util_error_last() : "out of memory");
+		goto done;
+	}
+	/* the compile checks first: each reviewed file as the working tree holds it */
+	if (!ctx->bundle &&
+	    (error = cmd_check_compile(ctx, &set, &session, arch.value, includes, &compile_failed)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+		goto done;
+	}
+	if (!specs.n && !ctx->bundle) {
+		code = compile_failed ? CMD_EXIT_FINDINGS : CMD_EXIT_OK;
+		if (ctx->verbosity >= 0)
+			fprintf(stderr, "hipport: no kernel check specs (hipport check --draft-spec FILE drafts them)\n");
 		goto done;
 	}
 	if (!specs.n) {
@@ -398,11 +416,11 @@ static int bundle_and_run(cmd_context *ctx)
 	in.nspecs = specs.n;
 	in.sources = src.items;
 	in.nsources = src.n;
-	in.includes = includes = include_dirs(root, &cfg);
+	in.includes = includes;
 	in.rules = ctx->rules;
-	in.offload_arch = DEFAULT_OFFLOAD_ARCH;
+	in.offload_arch = arch.value ? arch.value : DEFAULT_OFFLOAD_ARCH;
 	in.golden_root = golden.ptr;
-	if (util_buf_oom(&dir) || util_buf_oom(&golden) || !includes) {
+	if (util_buf_oom(&dir) || util_buf_oom(&golden)) {
 		code = cmd_fail(CMD_EXIT_USAGE, "out of memory");
 		goto done;
 	}
@@ -415,7 +433,10 @@ static int bundle_and_run(cmd_context *ctx)
 		goto done;
 	}
 	code = run_here(ctx, dir.ptr, root, cfg.check_command);
+	if (code == CMD_EXIT_OK && compile_failed)
+		code = CMD_EXIT_FINDINGS;
 done:
+	chk_arch_choice_dispose(&arch);
 	free(includes);
 	util_buf_dispose(&dir);
 	util_buf_dispose(&golden);

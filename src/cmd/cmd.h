@@ -29,7 +29,8 @@ enum cmd_option_set {
 	CMD_OPT_NO_ANALYSIS = 256, /* --no-analysis */
 	CMD_OPT_SCRIPT = 512, /* --script, --size */
 	CMD_OPT_ARCH = 1024, /* --offload-arch */
-	CMD_OPT_CHECK = 2048 /* --draft-spec, --bundle, --import, --record, --timeout */
+	CMD_OPT_CHECK = 2048, /* --draft-spec, --bundle, --import, --record, --timeout */
+	CMD_OPT_COMMIT = 4096 /* -m, --branch, --force */
 };
 
 typedef struct cmd_context {
@@ -64,6 +65,9 @@ typedef struct cmd_context {
 	bool record;             /* check --record */
 	unsigned check_timeout;  /* check --timeout SECONDS, or 0 */
 	const char *offload_arch; /* --offload-arch: a target id (checked), or NULL */
+	const char *message;     /* commit -m: the summary line */
+	const char *branch;      /* commit --branch NAME */
+	bool force;              /* commit --force */
 	char **args;             /* positional arguments */
 	int nargs;
 	port_rules *rules;
@@ -81,6 +85,7 @@ extern const cmd_builtin cmd_builtins[];
 
 int cmd_apply(cmd_context *ctx);
 int cmd_check(cmd_context *ctx);
+int cmd_commit(cmd_context *ctx);
 int cmd_diff(cmd_context *ctx);
 int cmd_doctor(cmd_context *ctx);
 int cmd_explain(cmd_context *ctx);

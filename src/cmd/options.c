@@ -50,6 +50,9 @@ static const option_spec options[] = {
 	{ "timeout", 0, true, CMD_OPT_CHECK, "seconds one check's run may take (default: the spec's, 60)" },
 	{ "offload-arch", 0, true, CMD_OPT_ARCH,
 	  "the AMD GPU arch to build for, gfxNNN[:xnack+|-] (default: check.offloadArch, else the GPU found)" },
+	{ "message", 'm', true, CMD_OPT_COMMIT, "the commit's summary line (default: Port N files to HIP)" },
+	{ "branch", 0, true, CMD_OPT_COMMIT, "commit on a new branch NAME made from HEAD (and check it out)" },
+	{ "force", 0, false, CMD_OPT_COMMIT, "commit files whose checks did not pass, and say so in the message" },
 	{ "color", 0, false, 0, "colour even when standard output is not a terminal" },
 	{ "no-color", 0, false, 0, "no colour (NO_COLOR in the environment does the same)" },
 	{ "quiet", 'q', false, 0, "print only errors" },
@@ -204,6 +207,14 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		ctx->import = value;
 	} else if (strcmp(o->name, "record") == 0) {
 		ctx->record = true;
+	} else if (strcmp(o->name, "message") == 0) {
+		if (!*value || strchr(value, '\n'))
+			return cmd_fail(CMD_EXIT_USAGE, "-m: give one line, the commit's summary");
+		ctx->message = value;
+	} else if (strcmp(o->name, "branch") == 0) {
+		ctx->branch = value;
+	} else if (strcmp(o->name, "force") == 0) {
+		ctx->force = true;
 	} else if (strcmp(o->name, "timeout") == 0) {
 		char *end;
 		long n = strtol(value, &end, 10);

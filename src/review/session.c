@@ -74,7 +74,9 @@ static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
 		return false;
 	if (!json_is_object(obj) || !copy_id(f->base, json_object_get(obj, "base")) || !f->base[0] ||
 	    !copy_id(f->written, json_object_get(obj, "written")) ||
-	    !copy_id(f->previous, json_object_get(obj, "previous")) || !json_is_array(hunks))
+	    !copy_id(f->previous, json_object_get(obj, "previous")) ||
+	    !copy_id(f->committed, json_object_get(obj, "committed")) ||
+	    !copy_id(f->commit, json_object_get(obj, "commit")) || !json_is_array(hunks))
 		return false;
 	if (json_is_string(json_object_get(obj, "fixes")) &&
 	    !(f->fixes = strdup(json_string_value(json_object_get(obj, "fixes")))))
@@ -214,9 +216,11 @@ static int save(const rv_session *s)
 							       rv_decision_name(f->hunks[k].decision), "text",
 							       f->hunks[k].text));
 		json_object_set_new(files, f->path,
-				    json_pack("{s:s, s:s?, s:s?, s:o, s:s*}", "base", f->base, "written",
+				    json_pack("{s:s, s:s?, s:s?, s:o, s:s*, s:s*, s:s*}", "base", f->base, "written",
 					      f->written[0] ? f->written : NULL, "previous",
-					      f->previous[0] ? f->previous : NULL, "hunks", hunks, "fixes", f->fixes));
+					      f->previous[0] ? f->previous : NULL, "hunks", hunks, "fixes", f->fixes,
+					      "committed", f->committed[0] ? f->committed : NULL, "commit",
+					      f->commit[0] ? f->commit : NULL));
 	}
 	root = json_pack("{s:i, s:o}", "version", SESSION_VERSION, "files", files);
 	if (root && s->nchecks) {
@@ -341,6 +345,13 @@ rv_file_state rv_session_state(const rv_session_file *f, const rv_hunks *hunks, 
 
 	if (!f)
 		return RV_STATE_PENDING;
+	if (f->committed[0]) {
+		char id[41];
+
+		rv_blob_id(id, tree, tree_len);
+		if (strcmp(id, f->committed) == 0)
+			return RV_STATE_COMMITTED;
+	}
 	if (rv_session_stale(f, tree, tree_len))
 		return RV_STATE_STALE;
 	d = calloc(hunks->count + 1, sizeof(*d));
@@ -579,6 +590,22 @@ int rv_session_resume(rv_session *s, const char *path, const char *fs_path, cons
 	return error < 0 ? error : 1;
 }
 
+int rv_session_mark_committed(rv_session *s, const char *path, const char *blob, const char *commit)
+{
+	rv_session_file *f = rv_session_find(s, path);
+
+	if (!f)
+		return util_error_set(UTIL_ENOTFOUND, "%s: not in the review session", path);
+	snprintf(f->committed, sizeof(f->committed), "%s", blob);
+	snprintf(f->commit, sizeof(f->commit), "%s", commit);
+	return 0;
+}
+
+int rv_session_save(const rv_session *s)
+{
+	return save(s);
+}
+
 int rv_session_forget(rv_session *s, const char *path)
 {
 	rv_session_file *f = rv_session_find(s, path);
@@ -600,6 +627,8 @@ const char *rv_file_state_name(rv_file_state state)
 		return "accepted";
 	case RV_STATE_STALE:
 		return "stale";
+	case RV_STATE_COMMITTED:
+		return "committed";
 	default:
 		return "pending";
 	}

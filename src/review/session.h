@@ -26,6 +26,8 @@ typedef struct rv_session_file {
 	rv_session_hunk *hunks;
 	size_t nhunks;
 	char *fixes;       /* finding ids whose fixes the proposal takes, comma separated, or NULL */
+	char committed[41]; /* blob id of what hipport commit committed, or "" */
+	char commit[41];    /* that commit's id, or "" */
 } rv_session_file;
 
 /* A kernel check's last result on a file, recorded against the blob id of
@@ -53,7 +55,8 @@ typedef enum rv_file_state {
 	RV_STATE_PENDING,  /* nothing decided */
 	RV_STATE_PARTIAL,  /* some hunks decided */
 	RV_STATE_ACCEPTED, /* every hunk decided */
-	RV_STATE_STALE     /* changed outside hipport since the last decision */
+	RV_STATE_STALE,    /* changed outside hipport since the last decision */
+	RV_STATE_COMMITTED /* committed by hipport commit, and unchanged since */
 } rv_file_state;
 
 /* Loads the session of the repository whose .git directory is git_dir (an
@@ -114,6 +117,11 @@ int rv_session_rebase(rv_session *s, const char *path, const char *text, size_t 
  * what it held before the last decision. 1 when it was rewritten. */
 int rv_session_resume(rv_session *s, const char *path, const char *fs_path, const char *original,
 		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks);
+
+/* Marks a file committed (commit: the commit's id) with what it holds now
+ * (blob: its blob id); not saved: rv_session_save does, once for all. */
+int rv_session_mark_committed(rv_session *s, const char *path, const char *blob, const char *commit);
+int rv_session_save(const rv_session *s);
 
 /* Drops what the session knows of a file (apply --undo put its original
  * back); saved at once. */

@@ -1,0 +1,32 @@
+/* The message of a commit of validated ports: what a reviewer needs to
+ * trust it without rerunning anything. */
+#ifndef HIPPORT_REVIEW_MESSAGE_H
+#define HIPPORT_REVIEW_MESSAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "review/proposal.h"
+#include "review/session.h"
+#include "review/validate.h"
+#include "util/buf.h"
+
+typedef struct rv_commit_file {
+	const char *path;
+	const rv_proposal *proposal;   /* the reviewed proposal (of the original): rules and fixes */
+	const rv_session_file *rec;
+	size_t edited;                 /* hunks edited by hand */
+	size_t rejected;               /* hunks left as the original */
+	size_t findings[3];            /* left open, by severity (error, warning, note) */
+	const rv_validation *validation;
+} rv_commit_file;
+
+/* summary: the first line (NULL: "Port N files to HIP"); then per file the
+ * rules applied by family, fixes taken, hand edits, findings left open and
+ * checks; then the trailers Ported-by, Target-HIP and Validated-on (one per
+ * arch where checks ran, "-proxy" for NVIDIA proxy runs; "none (forced)"
+ * when forced). */
+int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *files, size_t n,
+		      const char *target_hip, bool forced);
+
+#endif
