@@ -194,23 +194,6 @@ static int collect_sources(sources *out, const cmd_proposals *set, const rv_sess
 	return 0;
 }
 
-/* Include directories: check.includes, else include/ where it exists. */
-static char *include_dirs(const char *root, const vcs_config *cfg)
-{
-	util_buf b = UTIL_BUF_INIT;
-	struct stat st;
-
-	if (cfg->check_includes)
-		return strdup(cfg->check_includes);
-	util_buf_printf(&b, "%sinclude", root);
-	if (!util_buf_oom(&b) && stat(b.ptr, &st) == 0 && S_ISDIR(st.st_mode)) {
-		util_buf_dispose(&b);
-		return strdup("include");
-	}
-	util_buf_dispose(&b);
-	return strdup("");
-}
-
 static void print_results(const chk_results *r)
 {
 	size_t i;
@@ -386,7 +369,7 @@ static int bundle_and_run(cmd_context *ctx)
 	    (error = vcs_config_read(&cfg, root)) < 0 || (error = load_specs(&specs, root)) < 0 ||
 	    (error = collect_sources(&src, &set, set.walk.git_dir ? &session : NULL)) < 0 ||
 	    (error = chk_offload_arch_resolve(ctx->offload_arch, set.walk.root, &arch)) < 0 ||
-	    !(includes = include_dirs(root, &cfg))) {
+	    !(includes = cmd_check_includes(root, &cfg))) {
 		code = cmd_fail(cmd_exit_for(error), "%s", error ? util_error_last() : "out of memory");
 		goto done;
 	}

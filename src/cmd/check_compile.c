@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <git2.h>
 
@@ -76,59 +77,99 @@ static void print_diagnostics(const chk_compile_result *r)
 	}
 }
 
+int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_proposals *set, const char *arch,
+			 const char *includes)
+{
+	int error;
+
+	memset(env, 0, sizeof(*env));
+	env->set = set;
+	env->includes = includes;
+	if ((error = chk_toolchain_detect(&env->tc)) < 0)
+		return error;
+	if (ctx->compile_db && (error = an_compile_db_load(&env->db, ctx->compile_db)) < 0) {
+		cmd_compile_env_close(env);
+		return error;
+	}
+	sources_digest(env->digest, set);
+	util_buf_printf(&env->cache, "%s/hipport/compile", set->walk.git_dir);
+	env->o.hipcc = env->tc.hipcc;
+	env->o.compiler_version = env->tc.clang_version ? env->tc.clang_version : env->tc.hip_version;
+	env->o.arch = arch;
+	env->o.arch_known = arch && chk_toolchain_knows_arch(&env->tc, arch);
+	env->o.sources_digest = env->digest;
+	env->o.cache_dir = util_buf_oom(&env->cache) ? NULL : env->cache.ptr;
+	env->o.timeout_ms = (int)(ctx->check_timeout ? ctx->check_timeout : 300) * 1000;
+	return 0;
+}
+
+void cmd_compile_env_close(cmd_compile_env *env)
+{
+	util_buf_dispose(&env->cache);
+	an_compile_db_free(env->db);
+	chk_toolchain_dispose(&env->tc);
+	memset(env, 0, sizeof(*env));
+}
+
+bool cmd_compile_wanted(const rv_session *session, const rv_proposal *p)
+{
+	const rv_session_file *rec = p->state == RV_PROPOSAL_OK ? rv_session_find(session, p->path) : NULL;
+
+	return rec && rec->written[0] && !rv_session_stale(rec, p->source.ptr, p->source.len);
+}
+
+int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *session, chk_compile_result *out)
+{
+	rv_session_check c;
+	char blob[41], **flags;
+	size_t nflags = 0, k;
+	int error;
+
+	if (!(flags = flags_for(env->db, env->set->walk.root, env->includes, p->fs_path, &nflags)))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	env->o.flags = (const char *const *)flags;
+	env->o.nflags = nflags;
+	rv_blob_id(blob, p->source.ptr, p->source.len);
+	error = chk_compile_file(out, &env->o, p->fs_path, blob);
+	for (k = 0; k < nflags; k++)
+		free(flags[k]);
+	free(flags);
+	env->o.flags = NULL;
+	env->o.nflags = 0;
+	if (error < 0)
+		return error;
+	memset(&c, 0, sizeof(c));
+	c.path = (char *)p->path;
+	c.name = (char *)RV_COMPILE_CHECK;
+	memcpy(c.port, blob, sizeof(c.port));
+	c.status = (char *)out->status;
+	c.platform = (char *)"amd";
+	c.arch = (char *)(env->o.arch ? env->o.arch : "");
+	c.message = out->summary;
+	if ((error = rv_session_record_checks(session, &c, 1)) < 0)
+		chk_compile_result_dispose(out);
+	return error;
+}
+
 int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, rv_session *session, const char *arch,
 		      const char *includes, size_t *failed)
 {
-	chk_toolchain tc;
-	chk_compile_options o;
-	an_compile_db *db = NULL;
-	util_buf cache = UTIL_BUF_INIT;
-	char digest[41];
+	cmd_compile_env env;
 	size_t i, compiled = 0, unreviewed = 0;
 	int error;
 
 	*failed = 0;
-	if ((error = chk_toolchain_detect(&tc)) < 0)
+	if ((error = cmd_compile_env_open(&env, ctx, set, arch, includes)) < 0)
 		return error;
-	if (ctx->compile_db && (error = an_compile_db_load(&db, ctx->compile_db)) < 0) {
-		chk_toolchain_dispose(&tc);
-		return error;
-	}
-	sources_digest(digest, set);
-	util_buf_printf(&cache, "%s/hipport/compile", set->walk.git_dir);
-	memset(&o, 0, sizeof(o));
-	o.hipcc = tc.hipcc;
-	o.compiler_version = tc.clang_version ? tc.clang_version : tc.hip_version;
-	o.arch = arch;
-	o.arch_known = arch && chk_toolchain_knows_arch(&tc, arch);
-	o.sources_digest = digest;
-	o.cache_dir = util_buf_oom(&cache) ? NULL : cache.ptr;
-	o.timeout_ms = (int)(ctx->check_timeout ? ctx->check_timeout : 300) * 1000;
 	for (i = 0; i < set->n && error == 0; i++) {
 		const rv_proposal *p = &set->items[i];
-		const rv_session_file *rec = p->state == RV_PROPOSAL_OK ? rv_session_find(session, p->path) : NULL;
 		chk_compile_result r;
-		rv_session_check c;
-		char blob[41];
-		char **flags;
-		size_t nflags = 0, k;
 
-		if (!rec || !rec->written[0] || rv_session_stale(rec, p->source.ptr, p->source.len)) {
-			unreviewed += p->state == RV_PROPOSAL_OK && rv_proposal_changed(p);
+		if (!cmd_compile_wanted(session, p)) {
+			unreviewed += p->state == RV_PROPOSAL_OK && rv_proposal_changed(p) && !rv_session_find(session, p->path);
 			continue;
 		}
-		if (!(flags = flags_for(db, set->walk.root, includes, p->fs_path, &nflags))) {
-			error = util_error_set(UTIL_ENOMEM, "out of memory");
-			break;
-		}
-		o.flags = (const char *const *)flags;
-		o.nflags = nflags;
-		rv_blob_id(blob, p->source.ptr, p->source.len);
-		error = chk_compile_file(&r, &o, p->fs_path, blob);
-		for (k = 0; k < nflags; k++)
-			free(flags[k]);
-		free(flags);
-		if (error < 0)
+		if ((error = cmd_compile_one(&env, p, session, &r)) < 0)
 			break;
 		compiled++;
 		printf("compile  %-40s %s  %s%s%s%s\n", p->path, arch ? arch : "-", r.status, r.cached ? " (cached)" : "",
@@ -136,15 +177,6 @@ int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, rv_session *se
 		if (strcmp(r.status, "fail") == 0)
 			print_diagnostics(&r);
 		*failed += strcmp(r.status, "pass") != 0;
-		memset(&c, 0, sizeof(c));
-		c.path = (char *)p->path;
-		c.name = (char *)RV_COMPILE_CHECK;
-		memcpy(c.port, blob, sizeof(c.port));
-		c.status = (char *)r.status;
-		c.platform = (char *)"amd";
-		c.arch = (char *)(arch ? arch : "");
-		c.message = r.summary;
-		error = rv_session_record_checks(session, &c, 1);
 		chk_compile_result_dispose(&r);
 	}
 	if (!error && unreviewed && ctx->verbosity >= 0)
@@ -153,8 +185,22 @@ int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, rv_session *se
 			unreviewed, unreviewed == 1 ? "" : "s");
 	if (!error && !compiled && ctx->verbosity >= 0)
 		fprintf(stderr, "hipport: no reviewed file to compile here\n");
-	util_buf_dispose(&cache);
-	an_compile_db_free(db);
-	chk_toolchain_dispose(&tc);
+	cmd_compile_env_close(&env);
 	return error;
+}
+
+char *cmd_check_includes(const char *root, const vcs_config *cfg)
+{
+	util_buf b = UTIL_BUF_INIT;
+	struct stat st;
+
+	if (cfg->check_includes)
+		return strdup(cfg->check_includes);
+	util_buf_printf(&b, "%sinclude", root);
+	if (!util_buf_oom(&b) && stat(b.ptr, &st) == 0 && S_ISDIR(st.st_mode)) {
+		util_buf_dispose(&b);
+		return strdup("include");
+	}
+	util_buf_dispose(&b);
+	return strdup("");
 }

@@ -2,8 +2,39 @@
 #ifndef HIPPORT_CMD_CHECK_COMPILE_H
 #define HIPPORT_CMD_CHECK_COMPILE_H
 
+#include "analyze/compile_db.h"
+#include "check/compile.h"
+#include "check/toolchain.h"
 #include "cmd/propose.h"
 #include "review/session.h"
+#include "vcs/config.h"
+
+/* What every compile of one walk shares: the toolchain, the flags, the cache. */
+typedef struct cmd_compile_env {
+	const cmd_proposals *set;
+	const char *includes;
+	chk_toolchain tc;
+	an_compile_db *db;
+	util_buf cache;
+	char digest[41];
+	chk_compile_options o;   /* o.watch may be set to stream the compiler's output */
+} cmd_compile_env;
+
+int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_proposals *set, const char *arch,
+			 const char *includes);
+void cmd_compile_env_close(cmd_compile_env *env);
+
+/* Whether p is a file to compile: reviewed, its working tree holding what
+ * its decisions wrote. */
+bool cmd_compile_wanted(const rv_session *session, const rv_proposal *p);
+
+/* Compiles p and records the result in session (out: dispose it). */
+int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *session, chk_compile_result *out);
+
+/* The include directories of the sources, relative to the work tree (root
+ * ends in '/'), space separated: check.includes, else include/ where it
+ * exists (free it); NULL when out of memory. */
+char *cmd_check_includes(const char *root, const vcs_config *cfg);
 
 /* Compiles every reviewed file of set (the working tree holding what its
  * decisions wrote) with hipcc for arch (NULL: each is recorded skipped),
