@@ -47,7 +47,8 @@ const cmd_builtin cmd_builtins[] = {
 	  .summary = "Look up CUDA names (functions, types, headers) in the mapping tables: the HIP name,\n"
 		     "the HIP versions that added, deprecated or removed it, the ROC alternative, or\n"
 		     "\"unsupported\". A HIP name is looked up in reverse. Exit 1 if a name is unknown." },
-	{ .name = "review", .run = cmd_review, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_ANALYZE | CMD_OPT_SCRIPT,
+	{ .name = "review", .run = cmd_review,
+	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_ANALYZE | CMD_OPT_SCRIPT | CMD_OPT_ARCH,
 	  .usage = "review [PATH...] [--script FILE [--size WxH]]",
 	  .summary = "Review the proposed ports hunk by hunk in the terminal: the files on the left, the\n"
 		     "diff side by side on the right. Accepting writes the file at once; every decision is\n"

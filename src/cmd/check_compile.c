@@ -14,22 +14,28 @@
 #include "cmd/check_compile.h"
 #include "review/validate.h"
 #include "util/error.h"
+#include "util/file.h"
 
-/* One digest of every source of the walk: a header's change changes every result. */
+/* One digest of every source of the walk as it is on disk now: a header's
+ * change changes every result. */
 static void sources_digest(char out[41], const cmd_proposals *set)
 {
-	util_buf b = UTIL_BUF_INIT;
+	util_buf b = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
 	git_oid oid;
 	size_t i;
 
 	for (i = 0; i < set->n; i++) {
 		char id[41];
 
-		if (!set->items[i].source.ptr)
+		util_buf_clear(&text);
+		if (util_file_read(&text, set->items[i].fs_path, 0) < 0) {
+			util_error_clear();
 			continue;
-		rv_blob_id(id, set->items[i].source.ptr, set->items[i].source.len);
+		}
+		rv_blob_id(id, text.ptr ? text.ptr : "", text.len);
 		util_buf_printf(&b, "%s %s\n", id, set->items[i].path);
 	}
+	util_buf_dispose(&text);
 	git_odb_hash(&oid, b.ptr ? b.ptr : "", b.len, GIT_OBJECT_BLOB);
 	git_oid_tostr(out, 41, &oid);
 	util_buf_dispose(&b);
@@ -118,6 +124,22 @@ bool cmd_compile_wanted(const rv_session *session, const rv_proposal *p)
 	return rec && rec->written[0] && !rv_session_stale(rec, p->source.ptr, p->source.len);
 }
 
+/* s without the work tree's path where it starts with it (in place): what is
+ * shown and recorded does not depend on where the repository lies. */
+static void strip_root(char *s, const char *root)
+{
+	size_t n = root ? strlen(root) : 0;
+	char *at;
+
+	while (s && n && (at = strstr(s, root)))
+		memmove(at, at + n, strlen(at + n) + 1);
+}
+
+void cmd_compile_env_refresh(cmd_compile_env *env)
+{
+	sources_digest(env->digest, env->set);
+}
+
 int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *session, chk_compile_result *out)
 {
 	rv_session_check c;
@@ -138,6 +160,9 @@ int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *sess
 	env->o.nflags = 0;
 	if (error < 0)
 		return error;
+	for (k = 0; k < out->ndiags; k++)
+		strip_root(out->diags[k].file, env->set->walk.root);
+	strip_root(out->summary, env->set->walk.root);
 	memset(&c, 0, sizeof(c));
 	c.path = (char *)p->path;
 	c.name = (char *)RV_COMPILE_CHECK;

@@ -24,6 +24,9 @@ int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_propo
 			 const char *includes);
 void cmd_compile_env_close(cmd_compile_env *env);
 
+/* The sources read again (the review changes them between compiles). */
+void cmd_compile_env_refresh(cmd_compile_env *env);
+
 /* Whether p is a file to compile: reviewed, its working tree holding what
  * its decisions wrote. */
 bool cmd_compile_wanted(const rv_session *session, const rv_proposal *p);

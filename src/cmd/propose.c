@@ -78,6 +78,15 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 		}
 		vcs_config_dispose(&cfg);
 	}
+	if (out->walk.git_dir) { /* a ported file holds no CUDA any more, but is still the review's */
+		rv_session session;
+
+		if (rv_session_open(&session, out->walk.git_dir) < 0)
+			return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+		for (i = 0; i < out->walk.nfiles; i++)
+			out->walk.files[i].reviewed = rv_session_find(&session, out->walk.files[i].path) != NULL;
+		rv_session_dispose(&session);
+	}
 	if (ctx->verbosity >= 0)
 		for (i = 0; i < out->walk.nnotes; i++)
 			fprintf(stderr, "hipport: note: %s\n", out->walk.notes[i]);

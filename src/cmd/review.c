@@ -6,6 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check/arch.h"
+#include "cmd/check_compile.h"
+#include "cmd/commit.h"
 #include "cmd/propose.h"
 #include "review/session.h"
 #include "tui/app.h"
@@ -25,11 +28,24 @@ typedef struct review {
 	size_t (*findings)[3];
 	unsigned char **marks;    /* per file and source line: the worst finding's severity + 1, or 0 */
 	size_t n;
+	cmd_compile_env compile;  /* for b: made at the first build */
+	bool compile_open;
+	chk_arch_choice arch;
+	char *includes;
+	cmd_commit_plan plan;     /* for c: made when the dialog opens */
+	bool plan_made;
 } review;
 
 static void review_dispose(review *r)
 {
 	size_t i;
+
+	if (r->compile_open)
+		cmd_compile_env_close(&r->compile);
+	chk_arch_choice_dispose(&r->arch);
+	free(r->includes);
+	if (r->plan_made)
+		cmd_commit_plan_dispose(&r->plan);
 
 	for (i = 0; r->originals && i < r->set.n; i++)
 		rv_proposal_dispose(&r->originals[i]);
@@ -129,6 +145,126 @@ static int repropose(void *payload, size_t index, rv_proposal **out)
 	r->originals[i] = fresh;
 	r->reviewed[index] = &r->originals[i];
 	*out = &r->originals[i];
+	return 0;
+}
+
+/* b: the file as the working tree holds it, compiled for the offload arch;
+ * the result recorded in the session like hipport check's. */
+static int build(void *payload, size_t index, void (*watch)(const char *data, size_t len, void *watch_payload),
+		 void *watch_payload, tui_build_result *out)
+{
+	review *r = payload;
+	const rv_proposal *reviewed = r->reviewed[index];
+	rv_proposal now;
+	chk_compile_result result;
+	size_t i, k;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if (!r->compile_open) {
+		vcs_config cfg;
+
+		if ((error = chk_offload_arch_resolve(r->ctx->offload_arch, r->set.walk.root, &r->arch)) < 0 ||
+		    (error = vcs_config_read(&cfg, r->set.walk.root)) < 0)
+			return error;
+		r->includes = cmd_check_includes(r->set.walk.root, &cfg);
+		vcs_config_dispose(&cfg);
+		if (!r->includes)
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		if ((error = cmd_compile_env_open(&r->compile, r->ctx, &r->set, r->arch.value, r->includes)) < 0)
+			return error;
+		r->compile_open = true;
+	} else {
+		cmd_compile_env_refresh(&r->compile);
+	}
+	if ((error = rv_proposal_read(&now, reviewed->path, reviewed->fs_path, true, 0)) < 0)
+		return error;
+	if (!cmd_compile_wanted(&r->session, &now)) {
+		rv_proposal_dispose(&now);
+		return util_error_set(UTIL_EINPUT, "%s: decide its hunks first: the check builds the file as the working "
+						   "tree holds it", reviewed->path);
+	}
+	r->compile.o.watch = watch;
+	r->compile.o.payload = watch_payload;
+	error = cmd_compile_one(&r->compile, &now, &r->session, &result);
+	r->compile.o.watch = NULL;
+	rv_proposal_dispose(&now);
+	if (error < 0)
+		return error;
+	out->status = strdup(result.status);
+	out->summary = strdup(result.summary);
+	out->errors = calloc(result.ndiags + 1, sizeof(*out->errors));
+	for (i = k = 0; out->errors && i < result.ndiags; i++) {
+		const chk_diagnostic *d = &result.diags[i];
+		util_buf where = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
+
+		if (!strstr(d->severity, "error"))
+			continue;
+		util_buf_printf(&where, "%s:%u:%u", d->file, d->line, d->col);
+		util_buf_printf(&text, "%s: %s", d->severity, d->message);
+		out->errors[k].where = util_buf_detach(&where);
+		out->errors[k].text = util_buf_detach(&text);
+		out->errors[k++].line = d->in_file ? d->line : 0;
+	}
+	out->nerrors = k;
+	chk_compile_result_dispose(&result);
+	if (!out->status || !out->summary || !out->errors) {
+		tui_build_result_dispose(out);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* c: which files a commit takes and whether each is validated. */
+static int commit_prepare(void *payload, tui_commit_info *out)
+{
+	review *r = payload;
+	util_buf message = UTIL_BUF_INIT;
+	size_t i;
+	int code;
+
+	memset(out, 0, sizeof(*out));
+	if (r->plan_made)
+		cmd_commit_plan_dispose(&r->plan);
+	r->plan_made = true;
+	if ((code = cmd_commit_plan_make(r->ctx, &r->plan)) != 0)
+		return util_error_set(UTIL_ERROR, "the commit could not be prepared (hipport commit says why)");
+	out->nfiles = r->plan.n;
+	out->refused = r->plan.refused;
+	out->lines = calloc(r->plan.n + 1, sizeof(*out->lines));
+	if (!out->lines || cmd_commit_message(r->ctx, &r->plan, &message) < 0)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	out->message = util_buf_detach(&message);
+	for (i = 0; i < r->plan.n; i++) {
+		const rv_validation *v = r->plan.validations[i];
+		util_buf line = UTIL_BUF_INIT;
+
+		if (v->committable)
+			util_buf_printf(&line, "  %s  validated: compile for %s pass, %zu kernel check%s pass",
+					r->plan.files[i].path, v->compile->arch, v->nkernels, v->nkernels == 1 ? "" : "s");
+		else
+			util_buf_printf(&line, "  %s  NOT validated: %s", r->plan.files[i].path, v->why);
+		out->lines[out->nlines++] = util_buf_detach(&line);
+	}
+	return out->message ? 0 : util_error_set(UTIL_ENOMEM, "out of memory");
+}
+
+static int commit_run(void *payload, const char *message, char *done, size_t size)
+{
+	review *r = payload;
+	char id[41], branch[256];
+	size_t i;
+	int error;
+
+	if (!r->plan_made)
+		return util_error_set(UTIL_ERROR, "no commit prepared");
+	if ((error = cmd_commit_run(r->ctx, &r->plan, message, id, branch)) < 0)
+		return error;
+	/* the review's own session learns what the commit's recorded */
+	for (i = 0; i < r->plan.n; i++)
+		rv_session_mark_committed(&r->session, r->plan.files[i].path, r->plan.blobs[i], id);
+	snprintf(done, size, "[%s %.7s] %.*s (%zu file%s)", branch, id, (int)strcspn(message, "\n"), message,
+		 r->plan.n, r->plan.n == 1 ? "" : "s");
 	return 0;
 }
 
@@ -330,6 +466,9 @@ int cmd_review(cmd_context *ctx)
 		/* the message is out */
 	} else {
 		app.repropose = repropose;
+		app.build = build;
+		app.commit_prepare = commit_prepare;
+		app.commit_run = commit_run;
 		app.payload = &r;
 		if (r.rebased)
 			snprintf(app.message, sizeof(app.message),

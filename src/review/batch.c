@@ -53,7 +53,7 @@ static void *worker(void *arg)
 			break;
 		f = &b->walk->files[i];
 		p = &b->out[i];
-		if ((error = rv_proposal_read(p, f->path, f->fs_path, f->named, b->opts->max_size)) < 0) {
+		if ((error = rv_proposal_read(p, f->path, f->fs_path, f->named || f->reviewed, b->opts->max_size)) < 0) {
 			fail(b, error);
 			break;
 		}

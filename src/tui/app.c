@@ -179,6 +179,9 @@ void tui_app_dispose(tui_app *app)
 	}
 	free(app->files);
 	free(app->undo);
+	tui_build_result_dispose(&app->build_pane.result);
+	util_buf_dispose(&app->build_pane.log);
+	tui_commit_info_dispose(&app->commit);
 	tui_screen_dispose(&app->screen);
 	memset(app, 0, sizeof(*app));
 }
@@ -292,6 +295,28 @@ static int run_editor(const char *path)
 	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+int tui_app_edit_text(tui_app *app, const char *suffix, const char *text, util_buf *out)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/hipport-edit-XXXXXX%s",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", suffix);
+	if ((fd = mkstemps(path, (int)strlen(suffix))) < 0 || close(fd) < 0 ||
+	    util_file_write_fast(path, text, strlen(text)) < 0) {
+		snprintf(app->message, sizeof(app->message), "cannot write a file for the editor: %.180s", path);
+		return -1;
+	}
+	tui_terminal_suspend(&app->screen);
+	fd = run_editor(path);
+	tui_terminal_resume(&app->screen);
+	util_buf_clear(out);
+	if (fd < 0 || util_file_read(out, path, 0) < 0)
+		fd = -1;
+	unlink(path);
+	return fd < 0 ? -1 : 0;
+}
+
 /* e: the hunk's proposed lines (or its edited text) in the editor; what is
  * saved becomes the hunk's text, decided as edited. */
 static void edit(tui_app *app)
@@ -300,35 +325,31 @@ static void edit(tui_app *app)
 	const rv_hunk *h = &f->hunks.items[app->hunk];
 	const rv_session_file *rec = rv_session_find(app->session, f->p->path);
 	const char *texts[1] = { NULL };
-	char path[4096];
-	util_buf text = UTIL_BUF_INIT;
+	util_buf text = UTIL_BUF_INIT, edited = UTIL_BUF_INIT;
 	rv_hunks one = { (rv_hunk *)h, 1 };
 	rv_decision d;
-	int fd;
 
 	rv_session_decisions(rec, &one, &d, texts);
 	if (d == RV_EDITED && texts[0])
 		util_buf_puts(&text, texts[0]);
 	else
 		rv_lines_copy(&text, f->p->port.output.ptr, f->p->port.output.len, h->new_start, h->new_lines);
-	snprintf(path, sizeof(path), "%s/hipport-hunk-XXXXXX.cu",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if ((fd = mkstemps(path, 3)) < 0 || close(fd) < 0 ||
-	    util_file_write_fast(path, text.ptr ? text.ptr : "", text.len) < 0) {
-		snprintf(app->message, sizeof(app->message), "cannot write a file for the editor: %.180s", path);
-		util_buf_dispose(&text);
-		return;
-	}
-	tui_terminal_suspend(&app->screen);
-	fd = run_editor(path);
-	tui_terminal_resume(&app->screen);
-	util_buf_clear(&text);
-	if (fd < 0 || util_file_read(&text, path, 0) < 0)
-		snprintf(app->message, sizeof(app->message), "the editor failed; the hunk is as it was");
-	else if (decide(app, app->hunk, RV_EDITED, text.ptr ? text.ptr : "", true))
+	if (tui_app_edit_text(app, ".cu", text.ptr ? text.ptr : "", &edited) < 0) {
+		if (!app->message[0])
+			snprintf(app->message, sizeof(app->message), "the editor failed; the hunk is as it was");
+	} else if (decide(app, app->hunk, RV_EDITED, edited.ptr ? edited.ptr : "", true)) {
 		snprintf(app->message, sizeof(app->message), "hunk %zu edited", app->hunk + 1);
-	unlink(path);
+	}
 	util_buf_dispose(&text);
+	util_buf_dispose(&edited);
+}
+
+void tui_app_refresh_states(tui_app *app)
+{
+	size_t i;
+
+	for (i = 0; i < app->nfiles; i++)
+		refresh_state(app, &app->files[i]);
 }
 
 static void select_file(tui_app *app, size_t index)
@@ -538,6 +559,8 @@ void tui_app_key(tui_app *app, int key)
 		choose_fix(app, key);
 		return;
 	}
+	if (tui_commit_key(app, key) || tui_build_key(app, key))
+		return;
 	switch (key) {
 	case 'q':
 		if (app->help)
@@ -618,9 +641,11 @@ void tui_app_key(tui_app *app, int key)
 		app->query[0] = '\0';
 		break;
 	case 'b':
+		if (f)
+			tui_build_start(app);
+		break;
 	case 'c':
-		snprintf(app->message, sizeof(app->message), "%s: not in this version yet (hipport %s comes next)",
-			 key == 'b' ? "build and check" : "commit", key == 'b' ? "check" : "commit");
+		tui_commit_start(app);
 		break;
 	case 'f': {
 		tui_fix_menu menu;

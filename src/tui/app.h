@@ -12,6 +12,7 @@
 #include "review/proposal.h"
 #include "review/session.h"
 #include "tui/screen.h"
+#include "util/buf.h"
 
 /* One line of text: where it starts and how long it is (without its end). */
 typedef struct tui_line {
@@ -41,6 +42,40 @@ typedef struct tui_file {
 
 typedef enum tui_focus { TUI_FOCUS_FILES, TUI_FOCUS_DIFF } tui_focus;
 
+/* b: a compile check of the selected file, run by the command layer. */
+typedef struct tui_build_error {
+	char *where;      /* "src/k.cu:12:7" as the compiler printed it */
+	char *text;       /* "error: ..." */
+	size_t line;      /* in the file as the working tree holds it; 0 when the error is in another file */
+} tui_build_error;
+
+typedef struct tui_build_result {
+	char *status;     /* pass, fail, error, skipped */
+	char *summary;
+	tui_build_error *errors;
+	size_t nerrors;
+} tui_build_result;
+
+void tui_build_result_dispose(tui_build_result *r);
+
+typedef struct tui_build_pane {
+	bool open, running;
+	size_t file;      /* the file built */
+	util_buf log;     /* the compiler's output, streamed */
+	tui_build_result result;
+	size_t selected;  /* the error at the cursor */
+} tui_build_pane;
+
+/* c: what a commit would take, from the command layer. */
+typedef struct tui_commit_info {
+	char **lines;     /* per file: its path and whether it is validated, or why not */
+	size_t nlines;
+	char *message;    /* the generated message, editable */
+	size_t nfiles, refused;
+} tui_commit_info;
+
+void tui_commit_info_dispose(tui_commit_info *info);
+
 /* A decision as it was before a key changed it: what u restores. */
 typedef struct tui_undo {
 	size_t file, hunk;
@@ -69,6 +104,15 @@ typedef struct tui_app {
 	int bindings[128];    /* a user's key -> the default key of its action, 0 when unbound */
 	/* makes the proposal of file `index` again (after a fix was chosen) */
 	int (*repropose)(void *payload, size_t index, rv_proposal **out);
+	/* compile-checks file `index`, telling watch of the output as it comes */
+	int (*build)(void *payload, size_t index, void (*watch)(const char *data, size_t len, void *watch_payload),
+		     void *watch_payload, tui_build_result *out);
+	/* what a commit of the reviewed files would be; then making it with a message */
+	int (*commit_prepare)(void *payload, tui_commit_info *out);
+	int (*commit_run)(void *payload, const char *message, char *done, size_t size);
+	tui_build_pane build_pane;
+	bool commit_dialog;
+	tui_commit_info commit;
 	void *payload;
 	char message[256];    /* shown in the status bar until the next key */
 } tui_app;
@@ -98,6 +142,18 @@ void tui_fix_menu_make(const tui_app *app, tui_fix_menu *menu);
 
 /* Handles one key (a curses key code or a character). */
 void tui_app_key(tui_app *app, int key);
+
+/* Opens $VISUAL/$EDITOR on a temporary file (name ending in suffix) holding
+ * text; what is saved goes into out. -1 (a message set) when that failed. */
+int tui_app_edit_text(tui_app *app, const char *suffix, const char *text, util_buf *out);
+
+/* b and c: their panes' keys (true when the key was theirs), and the
+ * states of the files after a commit changed them. */
+bool tui_build_key(tui_app *app, int key);
+void tui_build_start(tui_app *app);
+bool tui_commit_key(tui_app *app, int key);
+void tui_commit_start(tui_app *app);
+void tui_app_refresh_states(tui_app *app);
 
 /* The screen while the proposals are made, before the review opens: a bar
  * of done out of total files (total 0: the repository is being read). */

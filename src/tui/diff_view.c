@@ -9,6 +9,7 @@
 typedef struct diff_row {
 	size_t old_no, new_no; /* 1-based; 0 when the side has no line here */
 	long hunk;             /* -1 outside hunks */
+	size_t tree_no;        /* the line of the file as the working tree holds it, or 0 */
 } diff_row;
 
 static bool is_edited(const tui_file *f, long hunk)
@@ -40,7 +41,7 @@ static size_t new_number_of(const tui_file *f, const diff_row *r)
 /* The rows of a file: context pairs, then each hunk's lines side by side. */
 static diff_row *rows_of(const tui_file *f, size_t *count)
 {
-	size_t cap = f->nold + f->nnew + 1, n = 0, o = 0, w = 0, h, k;
+	size_t cap = f->nold + f->nnew + 1, n = 0, o = 0, w = 0, h, k, tree = 0;
 	diff_row *rows;
 
 	for (h = 0; h < f->hunks.count; h++)
@@ -53,6 +54,7 @@ static diff_row *rows_of(const tui_file *f, size_t *count)
 		for (; o < old_to && n < cap; o++, w++) {
 			rows[n].old_no = o + 1;
 			rows[n].new_no = w < f->nnew ? w + 1 : 0;
+			rows[n].tree_no = ++tree;
 			rows[n++].hunk = -1;
 		}
 		if (h == f->hunks.count)
@@ -61,10 +63,13 @@ static diff_row *rows_of(const tui_file *f, size_t *count)
 			const rv_hunk *hk = &f->hunks.items[h];
 			size_t lines = new_height(f, h), height = hk->old_lines > lines ? hk->old_lines : lines;
 			bool edited = is_edited(f, (long)h);
+			/* the tree holds the new side once accepted or edited, else the old */
+			bool taken = edited || f->decisions[h] == RV_ACCEPTED;
 
 			for (k = 0; k < height && n < cap; k++) {
 				rows[n].old_no = k < hk->old_lines ? hk->old_start + k + 1 : 0;
 				rows[n].new_no = k >= lines ? 0 : edited ? k + 1 : hk->new_start + k + 1;
+				rows[n].tree_no = (taken ? rows[n].new_no : rows[n].old_no) ? ++tree : 0;
 				rows[n++].hunk = (long)h;
 			}
 			o = hk->old_start + hk->old_lines;
@@ -119,6 +124,39 @@ bool tui_diff_shown_lines(const tui_app *app, size_t *first, size_t *last)
 	}
 	free(rows);
 	return *first != 0;
+}
+
+bool tui_diff_show_tree_line(tui_app *app, size_t line)
+{
+	tui_file *f = app->nfiles ? &app->files[app->selected] : NULL;
+	diff_row *rows;
+	size_t n, i;
+
+	if (!f || !line || !(rows = rows_of(f, &n)))
+		return false;
+	for (i = 0; i < n && rows[i].tree_no != line; i++)
+		;
+	if (i < n) {
+		app->focus = TUI_FOCUS_DIFF;
+		app->diff_top = i > 2 ? i - 2 : 0;
+		if (rows[i].hunk >= 0)
+			app->hunk = (size_t)rows[i].hunk;
+	}
+	free(rows);
+	return i < n;
+}
+
+/* Whether the build of the file shown found an error on this tree line. */
+static bool build_error_at(const tui_app *app, size_t tree_no)
+{
+	size_t i;
+
+	if (!tree_no || app->build_pane.file != app->selected)
+		return false;
+	for (i = 0; i < app->build_pane.result.nerrors; i++)
+		if (app->build_pane.result.errors[i].line == tree_no)
+			return true;
+	return false;
 }
 
 static bool line_has(const tui_line *line, const char *text)
@@ -286,8 +324,11 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 			changed_span(old_line, new_line, &start, &old_end, &new_end);
 		draw_side(s, l->top + row, l->diff_x, half, old_line, r->old_no, &old_side, in_hunk, TUI_REMOVED, start,
 			  old_end, TUI_CHANGED_OLD, mark, mark_attr);
-		/* the middle column: the worst finding on the source line (E, W, N) */
-		{
+		/* the middle column: a build error on the line (X), else the worst
+		 * finding on the source line (E, W, N) */
+		if (build_error_at(app, r->tree_no)) {
+			tui_screen_put(s, l->top + row, l->diff_x + half, 1, "X", 1, TUI_ERROR);
+		} else {
 			unsigned char m = r->old_no && f->marks ? f->marks[r->old_no - 1] : 0;
 
 			tui_screen_put(s, l->top + row, l->diff_x + half, 1, m == 3 ? "E" : m == 2 ? "W" : m == 1 ? "N" : "|", 1,

@@ -13,6 +13,8 @@ static const char *glyph(const tui_file *f)
 		return "+";
 	case RV_STATE_STALE:
 		return "!";
+	case RV_STATE_COMMITTED:
+		return "c";
 	default:
 		return " ";
 	}

@@ -100,11 +100,14 @@ void tui_help_draw(tui_app *app)
 		"A R            accept, reject every remaining hunk of the file",
 		"u              undo the last decision",
 		"/              search file names (file list) or lines (diff); Enter finds the next",
+		"b              compile check of the file for the offload arch; Enter shows an error",
+		"c              commit the validated files: y commits, e edits the message, n cancels",
 		"?              this help (any key closes it)",
 		"q              quit; every decision is already saved",
 		"",
 		"Marks: A R E ? a hunk accepted, rejected, edited, pending; E W N between the",
-		"sides the worst finding on that source line (hipport scan lists it)",
+		"sides the worst finding on that source line (hipport scan lists it), X a build",
+		"error; files: + accepted, ~ partial, ! stale, c committed",
 	};
 	tui_screen *s = &app->screen;
 	int width = s->width - 4 < 100 ? s->width - 4 : 100, y;
@@ -135,8 +138,12 @@ void tui_app_draw(tui_app *app)
 		tui_screen_put(s, l.top + row, l.files_width, 1, "|", 1, TUI_DIM);
 	tui_diff_draw(app, &l);
 	tui_status_draw(app);
+	if (app->build_pane.open)
+		tui_build_draw(app);
 	if (app->help)
 		tui_help_draw(app);
 	else if (app->fix_menu)
 		tui_fixes_draw(app);
+	else if (app->commit_dialog)
+		tui_commit_draw(app);
 }

@@ -26,5 +26,10 @@ void tui_diff_show_hunk(tui_app *app);
 void tui_status_draw(tui_app *app);
 void tui_help_draw(tui_app *app);
 void tui_fixes_draw(tui_app *app);
+void tui_build_draw(tui_app *app);
+void tui_commit_draw(tui_app *app);
+/* Scrolls the diff to the row of line (1-based) of the file as the working
+ * tree holds it, the cursor on its hunk; false when there is none. */
+bool tui_diff_show_tree_line(tui_app *app, size_t line);
 
 #endif

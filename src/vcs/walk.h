@@ -11,6 +11,7 @@ typedef struct vcs_file {
 	char *path;    /* as shown to the user: relative to the repository root, or as named */
 	char *fs_path; /* what to open */
 	bool named;    /* the user named this file (not found by a walk) */
+	bool reviewed; /* the review session knows it: proposed even once it holds no CUDA (its port) */
 } vcs_file;
 
 typedef struct vcs_walk {

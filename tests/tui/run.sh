@@ -3,8 +3,9 @@
 # each tests/tui/NAME.script runs on a fresh git copy of the example project at
 # 120x30; every ":save-screen NAME.N" it writes must equal expected/NAME.N, and
 # NAME.check (if any) runs afterwards with HIPPORT and REPO set; NAME.config
-# (if any) is the repository's .hipport/config, and NAME.setup (if any) runs in
-# the repository first.
+# (if any) is the repository's .hipport/config, NAME.setup (if any) runs in
+# the repository first, and NAME.requires (if any) names the programs the
+# script needs: without one of them it is skipped, with a note.
 # UPDATE=1 writes the expected screens instead of comparing them.
 # usage: run.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
@@ -18,6 +19,16 @@ fail=0
 for script in "$here"/*.script; do
 	name=$(basename "$script" .script)
 	repo="$tmp/$name"
+	missing=
+	if [ -f "$here/$name.requires" ]; then
+		for program in $(cat "$here/$name.requires"); do
+			command -v "$program" >/dev/null 2>&1 || missing="$missing $program"
+		done
+	fi
+	if [ -n "$missing" ]; then
+		echo "skipped $name: no$missing"
+		continue
+	fi
 	cp -r "$src/share/examples/fastops" "$repo" || exit 2
 	(cd "$repo" && git init -q . && git add -A &&
 		git -c user.name=t -c user.email=t@t commit -q -m example) || exit 2
