@@ -4,7 +4,10 @@
 #  1. the first file's diff shows cudaMalloc left and hipMalloc right on one
 #     row; Enter A q leaves the file equal to hipport translate of it;
 #  2. started again, j Enter a accepts the first hunk of the second file; after
-#     kill -9, hipport status shows that hunk accepted and the first file accepted.
+#     kill -9, hipport status shows that hunk accepted and the first file accepted;
+#  3. (with hipcc) started again: b builds the first file for gfx90a, c and y
+#     commit it alone, validated; the second file, accepted but not built, is
+#     refused by c y, HEAD unchanged.
 # usage: e2e-tmux.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
 src=$2
@@ -90,4 +93,41 @@ assert a["state"] == "accepted" and a["hunks"]["pending"] == 0, a
 assert b["hunks"]["accepted"] == 1, b
 ' "$tmp/out"
 truth "b.cu holds its first hunk" grep -q "hip/hip_runtime.h" "$repo/b.cu"
+
+if command -v hipcc >/dev/null 2>&1; then
+	git -C "$repo" config user.name "Review Test" && git -C "$repo" config user.email review@example.com
+	first=$(git -C "$repo" rev-parse HEAD)
+	tmux -S "$sock" new-session -d -s review -x 200 -y 50 \
+		"cd '$repo' && TERM=xterm-256color '$hipport' review --target-hip=5.2 --offload-arch=gfx90a a.cu; sleep 1"
+	truth "review of a.cu started" wait_for "original (CUDA)"
+	tmux -S "$sock" send-keys -t review b
+	truth "a.cu built" sh -c "n=0; while [ \$n -lt 600 ]; do tmux -S '$sock' capture-pane -p -t review | grep -q 'compile check pass' && exit 0; sleep 0.1; n=\$((n + 1)); done; exit 1"
+	tmux -S "$sock" send-keys -t review Escape
+	tmux -S "$sock" send-keys -t review c
+	truth "commit dialog" wait_for "validated: compile for gfx90a pass"
+	tmux -S "$sock" send-keys -t review y
+	truth "committed" wait_for "Port 1 file to HIP (1 file)"
+	tmux -S "$sock" send-keys -t review q
+	wait_gone
+	truth "one new commit" test "$(git -C "$repo" rev-parse HEAD~1)" = "$first"
+	truth "only a.cu in it" test "$(git -C "$repo" diff --name-only HEAD~1 HEAD)" = "a.cu"
+	truth "validated on gfx90a" sh -c "git -C '$repo' log -1 --format=%B | grep -q '^Validated-on: gfx90a$'"
+	second=$(git -C "$repo" rev-parse HEAD)
+	tmux -S "$sock" new-session -d -s review -x 200 -y 50 \
+		"cd '$repo' && TERM=xterm-256color '$hipport' review --target-hip=5.2 --offload-arch=gfx90a b.cu; sleep 1"
+	truth "review of b.cu started" wait_for "original (CUDA)"
+	tmux -S "$sock" send-keys -t review Enter
+	tmux -S "$sock" send-keys -t review A
+	truth "b.cu accepted" wait_for "accepted"
+	tmux -S "$sock" send-keys -t review c
+	truth "b.cu not validated" wait_for "NOT validated: no compile check"
+	tmux -S "$sock" send-keys -t review y
+	truth "commit refused" wait_for "nothing committed"
+	tmux -S "$sock" send-keys -t review q
+	wait_gone
+	truth "HEAD unchanged" test "$(git -C "$repo" rev-parse HEAD)" = "$second"
+else
+	echo "no hipcc: the build and commit part is skipped"
+fi
+tmux -S "$sock" kill-server 2>/dev/null
 finish
