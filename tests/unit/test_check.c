@@ -221,6 +221,7 @@ static void test_gpu_listings(void **state)
 
 	(void)state;
 	memset(&l, 0, sizeof(l));
+	/* the first line as nvidia-smi printed it on an H200 machine */
 	assert_int_equal(chk_gpu_parse_nvidia_smi(&l, "0, NVIDIA H200, 9.0, 143771 MiB\n1, NVIDIA A100-SXM4-80GB, 8.0, "
 						     "81920 MiB\n"),
 			 0);
