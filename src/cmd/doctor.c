@@ -43,9 +43,9 @@ static void print_text(const doctor *d, bool color)
 	size_t i;
 
 	printf("%sToolchains%s\n", bold, reset);
-	print_tool("hipcc", tc->hipcc, "HIP ", tc->hip_version);
+	print_tool("hipcc", tc->hipcc, "", NULL);
 	if (tc->hip_version)
-		printf("  %-10s %s, from %s\n", "HIP", tc->hip_version, tc->hip_version_from);
+		printf("  %-10s %s (%s)\n", "HIP", tc->hip_version, tc->hip_version_from);
 	printf("  %-10s %s\n", "platform", tc->hip_platform ? tc->hip_platform : "unknown");
 	print_tool("clang", tc->clang, "", tc->clang_version);
 	if (tc->noffload_archs) {

@@ -7,13 +7,16 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <git2.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check/arch.h"
 #include "check/env.h"
 #include "check/gpu.h"
 #include "check/toolchain.h"
 #include "util/error.h"
+#include "util/file.h"
 #include "util/process.h"
 
 /* parse(out, text) == 0 and out equals want; or, want NULL, UTIL_EINPUT. */
@@ -213,6 +216,53 @@ static void test_offload_arch_choose(void **state)
 	assert_non_null(strstr(util_error_last(), "--offload-arch"));
 }
 
+/* The option, else check.offloadArch of the repository's configuration,
+ * else the GPU (none here: no runtime is loaded, no tool is on PATH). */
+static void test_offload_arch_resolve(void **state)
+{
+	const char *base = getenv("HIPPORT_TEST_TMP");
+	char root[4096], config[4200], *path;
+	const char *text;
+	chk_arch_choice c;
+
+	(void)state;
+	git_libgit2_init();
+	snprintf(root, sizeof(root), "%s/check-test-%d/", base ? base : "/tmp", (int)getpid());
+	snprintf(config, sizeof(config), "%s.hipport/config", root);
+	assert_int_equal(util_file_make_parents(config), 0);
+	text = "[check]\n\toffloadArch = gfx90a:xnack+\n";
+	assert_int_equal(util_file_write_atomic(config, text, strlen(text)), 0);
+	path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	setenv("HIPPORT_HIP_RUNTIME", "none", 1);
+	setenv("PATH", "/nonexistent", 1);
+	unsetenv("HIP_PATH");
+	unsetenv("ROCM_PATH");
+
+	assert_int_equal(chk_offload_arch_resolve("gfx942", root, &c), 0);
+	assert_string_equal(c.value, "gfx942");
+	assert_int_equal(c.source, CHK_ARCH_FROM_OPTION);
+	chk_arch_choice_dispose(&c);
+	assert_int_equal(chk_offload_arch_resolve(NULL, root, &c), 0);
+	assert_string_equal(c.value, "gfx90a:xnack+");
+	assert_int_equal(c.source, CHK_ARCH_FROM_CONFIG);
+	chk_arch_choice_dispose(&c);
+	assert_int_equal(chk_offload_arch_resolve(NULL, NULL, &c), 0);
+	assert_null(c.value);
+	assert_int_equal(c.source, CHK_ARCH_FROM_NONE);
+	text = "[check]\n\toffloadArch = banana\n";
+	assert_int_equal(util_file_write_atomic(config, text, strlen(text)), 0);
+	assert_int_equal(chk_offload_arch_resolve(NULL, root, &c), UTIL_EINPUT);
+	assert_non_null(strstr(util_error_last(), "check.offloadArch: 'banana'"));
+	unlink(config);
+	*strrchr(config, '/') = '\0';
+	rmdir(config);
+	rmdir(root);
+	setenv("PATH", path, 1);
+	free(path);
+	unsetenv("HIPPORT_HIP_RUNTIME");
+	git_libgit2_shutdown();
+}
+
 static void test_gpu_listings(void **state)
 {
 	chk_gpu_list l;
@@ -221,6 +271,7 @@ static void test_gpu_listings(void **state)
 
 	(void)state;
 	memset(&l, 0, sizeof(l));
+	/* the first line as nvidia-smi printed it on an H200 machine */
 	assert_int_equal(chk_gpu_parse_nvidia_smi(&l, "0, NVIDIA H200, 9.0, 143771 MiB\n1, NVIDIA A100-SXM4-80GB, 8.0, "
 						     "81920 MiB\n"),
 			 0);
@@ -496,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_nvcc_and_clang_version), cmocka_unit_test(test_supported_cpus),
 		cmocka_unit_test(test_arch_parse), cmocka_unit_test(test_gfx_version),
 		cmocka_unit_test(test_arch_list), cmocka_unit_test(test_offload_arch_choose),
+		cmocka_unit_test(test_offload_arch_resolve),
 		cmocka_unit_test(test_gpu_listings), cmocka_unit_test(test_env_rules),
 		cmocka_unit_test(test_env_messages), cmocka_unit_test(test_process),
 		cmocka_unit_test(test_outcome),
