@@ -89,9 +89,10 @@ json() {
 		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"
 }
 
-# tail_of LOG: the last lines of a log, for a message
+# tail_of LOG: what a log says, for a message: its first errors, else its last lines
 tail_of() {
-	grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 4 | tr '\n' ' ' | cut -c1-600
+	{ grep 'error' "$1" 2>/dev/null | head -n 3 | grep . ||
+		grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 4; } | tr '\n' ' ' | cut -c1-600
 }
 
 # why RC SECONDS: what an exit status means

@@ -192,6 +192,23 @@ static int collect_sources(sources *out, const cmd_proposals *set, const rv_sess
 	return 0;
 }
 
+/* With paths named, the specs of the files walked only. */
+static void keep_checked(spec_list *specs, const sources *src)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < specs->n; i++) {
+		for (k = 0; k < src->n; k++)
+			if (strcmp(src->items[k].path, specs->items[i].source) == 0)
+				break;
+		if (k < src->n)
+			specs->items[n++] = specs->items[i];
+		else
+			chk_spec_dispose(&specs->items[i]);
+	}
+	specs->n = n;
+}
+
 /* Include directories: check.includes, else include/ where it exists. */
 static char *include_dirs(const char *root, const vcs_config *cfg)
 {
@@ -236,7 +253,7 @@ static int results_code(const chk_results *r)
 static int record_golden(const char *bundle_dir, const char *root, const chk_results *r)
 {
 	util_buf from = UTIL_BUF_INIT, to = UTIL_BUF_INIT;
-	size_t i, n = 0;
+	size_t i;
 	int error = 0;
 
 	for (i = 0; !error && i < r->n; i++) {
@@ -250,10 +267,8 @@ static int record_golden(const char *bundle_dir, const char *root, const chk_res
 			continue;
 		}
 		from.ptr[from.len -= strlen("/meta.txt")] = '\0';
-		if ((error = chk_remove_tree(to.ptr)) == 0 && (error = chk_copy_files(from.ptr, to.ptr)) == 0) {
+		if ((error = chk_remove_tree(to.ptr)) == 0 && (error = chk_copy_files(from.ptr, to.ptr)) == 0)
 			printf("%s: reference outputs recorded in %s\n", r->checks[i].name, to.ptr);
-			n++;
-		}
 	}
 	util_buf_dispose(&from);
 	util_buf_dispose(&to);
@@ -384,6 +399,8 @@ static int bundle_and_run(cmd_context *ctx)
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		goto done;
 	}
+	if (ctx->nargs)
+		keep_checked(&specs, &src);
 	if (!specs.n) {
 		code = cmd_fail(CMD_EXIT_USAGE, "check: no kernel check specs in %s.hipport/checks/ "
 				"(draft them with: hipport check --draft-spec FILE)", root);
