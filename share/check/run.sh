@@ -165,7 +165,7 @@ while IFS="$tab" read -r name source kernel timeout orig_blob port_blob; do
 		*) emit "$name" "$source" "$kernel" error "$port_why" ;;
 		esac
 	elif [ "${BUILD_ONLY:-}" = 1 ]; then
-		if [ -n "$ref_why" ] && [ -n "$nvcc" ]; then
+		if [ -z "$ref_platform" ] && [ -f "$log.ref-build" ]; then
 			emit "$name" "$source" "$kernel" error "$ref_why"
 		else
 			emit "$name" "$source" "$kernel" skipped "built, not run (BUILD_ONLY=1)"

@@ -192,16 +192,16 @@ static int collect_sources(sources *out, const cmd_proposals *set, const rv_sess
 	return 0;
 }
 
-/* With paths named, the specs of the files walked only. */
-static void keep_checked(spec_list *specs, const sources *src)
+/* With paths named, the specs of their files only. */
+static void keep_named(spec_list *specs, const vcs_walk *named)
 {
 	size_t i, k, n = 0;
 
 	for (i = 0; i < specs->n; i++) {
-		for (k = 0; k < src->n; k++)
-			if (strcmp(src->items[k].path, specs->items[i].source) == 0)
+		for (k = 0; k < named->nfiles; k++)
+			if (strcmp(named->files[k].path, specs->items[i].source) == 0)
 				break;
-		if (k < src->n)
+		if (k < named->nfiles)
 			specs->items[n++] = specs->items[i];
 		else
 			chk_spec_dispose(&specs->items[i]);
@@ -371,6 +371,8 @@ static int run_here(cmd_context *ctx, const char *dir, const char *root, const c
 static int bundle_and_run(cmd_context *ctx)
 {
 	cmd_proposals set;
+	vcs_walk named;
+	char *whole[2] = { NULL, NULL };
 	rv_session session;
 	vcs_config cfg;
 	spec_list specs;
@@ -386,7 +388,28 @@ static int bundle_and_run(cmd_context *ctx)
 	memset(&specs, 0, sizeof(specs));
 	memset(&src, 0, sizeof(src));
 	memset(&in, 0, sizeof(in));
-	if ((code = cmd_proposals_make(ctx, &set)) != 0)
+	memset(&named, 0, sizeof(named));
+	memset(&set, 0, sizeof(set));
+	/* the paths choose the specs; the bundle holds every file of the
+	 * repository, which the checked files may include */
+	if ((error = vcs_walk_paths(&named, ctx->args, (size_t)ctx->nargs)) < 0) {
+		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+		goto done;
+	}
+	whole[0] = named.root;
+	if (named.root) {
+		char **args = ctx->args;
+		int nargs = ctx->nargs;
+
+		ctx->args = whole;
+		ctx->nargs = 1;
+		code = cmd_proposals_make(ctx, &set);
+		ctx->args = args;
+		ctx->nargs = nargs;
+	} else {
+		code = cmd_proposals_make(ctx, &set);
+	}
+	if (code != 0)
 		goto done;
 	root = set.walk.root ? set.walk.root : "";
 	if (!ctx->bundle && !set.walk.git_dir) {
@@ -400,7 +423,7 @@ static int bundle_and_run(cmd_context *ctx)
 		goto done;
 	}
 	if (ctx->nargs)
-		keep_checked(&specs, &src);
+		keep_named(&specs, &named);
 	if (!specs.n) {
 		code = cmd_fail(CMD_EXIT_USAGE, "check: no kernel check specs in %s.hipport/checks/ "
 				"(draft them with: hipport check --draft-spec FILE)", root);
@@ -441,6 +464,7 @@ done:
 	vcs_config_dispose(&cfg);
 	rv_session_dispose(&session);
 	cmd_proposals_dispose(&set);
+	vcs_walk_dispose(&named);
 	return code;
 }
 
