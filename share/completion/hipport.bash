@@ -20,7 +20,7 @@ _hipport() {
 	local walk="--jobs --no-cache --max-size= -p --compile-commands"
 	case $cmd in
 	"")
-		COMPREPLY=($(compgen -W "apply diff explain query review scan status translate --version --help -C" -- "$cur"))
+		COMPREPLY=($(compgen -W "apply check diff explain query review scan status translate --version --help -C" -- "$cur"))
 		return ;;
 	explain)
 		COMPREPLY=($(compgen -W "$(_hipport_ids)" -- "$cur"))
@@ -48,6 +48,7 @@ _hipport() {
 		diff) opts="$opts $walk --fix=" ;;
 		apply) opts="$opts $walk --fix= --undo" ;;
 		status) opts="$opts $walk --format=" ;;
+		check) opts="$opts $walk --draft-spec --bundle --import --record --timeout --fix=" ;;
 		review) opts="$opts $walk --script --size" ;;
 		query) opts="$opts --format=" ;;
 		esac
