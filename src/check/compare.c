@@ -337,6 +337,13 @@ static void json_number(FILE *f, double v)
 		fprintf(f, "%.9g", v);
 }
 
+/* sep "key": v */
+static void json_pair(FILE *f, const char *sep, const char *key, double v)
+{
+	fprintf(f, "%s\"%s\": ", sep, key);
+	json_number(f, v);
+}
+
 void chk_json_stats(FILE *f, const char *arg, chk_dtype t, const chk_stats *st, const chk_tolerance *tol,
 		    int pass)
 {
@@ -352,18 +359,13 @@ void chk_json_stats(FILE *f, const char *arg, chk_dtype t, const chk_stats *st, 
 	} else {
 		fputs("null", f);
 	}
-	fprintf(f, ", \"nan_mismatches\": %lu, \"inf_mismatches\": %lu, \"max_abs\": ", (unsigned long)st->nan_mismatches,
+	fprintf(f, ", \"nan_mismatches\": %lu, \"inf_mismatches\": %lu", (unsigned long)st->nan_mismatches,
 		(unsigned long)st->inf_mismatches);
-	json_number(f, st->max_abs);
-	fputs(", \"max_rel\": ", f);
-	json_number(f, st->max_rel);
-	fputs(", \"max_ulp\": ", f);
-	json_number(f, st->max_ulp);
-	fputs(", \"tolerance\": {\"abs\": ", f);
-	json_number(f, tol->abs);
-	fputs(", \"rel\": ", f);
-	json_number(f, tol->rel);
-	fputs(", \"ulp\": ", f);
-	json_number(f, tol->ulp);
+	json_pair(f, ", ", "max_abs", st->max_abs);
+	json_pair(f, ", ", "max_rel", st->max_rel);
+	json_pair(f, ", ", "max_ulp", st->max_ulp);
+	json_pair(f, ", \"tolerance\": {", "abs", tol->abs);
+	json_pair(f, ", ", "rel", tol->rel);
+	json_pair(f, ", ", "ulp", tol->ulp);
 	fputs("}}", f);
 }
