@@ -42,7 +42,7 @@ struct hp_buffer {
 static struct {
 	const char *name, *source, *kernel, *outdir, *refdir, *result;
 	uint64_t seed;
-	char arch[64], device[256], ref_platform[32], ref_arch[64];
+	char arch[256], device[256], ref_platform[256], ref_arch[256];
 	struct hp_buffer buffers[HP_MAX_BUFFERS];
 	int nbuffers;
 } hp;

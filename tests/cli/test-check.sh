@@ -107,6 +107,19 @@ check "import broken JSON" 2 "$hipport" -C "$repo" check --import "$tmp/broken.j
 expect "broken JSON named" "$tmp/err" "broken.json:1:"
 check "import missing file" 2 "$hipport" -C "$repo" check --import "$tmp/none.json"
 
+# --- golden outputs: recorded from a reference run, carried by later bundles --
+check "record without reference outputs" 0 "$hipport" -C "$repo" check --import "$bundle/results.json" --record
+expect "nothing to record said" "$tmp/out" "no reference outputs to record"
+ref="$bundle/work/ref/scaled_add.scaled_add_kernel"
+mkdir -p "$ref" && printf 'platform nvidia\narch sm_90\nseed 1234\noutput out f16 4099 0\n' >"$ref/meta.txt" &&
+	printf 'xx' >"$ref/out.bin"
+check "record" 0 "$hipport" -C "$repo" check --import "$bundle/results.json" --record
+expect "recorded" "$tmp/out" "scaled_add.scaled_add_kernel: reference outputs recorded"
+truth "golden outputs kept" cmp -s "$ref/out.bin" "$repo/.hipport/golden/scaled_add.scaled_add_kernel/out.bin"
+check "bundle with golden outputs" 0 "$hipport" -C "$repo" check --bundle "$tmp/golden-bundle" src/scaled_add.cu
+truth "bundle carries them" test -f "$tmp/golden-bundle/golden/scaled_add.scaled_add_kernel/meta.txt"
+rm -rf "$repo/.hipport/golden"
+
 # --- a local run, with the project's own tests -----------------------------
 printf '[check]\n\tcommand = echo project tests ran\n' >"$repo/.hipport/config"
 check "local check" 0 "$hipport" -C "$repo" check --fix=all src/scaled_add.cu
