@@ -98,7 +98,7 @@ tail_of() {
 # why RC SECONDS: what an exit status means
 why() {
 	case $1 in
-	124 | 137) echo "timed out after $2 s" ;;
+	124 | 137 | 142) echo "timed out after $2 s" ;;
 	*) if [ "$1" -gt 128 ]; then echo "killed by signal $(($1 - 128))"; else echo "exit $1"; fi ;;
 	esac
 }
@@ -120,6 +120,8 @@ while IFS="$tab" read -r name source kernel timeout orig_blob port_blob; do
 	[ -n "$name" ] || continue
 	names="$names $name"
 	timeout=${check_timeout:-$timeout}
+	HIPPORT_TIMEOUT=$timeout
+	export HIPPORT_TIMEOUT
 	log=$work/log/$name
 	ref_platform=
 	ref_dir=

@@ -88,7 +88,7 @@ static void test_draft_fp16(void **state)
 	assert_true(a->tol.abs == 1e-2 && a->tol.rel == 1e-2);
 	assert_int_equal(a->init, CHK_INIT_CONSTANT);
 	assert_string_equal(arg(&specs[0], "n")->value, "4096");
-	assert_string_equal(arg(&specs[0], "scale")->value, "0.5");
+	assert_string_equal(arg(&specs[0], "scale")->value, "0.7");
 	free_specs(specs, n);
 }
 
