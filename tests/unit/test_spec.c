@@ -174,25 +174,26 @@ static void expect_error(const char *text, const char *where)
 		fail_msg("'%s' not in '%s'", where, util_error_last());
 }
 
-static const char good_head[] = "[check]\n\tsource = a.cu\n\tkernel = k\n\targs = x n\n\tgrid = 1\n\tblock = 32\n";
-
-static void test_malformed(void **state)
+/* A spec of kernel k(x, n) with x's section body as given. */
+static void expect_bad_x(const char *x_body, const char *where)
 {
 	char text[1024];
 
+	snprintf(text, sizeof(text),
+		 "[check]\n\tsource = a.cu\n\tkernel = k\n\targs = x n\n\tgrid = 1\n\tblock = 32\n"
+		 "[arg \"x\"]\n%s[arg \"n\"]\n\trole = scalar\n\ttype = int\n\tvalue = 4\n",
+		 x_body);
+	expect_error(text, where);
+}
+
+static void test_malformed(void **state)
+{
 	(void)state;
-	snprintf(text, sizeof(text), "%s[arg \"x\"]\n\trole = sideways\n\ttype = float\n\tcount = n\n"
-		 "[arg \"n\"]\n\trole = scalar\n\ttype = int\n\tvalue = 4\n", good_head);
-	expect_error(text, "bad.check:8: role must be in, out, inout or scalar, not 'sideways'");
-	snprintf(text, sizeof(text), "%s[arg \"x\"]\n\trole = in\n\ttype = float\n\tcount = n\n\tinit = uniform 1 1\n"
-		 "[arg \"n\"]\n\trole = scalar\n\ttype = int\n\tvalue = 4\n", good_head);
-	expect_error(text, "bad.check:11: uniform range");
-	snprintf(text, sizeof(text), "%s[arg \"x\"]\n\trole = in\n\ttype = float\n"
-		 "[arg \"n\"]\n\trole = scalar\n\ttype = int\n\tvalue = 4\n", good_head);
-	expect_error(text, "bad.check:7: pointer \"x\" needs a count");
-	snprintf(text, sizeof(text), "%s[arg \"x\"]\n\trole = in\n\ttype = mystery_t\n\tcount = n\n"
-		 "[arg \"n\"]\n\trole = scalar\n\ttype = int\n\tvalue = 4\n", good_head);
-	expect_error(text, "bad.check:9: type 'mystery_t' is not one hipport knows");
+	expect_bad_x("\trole = sideways\n\ttype = float\n\tcount = n\n",
+		     "bad.check:8: role must be in, out, inout or scalar, not 'sideways'");
+	expect_bad_x("\trole = in\n\ttype = float\n\tcount = n\n\tinit = uniform 1 1\n", "bad.check:11: uniform range");
+	expect_bad_x("\trole = in\n\ttype = float\n", "bad.check:7: pointer \"x\" needs a count");
+	expect_bad_x("\trole = in\n\ttype = mystery_t\n\tcount = n\n", "bad.check:9: type 'mystery_t' is not one hipport knows");
 	expect_error("[check]\n\tsource = a.cu\n\tseed = -3\n", "bad.check:3: seed must be");
 	expect_error("[check]\n\tsource = a.cu\n\tthis is not config\n", "bad.check");
 	expect_error("[check]\n\tsource = a.cu\n\tkernel = k\n\tgrid = 1\n\tblock = 1\n\targs = x\n", "'x', which has no [arg]");
