@@ -42,7 +42,7 @@ struct hp_buffer {
 static struct {
 	const char *name, *source, *kernel, *outdir, *refdir, *result;
 	uint64_t seed;
-	char arch[64], device[256], ref_platform[32], ref_arch[64];
+	char arch[256], device[256], ref_platform[256], ref_arch[256];
 	struct hp_buffer buffers[HP_MAX_BUFFERS];
 	int nbuffers;
 } hp;
@@ -50,6 +50,13 @@ static struct {
 static const char *hp_platform(void)
 {
 	return HIPPORT_PLATFORM_ID == 0 ? "nvidia" : HIPPORT_PLATFORM_ID == 1 ? "nvidia-proxy" : "amd";
+}
+
+// sep "key": "value"
+static void hp_field(FILE *f, const char *sep, const char *key, const char *value)
+{
+	fprintf(f, "%s\"%s\": ", sep, key);
+	chk_json_string(f, value);
 }
 
 // The check's result: {"name": ..., "status": ..., ...} in hp.result
@@ -66,22 +73,17 @@ static void hp_result(const char *status, const char *message, const chk_stats *
 		perror(hp.result);
 		exit(HP_USAGE);
 	}
-	fputs("{\"name\": ", f);
-	chk_json_string(f, hp.name);
-	fputs(", \"source\": ", f);
-	chk_json_string(f, hp.source);
-	fputs(", \"kernel\": ", f);
-	chk_json_string(f, hp.kernel);
-	fprintf(f, ", \"status\": \"%s\", \"platform\": \"%s\", \"arch\": ", status, hp_platform());
-	chk_json_string(f, hp.arch);
-	fputs(", \"device\": ", f);
-	chk_json_string(f, hp.device);
-	fputs(", \"reference\": {\"platform\": ", f);
-	chk_json_string(f, hp.ref_platform);
-	fputs(", \"arch\": ", f);
-	chk_json_string(f, hp.ref_arch);
-	fprintf(f, "}, \"seed\": %llu, \"message\": ", (unsigned long long)hp.seed);
-	chk_json_string(f, message ? message : "");
+	hp_field(f, "{", "name", hp.name);
+	hp_field(f, ", ", "source", hp.source);
+	hp_field(f, ", ", "kernel", hp.kernel);
+	hp_field(f, ", ", "status", status);
+	hp_field(f, ", ", "platform", hp_platform());
+	hp_field(f, ", ", "arch", hp.arch);
+	hp_field(f, ", ", "device", hp.device);
+	hp_field(f, ", \"reference\": {", "platform", hp.ref_platform);
+	hp_field(f, ", ", "arch", hp.ref_arch);
+	fprintf(f, "}, \"seed\": %llu", (unsigned long long)hp.seed);
+	hp_field(f, ", ", "message", message ? message : "");
 	fputs(", \"errors\": [", f);
 	for (i = 0; stats && i < hp.nbuffers; i++) {
 		struct hp_buffer *b = &hp.buffers[i];
@@ -145,6 +147,8 @@ static void hp_start(int argc, char **argv, const char *name, const char *source
 			fclose(f);
 		}
 	}
+	if (getenv("HIPPORT_TIMEOUT")) // run.sh's, where CHECK_TIMEOUT overrides the spec's
+		timeout = (unsigned)strtoul(getenv("HIPPORT_TIMEOUT"), NULL, 10);
 	if (timeout)
 		alarm(timeout); // a hanging kernel ends the process: reported as an error
 }

@@ -89,15 +89,16 @@ json() {
 		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"
 }
 
-# tail_of LOG: the last lines of a log, for a message
+# tail_of LOG: what a log says, for a message: its first errors, else its last lines
 tail_of() {
-	grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 4 | tr '\n' ' ' | cut -c1-600
+	{ grep 'error' "$1" 2>/dev/null | head -n 3 | grep . ||
+		grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 4; } | tr '\n' ' ' | cut -c1-600
 }
 
 # why RC SECONDS: what an exit status means
 why() {
 	case $1 in
-	124 | 137) echo "timed out after $2 s" ;;
+	124 | 137 | 142) echo "timed out after $2 s" ;;
 	*) if [ "$1" -gt 128 ]; then echo "killed by signal $(($1 - 128))"; else echo "exit $1"; fi ;;
 	esac
 }
@@ -119,6 +120,8 @@ while IFS="$tab" read -r name source kernel timeout orig_blob port_blob; do
 	[ -n "$name" ] || continue
 	names="$names $name"
 	timeout=${check_timeout:-$timeout}
+	HIPPORT_TIMEOUT=$timeout
+	export HIPPORT_TIMEOUT
 	log=$work/log/$name
 	ref_platform=
 	ref_dir=
@@ -164,7 +167,7 @@ while IFS="$tab" read -r name source kernel timeout orig_blob port_blob; do
 		*) emit "$name" "$source" "$kernel" error "$port_why" ;;
 		esac
 	elif [ "${BUILD_ONLY:-}" = 1 ]; then
-		if [ -n "$ref_why" ] && [ -n "$nvcc" ]; then
+		if [ -z "$ref_platform" ] && [ -f "$log.ref-build" ]; then
 			emit "$name" "$source" "$kernel" error "$ref_why"
 		else
 			emit "$name" "$source" "$kernel" skipped "built, not run (BUILD_ONLY=1)"

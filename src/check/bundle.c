@@ -122,6 +122,20 @@ static const chk_bundle_source *source_of(const chk_bundle_input *in, const char
 	return NULL;
 }
 
+/* dir/(pattern with name): what b holds from start on (b gathers every
+ * generated text, for the bundle's id). */
+static int put_since(const char *dir, const char *pattern, const char *name, const util_buf *b, size_t start)
+{
+	util_buf path = UTIL_BUF_INIT;
+	int error;
+
+	util_buf_printf(&path, pattern, name);
+	error = util_buf_oom(&path) ? util_error_set(UTIL_ENOMEM, "out of memory")
+				    : put(dir, path.ptr, b->ptr + start, b->len - start);
+	util_buf_dispose(&path);
+	return error;
+}
+
 static const char readme[] =
 	"A hipport check bundle. On a machine with hipcc and/or nvcc and a GPU:\n\n"
 	"    sh run.sh\n\n"
@@ -178,18 +192,12 @@ int chk_bundle_write(const char *dir, const chk_bundle_input *in)
 					       spec->name, spec->source);
 			goto done;
 		}
-		if ((error = chk_harness_source(&b, spec)) < 0)
-			goto done;
-		util_buf_clear(&name);
-		util_buf_printf(&name, "harness/%s.cu", spec->name);
-		if ((error = put(dir, name.ptr, b.ptr + start, b.len - start)) < 0)
+		if ((error = chk_harness_source(&b, spec)) < 0 ||
+		    (error = put_since(dir, "harness/%s.cu", spec->name, &b, start)) < 0)
 			goto done;
 		start = b.len;
-		if ((error = chk_spec_format(&b, spec)) < 0)
-			goto done;
-		util_buf_clear(&name);
-		util_buf_printf(&name, "specs/%s.check", spec->name);
-		if ((error = put(dir, name.ptr, b.ptr + start, b.len - start)) < 0)
+		if ((error = chk_spec_format(&b, spec)) < 0 ||
+		    (error = put_since(dir, "specs/%s.check", spec->name, &b, start)) < 0)
 			goto done;
 		if (in->golden_root) {
 			util_buf from = UTIL_BUF_INIT;

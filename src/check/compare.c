@@ -219,18 +219,27 @@ static double ordered(chk_dtype t, double v)
 		uint32_t u = f32_bits((float)v);
 		return (u & 0x80000000u) ? -(double)(u & 0x7fffffffu) : (double)u;
 	}
-	case CHK_F64: {
-		uint64_t u;
-		memcpy(&u, &v, 8);
-		return (u >> 63) ? -(double)(u & 0x7fffffffffffffffull) : (double)u;
-	}
 	default:
 		return v;
 	}
 }
 
+/* The same for doubles, in integers: a double cannot hold the difference. */
+static int64_t ordered64(double v)
+{
+	int64_t i;
+
+	memcpy(&i, &v, 8);
+	return i < 0 ? INT64_MIN - i : i;
+}
+
 double chk_ulp_distance(chk_dtype t, double a, double b)
 {
+	if (t == CHK_F64) {
+		int64_t x = ordered64(a), y = ordered64(b);
+
+		return x >= y ? (double)((uint64_t)x - (uint64_t)y) : (double)((uint64_t)y - (uint64_t)x);
+	}
 	return fabs(ordered(t, a) - ordered(t, b));
 }
 
@@ -269,7 +278,10 @@ int chk_compare(chk_stats *out, chk_dtype t, const void *ref, const void *got, s
 				out->max_rel = rel_err;
 			if (ulp > out->max_ulp)
 				out->max_ulp = ulp;
-			ok = abs_err <= tol->abs + tol->rel * fabs(e) || (dtypes[t].is_float && ulp <= tol->ulp);
+			if (dtypes[t].is_float)
+				ok = abs_err <= tol->abs + tol->rel * fabs(e) || ulp <= tol->ulp;
+			else /* the bits differ: exact means unequal even past a double's 53 bits */
+				ok = tol->abs > 0 && abs_err <= tol->abs + tol->rel * fabs(e);
 		}
 		if (!ok) {
 			if (!out->mismatches) {
@@ -325,6 +337,13 @@ static void json_number(FILE *f, double v)
 		fprintf(f, "%.9g", v);
 }
 
+/* sep "key": v */
+static void json_pair(FILE *f, const char *sep, const char *key, double v)
+{
+	fprintf(f, "%s\"%s\": ", sep, key);
+	json_number(f, v);
+}
+
 void chk_json_stats(FILE *f, const char *arg, chk_dtype t, const chk_stats *st, const chk_tolerance *tol,
 		    int pass)
 {
@@ -340,18 +359,13 @@ void chk_json_stats(FILE *f, const char *arg, chk_dtype t, const chk_stats *st, 
 	} else {
 		fputs("null", f);
 	}
-	fprintf(f, ", \"nan_mismatches\": %lu, \"inf_mismatches\": %lu, \"max_abs\": ", (unsigned long)st->nan_mismatches,
+	fprintf(f, ", \"nan_mismatches\": %lu, \"inf_mismatches\": %lu", (unsigned long)st->nan_mismatches,
 		(unsigned long)st->inf_mismatches);
-	json_number(f, st->max_abs);
-	fputs(", \"max_rel\": ", f);
-	json_number(f, st->max_rel);
-	fputs(", \"max_ulp\": ", f);
-	json_number(f, st->max_ulp);
-	fputs(", \"tolerance\": {\"abs\": ", f);
-	json_number(f, tol->abs);
-	fputs(", \"rel\": ", f);
-	json_number(f, tol->rel);
-	fputs(", \"ulp\": ", f);
-	json_number(f, tol->ulp);
+	json_pair(f, ", ", "max_abs", st->max_abs);
+	json_pair(f, ", ", "max_rel", st->max_rel);
+	json_pair(f, ", ", "max_ulp", st->max_ulp);
+	json_pair(f, ", \"tolerance\": {", "abs", tol->abs);
+	json_pair(f, ", ", "rel", tol->rel);
+	json_pair(f, ", ", "ulp", tol->ulp);
 	fputs("}}", f);
 }

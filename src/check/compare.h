@@ -45,7 +45,8 @@ void chk_fill_iota(chk_dtype t, void *buf, size_t n, double start, double step);
 
 /* An element passes when it is bit-identical, or both are NaN, or its
  * absolute error is at most abs + rel * |reference|, or it lies at most ulp
- * units in the last place away. Integers: abs (0 for exact). */
+ * units in the last place away. Integers pass within abs (+ rel), and
+ * only when equal with abs 0. */
 typedef struct chk_tolerance {
 	double abs, rel, ulp;
 } chk_tolerance;

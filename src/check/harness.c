@@ -2,22 +2,6 @@
 
 #include "util/error.h"
 
-/* A C string literal of s. */
-static void put_literal(util_buf *b, const char *s)
-{
-	util_buf_putc(b, '"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			util_buf_putc(b, '\\');
-		if (*s == '\n') {
-			util_buf_puts(b, "\\n");
-			continue;
-		}
-		util_buf_putc(b, *s);
-	}
-	util_buf_putc(b, '"');
-}
-
 static const char *const role_constants[] = { "HP_IN", "HP_OUT", "HP_INOUT" };
 static const char *const init_constants[] = { "HP_UNIFORM", "HP_CONSTANT", "HP_IOTA" };
 
@@ -36,11 +20,11 @@ int chk_harness_source(util_buf *b, const chk_spec *s)
 			"#include \"hipport_harness.h\"\n\n"
 			"int main(int argc, char **argv)\n{\n\thp_start(argc, argv, ",
 			s->name, s->name, s->source);
-	put_literal(b, s->name);
+	chk_put_quoted(b, s->name);
 	util_buf_puts(b, ", ");
-	put_literal(b, s->source);
+	chk_put_quoted(b, s->source);
 	util_buf_puts(b, ", ");
-	put_literal(b, s->kernel);
+	chk_put_quoted(b, s->kernel);
 	util_buf_printf(b, ", %lluull, %u);\n\thp_device();\n", (unsigned long long)s->seed, s->timeout);
 	for (i = 0; i < s->nvars; i++)
 		util_buf_printf(b, "\t%s %s = %s;\n", s->vars[i].type, s->vars[i].name, s->vars[i].value);
@@ -53,7 +37,7 @@ int chk_harness_source(util_buf *b, const chk_spec *s)
 		if (a->role == CHK_ROLE_SCALAR)
 			continue;
 		util_buf_printf(b, "\t%s *hp_%s = (%s *)hp_buffer(", a->type, a->name, a->type);
-		put_literal(b, a->name);
+		chk_put_quoted(b, a->name);
 		util_buf_printf(b, ", %zu, (chk_dtype)%d, (size_t)(%s) * %u, %s, %s, %.17g, %.17g, %.17g, %.17g, %.17g);\n",
 				i, (int)a->dtype, a->count, a->lanes, role_constants[a->role], init_constants[a->init],
 				a->init_a, a->init_b, a->tol.abs, a->tol.rel, a->tol.ulp);

@@ -1,6 +1,7 @@
 #include "check/spec.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <git2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,24 +225,28 @@ static chk_arg *arg_named(chk_spec *spec, const char *name)
 	return chk_spec_add_arg(spec, name);
 }
 
+/* The string keys of [check]: where each goes, and whether an empty value means none. */
+static const struct {
+	const char *key; /* as libgit2 gives it: lower case */
+	size_t offset;
+	bool empty_is_none;
+} check_strings[] = {
+	{ "source", offsetof(chk_spec, source), false },   { "kernel", offsetof(chk_spec, kernel), false },
+	{ "template", offsetof(chk_spec, templ), true },   { "grid", offsetof(chk_spec, grid), false },
+	{ "block", offsetof(chk_spec, block), false },     { "sharedbytes", offsetof(chk_spec, shared), false },
+	{ "setup", offsetof(chk_spec, setup), true },
+};
+
 static int check_key(reader *r, const char *var, const char *value)
 {
 	chk_spec *s = r->spec;
+	size_t i;
 
-	if (strcmp(var, "source") == 0)
-		return set_string(&s->source, value);
-	if (strcmp(var, "kernel") == 0)
-		return set_string(&s->kernel, value);
-	if (strcmp(var, "template") == 0)
-		return *value ? set_string(&s->templ, value) : 0;
-	if (strcmp(var, "grid") == 0)
-		return set_string(&s->grid, value);
-	if (strcmp(var, "block") == 0)
-		return set_string(&s->block, value);
-	if (strcmp(var, "sharedbytes") == 0)
-		return set_string(&s->shared, value);
-	if (strcmp(var, "setup") == 0)
-		return *value ? set_string(&s->setup, value) : 0;
+	for (i = 0; i < sizeof(check_strings) / sizeof(check_strings[0]); i++)
+		if (strcmp(var, check_strings[i].key) == 0)
+			return check_strings[i].empty_is_none && !*value
+				       ? 0
+				       : set_string((char **)((char *)s + check_strings[i].offset), value);
 	if (strcmp(var, "args") == 0)
 		return set_string(&r->order, value);
 	if (strcmp(var, "seed") == 0 || strcmp(var, "timeout") == 0) {
@@ -503,6 +508,21 @@ done:
 	return error;
 }
 
+void chk_put_quoted(util_buf *b, const char *s)
+{
+	util_buf_putc(b, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			util_buf_putc(b, '\\');
+		if (*s == '\n') {
+			util_buf_puts(b, "\\n");
+			continue;
+		}
+		util_buf_putc(b, *s);
+	}
+	util_buf_putc(b, '"');
+}
+
 /* A value as git-config text: quoted when it holds what the syntax reads
  * otherwise (comment characters, quotes, backslashes, edge spaces). */
 static void put_value(util_buf *b, const char *v)
@@ -510,21 +530,10 @@ static void put_value(util_buf *b, const char *v)
 	size_t n = strlen(v);
 	bool quote = n && (strpbrk(v, "#;\"\\") || isspace((unsigned char)v[0]) || isspace((unsigned char)v[n - 1]));
 
-	if (!quote) {
+	if (quote)
+		chk_put_quoted(b, v);
+	else
 		util_buf_puts(b, v);
-		return;
-	}
-	util_buf_putc(b, '"');
-	for (; *v; v++) {
-		if (*v == '"' || *v == '\\')
-			util_buf_putc(b, '\\');
-		if (*v == '\n') {
-			util_buf_puts(b, "\\n");
-			continue;
-		}
-		util_buf_putc(b, *v);
-	}
-	util_buf_putc(b, '"');
 }
 
 static void put_key(util_buf *b, const char *key, const char *value)

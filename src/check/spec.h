@@ -66,6 +66,10 @@ int chk_spec_format(util_buf *out, const chk_spec *spec);
 int chk_spec_write(const chk_spec *spec, const char *path);
 void chk_spec_dispose(chk_spec *spec);
 
+/* s as a double-quoted string with ", \\ and newlines escaped: git-config
+ * and C read it alike. */
+void chk_put_quoted(util_buf *b, const char *s);
+
 /* The dtype and lanes of a C element type (__half2: f16, 2); -1 when unknown. */
 int chk_type_dtype(const char *type, unsigned *lanes);
 /* The default tolerance of a dtype: fp16/bf16 1e-2, fp32 1e-5, fp64 1e-12, integers exact. */

@@ -194,6 +194,23 @@ static int collect_sources(sources *out, const cmd_proposals *set, const rv_sess
 	return 0;
 }
 
+/* With paths named, the specs of their files only. */
+static void keep_named(spec_list *specs, const vcs_walk *named)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < specs->n; i++) {
+		for (k = 0; k < named->nfiles; k++)
+			if (strcmp(named->files[k].path, specs->items[i].source) == 0)
+				break;
+		if (k < named->nfiles)
+			specs->items[n++] = specs->items[i];
+		else
+			chk_spec_dispose(&specs->items[i]);
+	}
+	specs->n = n;
+}
+
 static void print_results(const chk_results *r)
 {
 	size_t i;
@@ -221,7 +238,7 @@ static int results_code(const chk_results *r)
 static int record_golden(const char *bundle_dir, const char *root, const chk_results *r)
 {
 	util_buf from = UTIL_BUF_INIT, to = UTIL_BUF_INIT;
-	size_t i, n = 0;
+	size_t i;
 	int error = 0;
 
 	for (i = 0; !error && i < r->n; i++) {
@@ -235,10 +252,8 @@ static int record_golden(const char *bundle_dir, const char *root, const chk_res
 			continue;
 		}
 		from.ptr[from.len -= strlen("/meta.txt")] = '\0';
-		if ((error = chk_remove_tree(to.ptr)) == 0 && (error = chk_copy_files(from.ptr, to.ptr)) == 0) {
+		if ((error = chk_remove_tree(to.ptr)) == 0 && (error = chk_copy_files(from.ptr, to.ptr)) == 0)
 			printf("%s: reference outputs recorded in %s\n", r->checks[i].name, to.ptr);
-			n++;
-		}
 	}
 	util_buf_dispose(&from);
 	util_buf_dispose(&to);
@@ -341,6 +356,8 @@ static int run_here(cmd_context *ctx, const char *dir, const char *root, const c
 static int bundle_and_run(cmd_context *ctx)
 {
 	cmd_proposals set;
+	vcs_walk named;
+	char *whole[2] = { NULL, NULL };
 	rv_session session;
 	vcs_config cfg;
 	spec_list specs;
@@ -358,7 +375,28 @@ static int bundle_and_run(cmd_context *ctx)
 	memset(&specs, 0, sizeof(specs));
 	memset(&src, 0, sizeof(src));
 	memset(&in, 0, sizeof(in));
-	if ((code = cmd_proposals_make(ctx, &set)) != 0)
+	memset(&named, 0, sizeof(named));
+	memset(&set, 0, sizeof(set));
+	/* the paths choose the specs; the bundle holds every file of the
+	 * repository, which the checked files may include */
+	if ((error = vcs_walk_paths(&named, ctx->args, (size_t)ctx->nargs)) < 0) {
+		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+		goto done;
+	}
+	whole[0] = named.root;
+	if (named.root) {
+		char **args = ctx->args;
+		int nargs = ctx->nargs;
+
+		ctx->args = whole;
+		ctx->nargs = 1;
+		code = cmd_proposals_make(ctx, &set);
+		ctx->args = args;
+		ctx->nargs = nargs;
+	} else {
+		code = cmd_proposals_make(ctx, &set);
+	}
+	if (code != 0)
 		goto done;
 	root = set.walk.root ? set.walk.root : "";
 	if (!ctx->bundle && !set.walk.git_dir) {
@@ -375,10 +413,13 @@ static int bundle_and_run(cmd_context *ctx)
 	}
 	/* the compile checks first: each reviewed file as the working tree holds it */
 	if (!ctx->bundle &&
-	    (error = cmd_check_compile(ctx, &set, &session, arch.value, includes, &compile_failed)) < 0) {
+	    (error = cmd_check_compile(ctx, &set, ctx->nargs ? &named : NULL, &session, arch.value, includes,
+				       &compile_failed)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		goto done;
 	}
+	if (ctx->nargs)
+		keep_named(&specs, &named);
 	if (!specs.n && !ctx->bundle) {
 		code = compile_failed ? CMD_EXIT_FINDINGS : CMD_EXIT_OK;
 		if (ctx->verbosity >= 0)
@@ -428,6 +469,7 @@ done:
 	vcs_config_dispose(&cfg);
 	rv_session_dispose(&session);
 	cmd_proposals_dispose(&set);
+	vcs_walk_dispose(&named);
 	return code;
 }
 

@@ -176,8 +176,18 @@ int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *sess
 	return error;
 }
 
-int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, rv_session *session, const char *arch,
-		      const char *includes, size_t *failed)
+static bool named(const vcs_walk *only, const char *path)
+{
+	size_t i;
+
+	for (i = 0; only && i < only->nfiles; i++)
+		if (strcmp(only->files[i].path, path) == 0)
+			return true;
+	return !only;
+}
+
+int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, const vcs_walk *only, rv_session *session,
+		      const char *arch, const char *includes, size_t *failed)
 {
 	cmd_compile_env env;
 	size_t i, compiled = 0, unreviewed = 0;
@@ -190,6 +200,8 @@ int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, rv_session *se
 		const rv_proposal *p = &set->items[i];
 		chk_compile_result r;
 
+		if (!named(only, p->path))
+			continue;
 		if (!cmd_compile_wanted(session, p)) {
 			unreviewed += p->state == RV_PROPOSAL_OK && rv_proposal_changed(p) && !rv_session_find(session, p->path);
 			continue;

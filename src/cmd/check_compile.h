@@ -39,13 +39,13 @@ int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *sess
  * exists (free it); NULL when out of memory. */
 char *cmd_check_includes(const char *root, const vcs_config *cfg);
 
-/* Compiles every reviewed file of set (the working tree holding what its
- * decisions wrote) with hipcc for arch (NULL: each is recorded skipped),
+/* Compiles every reviewed file of set that only lists (all when only is
+ * NULL), the working tree holding what its decisions wrote, with hipcc for arch (NULL: each is recorded skipped),
  * with -I for includes (directories relative to the work tree, space
  * separated) and the compile database's flags; prints a line per file,
  * records the results in session; *failed counts those that did not pass.
  * A negative code when hipport itself failed. */
-int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, rv_session *session, const char *arch,
-		      const char *includes, size_t *failed);
+int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, const vcs_walk *only, rv_session *session,
+		      const char *arch, const char *includes, size_t *failed);
 
 #endif

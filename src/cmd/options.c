@@ -132,6 +132,18 @@ static int check_fixes(cmd_context *ctx, const char *value)
 	return 0;
 }
 
+/* Whether value is a whole number from 1 to max (then in *out). */
+static bool in_range(const char *value, long max, unsigned *out)
+{
+	char *end;
+	long n = strtol(value, &end, 10);
+
+	if (*end || end == value || n < 1 || n > max)
+		return false;
+	*out = (unsigned)n;
+	return true;
+}
+
 static int apply_option(cmd_context *ctx, const option_spec *o, const char *value)
 {
 	if (strcmp(o->name, "target-hip") == 0) {
@@ -158,12 +170,8 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 	} else if (strcmp(o->name, "format") == 0) {
 		ctx->format = value;
 	} else if (strcmp(o->name, "jobs") == 0) {
-		char *end;
-		long n = strtol(value, &end, 10);
-
-		if (*end || n < 1 || n > 64)
+		if (!in_range(value, 64, &ctx->jobs))
 			return cmd_fail(CMD_EXIT_USAGE, "--jobs: '%s' is not a number from 1 to 64", value);
-		ctx->jobs = (unsigned)n;
 	} else if (strcmp(o->name, "no-cache") == 0) {
 		ctx->no_cache = true;
 	} else if (strcmp(o->name, "max-size") == 0) {
@@ -216,12 +224,8 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 	} else if (strcmp(o->name, "force") == 0) {
 		ctx->force = true;
 	} else if (strcmp(o->name, "timeout") == 0) {
-		char *end;
-		long n = strtol(value, &end, 10);
-
-		if (*end || n < 1 || n > 86400)
+		if (!in_range(value, 86400, &ctx->check_timeout))
 			return cmd_fail(CMD_EXIT_USAGE, "--timeout: '%s' is not a number of seconds", value);
-		ctx->check_timeout = (unsigned)n;
 	} else if (strcmp(o->name, "offload-arch") == 0) {
 		chk_arch arch;
 

@@ -16,7 +16,32 @@ typedef struct file_status {
 	rv_file_state state;
 	size_t hunks, by_decision[4];  /* indexed by rv_decision */
 	size_t findings[3];            /* indexed by an_severity */
+	size_t checks[5];              /* kernel checks of this content, by status (check_statuses) */
+	size_t checks_stale;           /* kernel checks of an earlier content */
 } file_status;
+
+static const char *const check_statuses[] = { "pass", "fail", "error", "no-device", "skipped" };
+
+/* The kernel checks recorded for the file, by status, against the port it
+ * would be checked with now (blob id `port`). */
+static void count_checks(const rv_session *s, file_status *st, const char *port)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->nchecks; i++) {
+		const rv_session_check *c = &s->checks[i];
+
+		if (strcmp(c->path, st->path) != 0)
+			continue;
+		if (strcmp(c->port, port) != 0) {
+			st->checks_stale++;
+			continue;
+		}
+		for (k = 0; k < 5; k++)
+			if (strcmp(c->status, check_statuses[k]) == 0)
+				st->checks[k]++;
+	}
+}
 
 static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now, file_status *st,
 		   port_lexer *lexer, an_analyzer *analyzer)
@@ -54,6 +79,16 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 	for (i = 0; i < hunks.count; i++)
 		st->by_decision[d[i]]++;
 	st->state = rv_session_state(rec, &hunks, now->source.ptr, now->source.len);
+	{
+		char port[41];
+
+		/* under review, the working tree is the port; else the proposal */
+		if (rec)
+			rv_blob_id(port, now->source.ptr, now->source.len);
+		else
+			rv_blob_id(port, p->port.output.ptr ? p->port.output.ptr : "", p->port.output.len);
+		count_checks(s, st, port);
+	}
 	free(d);
 	rv_hunks_dispose(&hunks);
 	rv_proposal_dispose(&orig);
@@ -62,14 +97,21 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 
 static void print_text(const file_status *st, size_t n)
 {
-	size_t i;
+	size_t i, k;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		printf("%s: %s, %zu hunks (%zu accepted, %zu rejected, %zu edited, %zu pending); "
-		       "%zu errors, %zu warnings, %zu notes\n",
+		       "%zu errors, %zu warnings, %zu notes",
 		       st[i].path, rv_file_state_name(st[i].state), st[i].hunks, st[i].by_decision[RV_ACCEPTED],
 		       st[i].by_decision[RV_REJECTED], st[i].by_decision[RV_EDITED], st[i].by_decision[RV_PENDING],
 		       st[i].findings[AN_ERROR], st[i].findings[AN_WARNING], st[i].findings[AN_NOTE]);
+		for (k = 0; k < 5; k++)
+			if (st[i].checks[k])
+				printf("; %zu checks %s", st[i].checks[k], check_statuses[k]);
+		if (st[i].checks_stale)
+			printf("; %zu checks of an earlier content", st[i].checks_stale);
+		putchar('\n');
+	}
 }
 
 static int print_json(const file_status *st, size_t n)
@@ -77,16 +119,23 @@ static int print_json(const file_status *st, size_t n)
 	json_t *files = json_array();
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		json_array_append_new(
-			files, json_pack("{s:s, s:s, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i, s:i}}", "path", st[i].path,
+	for (i = 0; i < n; i++) {
+		json_t *checks = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "pass", (json_int_t)st[i].checks[0], "fail",
+					   (json_int_t)st[i].checks[1], "error", (json_int_t)st[i].checks[2], "no-device",
+					   (json_int_t)st[i].checks[3], "skipped", (json_int_t)st[i].checks[4], "stale",
+					   (json_int_t)st[i].checks_stale);
+		json_t *file = json_pack("{s:s, s:s, s:{s:i, s:i, s:i, s:i, s:i}, s:{s:i, s:i, s:i}}", "path", st[i].path,
 					 "state", rv_file_state_name(st[i].state), "hunks", "total", (json_int_t)st[i].hunks,
 					 "accepted", (json_int_t)st[i].by_decision[RV_ACCEPTED], "rejected",
 					 (json_int_t)st[i].by_decision[RV_REJECTED], "edited",
 					 (json_int_t)st[i].by_decision[RV_EDITED], "pending",
 					 (json_int_t)st[i].by_decision[RV_PENDING], "findings", "error",
 					 (json_int_t)st[i].findings[AN_ERROR], "warning",
-					 (json_int_t)st[i].findings[AN_WARNING], "note", (json_int_t)st[i].findings[AN_NOTE]));
+					 (json_int_t)st[i].findings[AN_WARNING], "note", (json_int_t)st[i].findings[AN_NOTE]);
+
+		json_object_set_new(file, "checks", checks);
+		json_array_append_new(files, file);
+	}
 	return scan_print_document(stdout, json_pack("{s:s, s:i, s:o}", "schema", "hipport-status", "version", 1,
 						     "files", files));
 }

@@ -224,9 +224,42 @@ static void test_carry_over_and_damage(void **state)
 	assert_non_null(strstr(util_error_last(), "session.json: damaged session file"));
 }
 
+/* Kernel check results: recorded, replaced by (file, check), saved with
+ * the decisions; sessions from before checks load as they are. */
+static void test_checks(void **state)
+{
+	static const char old[] = "{\"version\": 1, \"files\": {}}";
+	rv_session_check c = { (char *)"k.cu", (char *)"k.kern", "0123456789abcdef0123456789abcdef01234567",
+			       (char *)"no-device", (char *)"amd", (char *)"", (char *)"no GPU" };
+	rv_session s, back;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(rv_session_parse(&s, old, strlen(old), "old.json"), 0);
+	assert_int_equal(s.nchecks, 0);
+	rv_session_dispose(&s);
+	assert_int_equal(rv_session_open(&s, git_dir), 0);
+	assert_int_equal(rv_session_record_checks(&s, &c, 1), 0);
+	c.status = (char *)"pass";
+	c.arch = (char *)"gfx90a";
+	assert_int_equal(rv_session_record_checks(&s, &c, 1), 0);
+	c.name = (char *)"k.other";
+	assert_int_equal(rv_session_record_checks(&s, &c, 1), 0);
+	assert_int_equal(rv_session_open(&back, git_dir), 0);
+	assert_int_equal(back.nchecks, 2);
+	assert_string_equal(back.checks[0].status, "pass");
+	assert_string_equal(back.checks[0].arch, "gfx90a");
+	assert_string_equal(back.checks[0].port, c.port);
+	assert_string_equal(back.checks[1].name, "k.other");
+	assert_int_equal(back.nfiles, s.nfiles);
+	rv_session_dispose(&back);
+	rv_session_dispose(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_hunks),
 		cmocka_unit_test(test_decide_and_reload),
 		cmocka_unit_test(test_stale_and_resume),

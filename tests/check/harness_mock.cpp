@@ -1,0 +1,35 @@
+// The harness runtime on the mock runtime: a "kernel" on the host writes
+// y = 2 x (+ a wrong value, a NaN, ... by mode), so that reference and port
+// runs can be compared without a GPU.
+// usage: harness_mock MODE OUTDIR [REFDIR RESULT.json]
+//   MODE: same, off (y[7] off by 0.5), nan (y[3] NaN), nodev, nomem
+#include <math.h>
+
+#include "mock_hip.h"
+#include "hipport_harness.h"
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "same";
+	int n = 100, i;
+
+	if (strcmp(mode, "nodev") == 0)
+		mock_devices = 0;
+	if (strcmp(mode, "nomem") == 0)
+		mock_fail_malloc = 1;
+	hp_start(argc - 1, argv + 1, "mock.k", "src/mock.cu", "k", 1234ull, 10);
+	hp_device();
+	float *x = (float *)hp_buffer("x", 0, CHK_F32, (size_t)n, HP_IN, HP_UNIFORM, -1, 1, 0, 0, 0);
+	float *y = (float *)hp_buffer("y", 1, CHK_F32, (size_t)n, HP_OUT, HP_CONSTANT, 0, 0, 1e-5, 1e-5, 4);
+	unsigned *count = (unsigned *)hp_buffer("count", 2, CHK_U32, 1, HP_INOUT, HP_CONSTANT, 0, 0, 0, 0, 0);
+	for (i = 0; i < n; i++)
+		y[i] = 2 * x[i];
+	*count = (unsigned)n;
+	if (strcmp(mode, "off") == 0)
+		y[7] += 0.5f;
+	if (strcmp(mode, "nan") == 0)
+		y[3] = NAN;
+	hp_launched();
+	hp_finish();
+	return 0;
+}

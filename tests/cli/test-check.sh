@@ -1,0 +1,141 @@
+#!/bin/sh
+# hipport check: spec drafts, bundles and their run.sh on this machine (no
+# GPU: every check must end no-device, or skipped without compilers, and
+# never pass), --import, the session's record, bad input.
+# usage: test-check.sh HIPPORT SOURCE_DIR TMP_DIR
+hipport=$1
+src=$2
+tmp=$3
+rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
+. "$src/tests/cli/lib.sh"
+. "$src/tests/cli/make-fixture.sh"
+repo="$tmp/repo"
+make_fixture "$repo" "$src/share/examples/fastops" || { echo "cannot make the fixture"; exit 2; }
+
+# --- drafts: a fresh copy of the example without its specs ---------------
+draft="$tmp/draft"
+cp -r "$src/share/examples/fastops" "$draft" && rm -rf "$draft/.hipport" &&
+	(cd "$draft" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm x) || exit 2
+check "draft fp16 kernels" 0 "$hipport" -C "$draft" check --draft-spec src/scaled_add.cu
+spec="$draft/.hipport/checks/scaled_add.scaled_add_kernel.check"
+expect "draft names the spec" "$tmp/out" "scaled_add.scaled_add_kernel.check: drafted for fastops::scaled_add_kernel"
+truth "half2 kernel drafted too" test -f "$draft/.hipport/checks/scaled_add.scaled_add_half2_kernel.check"
+expect "draft: source" "$spec" "source = src/scaled_add.cu"
+expect "draft: kernel through its namespace" "$spec" "kernel = fastops::scaled_add_kernel"
+expect "draft: parameters in order" "$spec" "args = x y out scale n"
+expect "draft: grid over n" "$spec" "grid = (n + 256 - 1) / (256)"
+expect "draft: seed" "$spec" "seed = 1234"
+truth "draft: x is a uniform fp16 input" python3 - "$spec" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+def section(name):
+    m = re.search(r'\[arg "%s"\]\n((?:\t.*\n)*)' % name, text)
+    return dict(l.strip().split(" = ", 1) for l in m.group(1).splitlines())
+x, out, n, scale = section("x"), section("out"), section("n"), section("scale")
+assert x == {"role": "in", "type": "__half", "count": "n", "init": "uniform -1 1"}, x
+assert out["role"] == "out" and out["type"] == "__half" and out["init"] == "constant 0", out
+assert float(out["abs"]) == 0.01 and float(out["rel"]) == 0.01, out  # fp16: looser than fp32
+assert n == {"role": "scalar", "type": "int64_t", "value": "4096"}, n
+assert scale["type"] == "float", scale
+assert "# Check before use" in text
+PY
+check "draft again keeps the edited spec" 0 "$hipport" -C "$draft" check --draft-spec src/scaled_add.cu
+expect "kept" "$tmp/out" "kept (exists"
+check "draft of a file without kernels" 0 "$hipport" -C "$draft" check --draft-spec src/main.cu
+expect "no kernels said" "$tmp/err" "src/main.cu: no __global__ function"
+check "draft needs files" 2 "$hipport" -C "$draft" check --draft-spec
+check "draft of a missing file" 2 "$hipport" -C "$draft" check --draft-spec src/nope.cu
+
+# --- bundles ---------------------------------------------------------------
+bundle="$tmp/bundle"
+check "bundle" 0 "$hipport" -C "$repo" check --bundle "$bundle" --fix=all src
+expect "bundle said" "$tmp/out" "bundle of 8 kernel checks"
+for f in run.sh bundle.conf checks.list README harness/hipport_harness.h harness/compare.c harness/compare.h \
+	harness/scaled_add.scaled_add_kernel.cu specs/histogram.histogram_kernel.check \
+	orig/src/scaled_add.cu port/src/scaled_add.cu orig/include/fastops/common.cuh port/include/fastops/common.cuh \
+	proxy/include/hip_compat.h proxy/include/hip/hip_runtime.h; do
+	truth "bundle has $f" test -f "$bundle/$f"
+done
+expect "port is ported" "$bundle/port/src/scaled_add.cu" "hip/hip_runtime.h"
+expect "original is CUDA" "$bundle/orig/src/reduce_softmax.cu" "__shfl_down_sync(0xffffffff"
+expect "proxy maps HIP names" "$bundle/proxy/include/hip_compat.h" "#define hipMalloc cudaMalloc"
+expect "proxy maps warp intrinsics" "$bundle/proxy/include/hip_compat.h" "#define __shfl_down(...) __shfl_down_sync(0xffffffffu, __VA_ARGS__)"
+expect "harness renames main" "$bundle/harness/scaled_add.scaled_add_kernel.cu" "#define main hipport_user_main"
+expect "harness checks the launch" "$bundle/harness/scaled_add.scaled_add_kernel.cu" "hp_launched();"
+truth "bundle is small" test "$(du -sk "$bundle" | cut -f1)" -lt 400
+truth "compare.c is hipport's" cmp -s "$bundle/harness/compare.c" "$src/src/check/compare.c"
+mkdir -p "$tmp/occupied" && echo x >"$tmp/occupied/file"
+check "bundle into a directory that is not one" 2 "$hipport" -C "$repo" check --bundle "$tmp/occupied"
+expect "refused" "$tmp/err" "not empty and not a check bundle"
+
+# run.sh here: no GPU, so nothing passes and it ends cleanly
+all_quiet='
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["schema"] == "hipport-check-results" and doc["version"] == 1, doc
+checks = doc["checks"]
+assert len(checks) == int(sys.argv[2]), len(checks)
+for c in checks:
+    assert c["status"] in ("no-device", "skipped"), c
+    assert c["platform"] in ("amd", "nvidia-proxy", "none"), c
+    assert c["message"], c
+    for key in ("name", "source", "kernel", "arch", "errors", "port_blob"):
+        assert key in c, (key, c)
+    if c["status"] == "no-device":
+        assert "no GPU" in c["message"], c
+'
+check "sh run.sh" 0 sh "$bundle/run.sh"
+expect "run.sh summary" "$tmp/out" "CHECK"
+truth "results: no device, nothing passes" python3 -c "$all_quiet" "$bundle/results.json" 8
+if command -v dash >/dev/null 2>&1; then
+	small="$tmp/small"
+	check "small bundle" 0 "$hipport" -C "$repo" check --bundle "$small" src/transpose.cu
+	check "dash run.sh" 0 dash "$small/run.sh"
+	truth "dash results" python3 -c "$all_quiet" "$small/results.json" 1
+fi
+
+# --- import ----------------------------------------------------------------
+check "import" 0 "$hipport" -C "$repo" check --import "$bundle/results.json"
+expect "import prints" "$tmp/out" "scaled_add.scaled_add_kernel:"
+check "status shows checks" 0 "$hipport" -C "$repo" status src/transpose.cu --target-hip=5.2
+truth "status counts them" grep -q "1 checks \(no-device\|skipped\)" "$tmp/out"
+printf '{"schema": "hipport-check-results", "version": 1, "checks": [{"name": "a.k", "source": "a.cu", "status": "great", "platform": "amd", "port_blob": "0000000000000000000000000000000000000000"}]}' >"$tmp/bad.json"
+check "import bad status" 2 "$hipport" -C "$repo" check --import "$tmp/bad.json"
+expect "bad status named" "$tmp/err" "bad.json: check a.k: status 'great'"
+printf '{"schema": "hipport-check-results", "checks": [' >"$tmp/broken.json"
+check "import broken JSON" 2 "$hipport" -C "$repo" check --import "$tmp/broken.json"
+expect "broken JSON named" "$tmp/err" "broken.json:1:"
+check "import missing file" 2 "$hipport" -C "$repo" check --import "$tmp/none.json"
+
+# --- golden outputs: recorded from a reference run, carried by later bundles --
+check "record without reference outputs" 0 "$hipport" -C "$repo" check --import "$bundle/results.json" --record
+expect "nothing to record said" "$tmp/out" "no reference outputs to record"
+ref="$bundle/work/ref/scaled_add.scaled_add_kernel"
+mkdir -p "$ref" && printf 'platform nvidia\narch sm_90\nseed 1234\noutput out f16 4099 0\n' >"$ref/meta.txt" &&
+	printf 'xx' >"$ref/out.bin"
+check "record" 0 "$hipport" -C "$repo" check --import "$bundle/results.json" --record
+expect "recorded" "$tmp/out" "scaled_add.scaled_add_kernel: reference outputs recorded"
+truth "golden outputs kept" cmp -s "$ref/out.bin" "$repo/.hipport/golden/scaled_add.scaled_add_kernel/out.bin"
+check "bundle with golden outputs" 0 "$hipport" -C "$repo" check --bundle "$tmp/golden-bundle" src/scaled_add.cu
+truth "bundle carries them" test -f "$tmp/golden-bundle/golden/scaled_add.scaled_add_kernel/meta.txt"
+rm -rf "$repo/.hipport/golden"
+
+# --- a local run, with the project's own tests -----------------------------
+printf '[check]\n\tcommand = echo project tests ran\n' >"$repo/.hipport/config"
+check "local check" 0 "$hipport" -C "$repo" check --fix=all src/scaled_add.cu
+expect "local check: results" "$tmp/out" "scaled_add.scaled_add_kernel: "
+expect "local check: check.command" "$tmp/out" "check.command: exit 0"
+truth "local check: nothing passes" sh -c "! grep -q ': pass (' '$tmp/out'"
+printf '[check]\n\tcommand = exit 3\n' >"$repo/.hipport/config"
+check "failing check.command" 1 "$hipport" -C "$repo" check --fix=all src/transpose.cu
+rm -f "$repo/.hipport/config"
+
+# --- bad specs --------------------------------------------------------------
+printf '[check]\n\tsource = src/transpose.cu\n\tseed = many\n' >"$repo/.hipport/checks/zz.bad.check"
+check "malformed spec" 2 "$hipport" -C "$repo" check --bundle "$tmp/b2" src
+expect "malformed spec named" "$tmp/err" "zz.bad.check:3: seed must be"
+rm -rf "$repo/.hipport/checks"
+check "no specs" 2 "$hipport" -C "$repo" check --bundle "$tmp/b3"
+expect "no specs said" "$tmp/err" "no kernel check specs"
+check "one mode at a time" 2 "$hipport" -C "$repo" check --draft-spec --import x.json src/a.cu
+finish

@@ -1,0 +1,46 @@
+#!/bin/sh
+# The kernel-check harnesses of the bundled example build: the reference
+# (original CUDA, nvcc) and the port through the nvidia-proxy header (nvcc),
+# and the port for gfx90a (hipcc). Each half is skipped without its compiler;
+# exit 77 (skipped) with neither.
+# usage: test-harnesses.sh HIPPORT SOURCE_DIR TMP_DIR
+hipport=$1
+src=$2
+tmp=$3
+arch=${HIPPORT_TEST_ARCH:-gfx90a}
+nvcc=$(command -v nvcc 2>/dev/null)
+[ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
+hipcc=$(command -v hipcc 2>/dev/null)
+if [ -z "$nvcc" ] && [ -z "$hipcc" ]; then
+	echo "skipped: neither nvcc nor hipcc is installed"
+	exit 77
+fi
+rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
+. "$src/tests/cli/lib.sh"
+repo="$tmp/repo"
+cp -r "$src/share/examples/fastops" "$repo" &&
+	(cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm x) || exit 2
+# the ports with their fixes: HIP 5.2 has no fp16 atomicAdd
+check "bundle" 0 "$hipport" -C "$repo" check --bundle "$tmp/bundle" --fix=all --target-hip=5.2
+built='
+import json, sys
+checks = json.load(open(sys.argv[1]))["checks"]
+assert len(checks) == 8, len(checks)
+bad = [(c["name"], c["message"]) for c in checks if c["status"] != "skipped" or "built" not in c["message"]]
+assert not bad, bad
+'
+if [ -n "$nvcc" ]; then
+	check "nvcc: reference and nvidia-proxy port" 0 env NVCC="$nvcc" PORT_PLATFORM=nvidia-proxy BUILD_ONLY=1 \
+		sh "$tmp/bundle/run.sh"
+	truth "nvcc: every harness built" python3 -c "$built" "$tmp/bundle/results.json"
+else
+	echo "skip nvcc builds: nvcc is not installed"
+fi
+if [ -n "$hipcc" ]; then
+	check "hipcc: port for $arch" 0 env PORT_PLATFORM=amd OFFLOAD_ARCH="$arch" REFERENCE=golden BUILD_ONLY=1 \
+		sh "$tmp/bundle/run.sh"
+	truth "hipcc: every harness built" python3 -c "$built" "$tmp/bundle/results.json"
+else
+	echo "skip hipcc builds: hipcc is not installed"
+fi
+finish
