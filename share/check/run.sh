@@ -111,8 +111,9 @@ emit() {
 }
 
 # --- the checks ----------------------------------------------------------
+if [ "$port_platform" = amd ]; then port_cc=$hipcc; else port_cc=$nvcc; fi
 echo "hipport bundle $BUNDLE_ID: reference ${nvcc:-none (nvcc not found)}, port $port_platform" \
-	"(${hipcc:-$nvcc})${nvcc_arch:+, nvcc arch $nvcc_arch}"
+	"($port_cc)${nvcc_arch:+, nvcc arch $nvcc_arch}"
 [ "$port_platform" = amd ] && echo "offload arch $offload_arch"
 names=
 tab=$(printf '\t')

@@ -525,9 +525,13 @@ void an_warp_tokens(an_ctx *ctx)
 							: "%s is 32: AMD wavefronts have 64 lanes; use warpSize",
 						   name);
 				an_range r = { "match", v->start, v->start + 1 + !log2 }; /* the digits, not a U */
+				uint32_t decl = ctx->decl_start;
 
+				/* the fix's macros go right above the directive */
+				ctx->decl_start = t->start;
 				if (h)
 					an_fix(ctx, h, log2 ? "log2" : "value", &r, 1, NULL, 0);
+				ctx->decl_start = decl;
 			}
 		}
 	}

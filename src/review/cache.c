@@ -115,9 +115,24 @@ static void map_pack(rv_cache *c)
 	close(fd);
 }
 
+/* Which build of hipport this is: the analyzer and the fix templates are
+ * compiled in and change between builds of one version, so the cache is
+ * keyed by the executable itself (its size and modification time). */
+static void build_id(char *out, size_t size)
+{
+	struct stat st;
+
+	if (stat("/proc/self/exe", &st) == 0)
+		snprintf(out, size, "%lld.%lld.%ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+			 (long)st.st_mtim.tv_nsec);
+	else
+		snprintf(out, size, "unknown");
+}
+
 int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, const port_options *opts,
 		  const char *variant)
 {
+	char build[96];
 	rv_cache *c = calloc(1, sizeof(*c));
 	util_buf b = UTIL_BUF_INIT;
 	char key[HEX_LEN + 1];
@@ -126,7 +141,8 @@ int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, 
 	*out = NULL;
 	if (!c)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
-	util_buf_printf(&b, "%s|%s|%lu|%d|%d|%d|%s", HIPPORT_VERSION, port_rules_digest(rules),
+	build_id(build, sizeof(build));
+	util_buf_printf(&b, "%s|%s|%s|%lu|%d|%d|%d|%s", HIPPORT_VERSION, build, port_rules_digest(rules),
 			opts->target_hip, (int)opts->launch, (int)opts->roc, (int)opts->experimental,
 			variant ? variant : "");
 	git_odb_hash(&oid, b.ptr, b.len, GIT_OBJECT_BLOB);

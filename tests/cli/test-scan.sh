@@ -67,15 +67,20 @@ assert loc["artifactLocation"]["uri"] == "include/fastops/common.cuh"
 assert loc["region"] == {"startLine": 31, "startColumn": 27, "endColumn": 48}, loc["region"]
 assert any(x["id"] == "API-005" for x in run["tool"]["driver"]["rules"])
 assert run["originalUriBaseIds"]["SRCROOT"]["uri"].startswith("file:///")
-# a fix is a SARIF fix: WARP-002 replaces the 32 of "#define WARP_SIZE 32" with 64
+# a fix is a SARIF fix: WARP-002 replaces the 32 of "#define WARP_SIZE 32" with
+# the platform wavefront macro, and inserts the definition of the macro above it
 w = [x for x in run["results"] if x["ruleId"] == "WARP-002"][0]
 change = w["fixes"][0]["artifactChanges"][0]
 assert change["artifactLocation"]["uri"] == "include/fastops/common.cuh"
-rep = change["replacements"][0]
+reps = change["replacements"]
 text = open(sys.argv[2]).read()
+rep = [r for r in reps if r["deletedRegion"]["charLength"] == 2][0]
 off, n = rep["deletedRegion"]["charOffset"], rep["deletedRegion"]["charLength"]
 assert text[off - 18:off + n] == "#define WARP_SIZE 32", text[off - 18:off + n]
-assert rep["insertedContent"]["text"] == "64"
+assert rep["insertedContent"]["text"] == "HIPPORT_WAVEFRONT_SIZE"
+helper = [r for r in reps if r["deletedRegion"]["charLength"] == 0][0]
+assert "#define HIPPORT_WAVEFRONT_SIZE 64" in helper["insertedContent"]["text"]
+assert helper["deletedRegion"]["charOffset"] == text.index("#define WARP_SIZE 32")
 ' "$tmp/scan.sarif" "$repo/include/fastops/common.cuh"
 check "bad format" 2 "$hipport" -C "$repo" scan --format xml
 
