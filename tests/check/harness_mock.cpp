@@ -2,9 +2,10 @@
 // y = 2 x (+ a wrong value, a NaN, ... by mode), so that reference and port
 // runs can be compared without a GPU.
 // usage: harness_mock MODE OUTDIR [REFDIR RESULT.json]
-//   MODE: same, off (y[7] off by 0.5), nan (y[3] NaN), nodev, nomem
+//   MODE: same, off (y[7] off by 0.5), nan (y[3] NaN), nodev, nomem, hang, crash
 #include <math.h>
 
+#define HIPPORT_PLATFORM_ID 1
 #include "mock_hip.h"
 #include "hipport_harness.h"
 
@@ -29,6 +30,11 @@ int main(int argc, char **argv)
 		y[7] += 0.5f;
 	if (strcmp(mode, "nan") == 0)
 		y[3] = NAN;
+	if (strcmp(mode, "hang") == 0)
+		for (;;)
+			pause(); // a kernel that never ends: the harness's alarm ends it
+	if (strcmp(mode, "crash") == 0)
+		abort();
 	hp_launched();
 	hp_finish();
 	return 0;
