@@ -105,6 +105,16 @@ truth "run.sh: all fail" python3 -c "$statuses" "$tmp/bundle/results.json" "fail
 expect "run.sh: table" "$tmp/out" "fail       nvidia-proxy"
 check "run.sh: a hang" 0 run hang
 truth "run.sh: hangs are errors" python3 -c "$statuses" "$tmp/bundle/results.json" "error error error" "timed out after 2 s"
+check "run.sh: stuck" 0 run stuck
+truth "run.sh: stuck runs are ended" python3 -c "$statuses" "$tmp/bundle/results.json" "error error error" "timed out after 2 s"
+# without timeout(1): run.sh's own watchdog
+mkdir -p "$tmp/path"
+for tool in sh dirname rm mkdir sed head tr cut grep tail cat mv sleep chmod; do
+	ln -sf "$(command -v $tool)" "$tmp/path/$tool"
+done
+check "run.sh: stuck, no timeout(1)" 0 env PATH="$tmp/path" NVCC="$fake" PORT_PLATFORM=nvidia-proxy \
+	MOCK_PORT_MODE=stuck CHECK_TIMEOUT=2 sh "$tmp/bundle/run.sh"
+truth "run.sh: the watchdog ends them" python3 -c "$statuses" "$tmp/bundle/results.json" "error error error" "timed out after 2 s"
 check "run.sh: a crash" 0 run crash
 truth "run.sh: crashes are errors" python3 -c "$statuses" "$tmp/bundle/results.json" "error error error" "killed by signal 6"
 check "run.sh: no device" 0 env NVCC="$fake" PORT_PLATFORM=nvidia-proxy MOCK_REF_MODE=nodev MOCK_PORT_MODE=nodev \
