@@ -71,10 +71,7 @@ static void qualified_name(util_buf *b, CXCursor c)
 			util_buf_printf(b, "%s::", clang_getCString(s));
 			clang_disposeString(s);
 		}
-		return;
 	}
-	if (clang_getCursorKind(c) == CXCursor_Namespace)
-		return;
 }
 
 /* A type's spelling without qualifiers. */
@@ -347,8 +344,6 @@ char *chk_check_name(const char *path, const char *kernel)
 }
 
 typedef struct drafting {
-	CXTranslationUnit tu;
-	const char *path;
 	chk_spec *spec;
 	char *tparams[16], *tvalues[16];
 	size_t ntemplate;
@@ -446,8 +441,6 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 
 	memset(&d, 0, sizeof(d));
 	memset(s, 0, sizeof(*s));
-	d.tu = tu;
-	d.path = path;
 	d.spec = s;
 	s->seed = 1234;
 	s->timeout = 60;

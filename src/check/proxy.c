@@ -15,6 +15,7 @@ typedef struct name_entry {
 	char *name;
 	const port_rule *rule; /* the rule whose HIP name this is, the best found */
 	int score;
+	bool warp;             /* defined as a warp intrinsic without a mask */
 	UT_hash_handle hh;
 } name_entry;
 
@@ -130,7 +131,7 @@ static void warp_macro(const port_rule *r, void *payload)
 	if (r->kind != PORT_RULE_WARP_SYNC || !f || !(paren = strchr(f, '(')))
 		return;
 	HASH_FIND(hh, c->names, f, (size_t)(paren - f), e);
-	if (!e || e->rule == (const port_rule *)b)
+	if (!e || e->warp)
 		return;
 	if (strcmp(paren, "($2-)") == 0)
 		util_buf_printf(b, "#define %.*s(...) %s(0xffffffffu, __VA_ARGS__)\n", (int)(paren - f), f, r->cuda);
@@ -138,8 +139,7 @@ static void warp_macro(const port_rule *r, void *payload)
 		util_buf_printf(b, "#define %.*s(x) %s(0xffffffffu, x)\n", (int)(paren - f), f, r->cuda);
 	else
 		return;
-	e->rule = (const port_rule *)b; /* written: once only */
-	e->score = -1;
+	e->warp = true;
 }
 
 static const char compat_head[] =
@@ -207,7 +207,7 @@ int chk_proxy_make(chk_proxy *out, const port_rules *rules, const char *const *t
 	util_buf_puts(&compat->text, "\n// renames, from the rules\n");
 	HASH_SORT(c.names, by_name);
 	HASH_ITER(hh, c.names, e, tmp)
-		if (e->rule && e->score > 0 && strcmp(e->name, "hipLaunchKernelGGL") != 0)
+		if (e->rule && !e->warp && strcmp(e->name, "hipLaunchKernelGGL") != 0)
 			util_buf_printf(&compat->text, "#define %s %s\n", e->name, e->rule->cuda);
 	util_buf_puts(&compat->text, "\n#endif\n");
 	HASH_SORT(c.headers, by_name);

@@ -26,14 +26,8 @@ void chk_results_dispose(chk_results *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->n; i++) {
-		free(r->checks[i].path);
-		free(r->checks[i].name);
-		free(r->checks[i].status);
-		free(r->checks[i].platform);
-		free(r->checks[i].arch);
-		free(r->checks[i].message);
-	}
+	for (i = 0; i < r->n; i++)
+		rv_session_check_dispose(&r->checks[i]);
 	free(r->checks);
 	free(r->bundle);
 	memset(r, 0, sizeof(*r));

@@ -1,6 +1,7 @@
 #include "check/spec.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <git2.h>
 #include <stdlib.h>
@@ -183,13 +184,20 @@ typedef struct reader {
 	char *order; /* check.args */
 } reader;
 
-static int bad(reader *r, const char *section, const char *sub, const char *key, const char *fmt, const char *what)
+/* A spec error, at the line of key in [section "sub"] where it is found. */
+static int bad(reader *r, const char *section, const char *sub, const char *key, const char *fmt, ...)
+	UTIL_PRINTF(5, 6);
+
+static int bad(reader *r, const char *section, const char *sub, const char *key, const char *fmt, ...)
 {
 	unsigned line = line_of(r->text.ptr ? r->text.ptr : "", section, sub, key);
 	util_buf msg = UTIL_BUF_INIT;
+	va_list ap;
 	int code;
 
-	util_buf_printf(&msg, fmt, what);
+	va_start(ap, fmt);
+	util_buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
 	if (line)
 		code = util_error_set(UTIL_EINPUT, "%s:%u: %s", r->path, line, msg.ptr ? msg.ptr : "bad spec");
 	else
@@ -271,8 +279,7 @@ static int init_value(reader *r, chk_arg *a, const char *value)
 
 	a->init_a = a->init_b = 0;
 	if (sscanf(value, "%15s %n", kind, &n) < 1)
-		return bad(r, "arg", a->name, "init", "init must be 'uniform LO HI', 'constant V' or 'iota START STEP'%s",
-			   "");
+		return bad(r, "arg", a->name, "init", "init must be 'uniform LO HI', 'constant V' or 'iota START STEP'");
 	for (i = 0; i < 3; i++)
 		if (strcmp(kind, init_names[i]) == 0)
 			break;
@@ -398,11 +405,11 @@ static int settle(reader *r)
 	const char *p = r->order;
 
 	if (!s->source || !s->kernel)
-		return bad(r, "check", NULL, NULL, "the spec needs check.source and check.kernel%s", "");
+		return bad(r, "check", NULL, NULL, "the spec needs check.source and check.kernel");
 	if (!s->grid || !s->block)
-		return bad(r, "check", NULL, NULL, "the spec needs check.grid and check.block%s", "");
+		return bad(r, "check", NULL, NULL, "the spec needs check.grid and check.block");
 	if (!p)
-		return bad(r, "check", NULL, NULL, "the spec needs check.args (the kernel's parameters in order)%s", "");
+		return bad(r, "check", NULL, NULL, "the spec needs check.args (the kernel's parameters in order)");
 	sorted = calloc(s->nargs + 1, sizeof(*sorted));
 	if (!sorted)
 		return util_error_set(UTIL_ENOMEM, "out of memory");

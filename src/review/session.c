@@ -25,7 +25,7 @@ static void file_dispose(rv_session_file *f)
 	free(f->fixes);
 }
 
-static void check_dispose(rv_session_check *c)
+void rv_session_check_dispose(rv_session_check *c)
 {
 	free(c->path);
 	free(c->name);
@@ -42,7 +42,7 @@ void rv_session_dispose(rv_session *s)
 	for (i = 0; i < s->nfiles; i++)
 		file_dispose(&s->files[i]);
 	for (i = 0; i < s->nchecks; i++)
-		check_dispose(&s->checks[i]);
+		rv_session_check_dispose(&s->checks[i]);
 	free(s->checks);
 	free(s->files);
 	free(s->git_dir);
@@ -645,7 +645,7 @@ int rv_session_record_checks(rv_session *s, const rv_session_check *checks, size
 			if (strcmp(s->checks[k].path, checks[i].path) == 0 && strcmp(s->checks[k].name, checks[i].name) == 0)
 				slot = &s->checks[k];
 		if (slot) {
-			check_dispose(slot);
+			rv_session_check_dispose(slot);
 		} else {
 			rv_session_check *m = realloc(s->checks, (s->nchecks + 1) * sizeof(*m));
 
@@ -655,7 +655,7 @@ int rv_session_record_checks(rv_session *s, const rv_session_check *checks, size
 			slot = &m[s->nchecks++];
 		}
 		if (!copy_check(slot, &checks[i])) {
-			check_dispose(slot);
+			rv_session_check_dispose(slot);
 			s->nchecks--;
 			if (slot != &s->checks[s->nchecks])
 				*slot = s->checks[s->nchecks];

@@ -129,6 +129,9 @@ int rv_session_forget(rv_session *s, const char *path);
 
 const char *rv_file_state_name(rv_file_state state);
 
+/* Frees what a check record holds (not the record). */
+void rv_session_check_dispose(rv_session_check *c);
+
 /* Records check results (copied), replacing earlier ones of the same file
  * and check; saved at once. */
 int rv_session_record_checks(rv_session *s, const rv_session_check *checks, size_t n);

@@ -2,9 +2,12 @@
 // y = 2 x (+ a wrong value, a NaN, ... by mode), so that reference and port
 // runs can be compared without a GPU.
 // usage: harness_mock MODE OUTDIR [REFDIR RESULT.json]
-//   MODE: same, off (y[7] off by 0.5), nan (y[3] NaN), nodev, nomem
+//   MODE: same, off (y[7] off by 0.5), nan (y[3] NaN), nodev, nomem, crash,
+//   hang (ended by the harness's alarm), stuck (deaf to it: run.sh's limit ends it)
 #include <math.h>
+#include <signal.h>
 
+#define HIPPORT_PLATFORM_ID 1
 #include "mock_hip.h"
 #include "hipport_harness.h"
 
@@ -29,6 +32,13 @@ int main(int argc, char **argv)
 		y[7] += 0.5f;
 	if (strcmp(mode, "nan") == 0)
 		y[3] = NAN;
+	if (strcmp(mode, "stuck") == 0)
+		signal(SIGALRM, SIG_IGN);
+	if (strcmp(mode, "hang") == 0 || strcmp(mode, "stuck") == 0)
+		for (;;)
+			pause(); // a kernel that never ends: the harness's alarm ends it
+	if (strcmp(mode, "crash") == 0)
+		abort();
 	hp_launched();
 	hp_finish();
 	return 0;

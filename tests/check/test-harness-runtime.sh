@@ -3,9 +3,12 @@
 # with the host C++ compiler over a mock HIP runtime: outputs written, a
 # reference compared, pass, fail with the first mismatch, NaN placement,
 # no device and runtime errors reported as the bundle's results say them.
-# usage: test-harness-runtime.sh SOURCE_DIR TMP_DIR
-src=$1
-tmp=$2
+# Then a bundle's run.sh with a stand-in for nvcc whose "builds" run that
+# mock: pass, fail, a hang and a crash through run.sh, which goes on.
+# usage: test-harness-runtime.sh HIPPORT SOURCE_DIR TMP_DIR
+hipport=$1
+src=$2
+tmp=$3
 cxx=${CXX:-c++}
 if ! command -v "$cxx" >/dev/null 2>&1; then
 	echo "skipped: no C++ compiler"
@@ -20,7 +23,7 @@ check "build" 0 "$cxx" -std=c++11 -Wall -Wextra -Werror -Wno-unused-parameter -I
 mkdir -p "$tmp/ref" "$tmp/port"
 check "reference run" 0 "$bin" same "$tmp/ref"
 truth "outputs written" test -s "$tmp/ref/y.bin" -a -s "$tmp/ref/count.bin" -a ! -e "$tmp/ref/x.bin"
-expect "meta: platform" "$tmp/ref/meta.txt" "platform amd"
+expect "meta: platform" "$tmp/ref/meta.txt" "platform nvidia-proxy"
 expect "meta: arch" "$tmp/ref/meta.txt" "arch sm_90"
 expect "meta: output" "$tmp/ref/meta.txt" "output y f32 100 "
 check "same: pass" 0 "$bin" same "$tmp/port" "$tmp/ref" "$tmp/pass.json"
@@ -28,6 +31,8 @@ check "off: fail" 1 "$bin" off "$tmp/port" "$tmp/ref" "$tmp/fail.json"
 check "nan: fail" 1 "$bin" nan "$tmp/port" "$tmp/ref" "$tmp/nan.json"
 check "no device" 3 "$bin" nodev "$tmp/port" "$tmp/ref" "$tmp/nodev.json"
 check "runtime error" 4 "$bin" nomem "$tmp/port" "$tmp/ref" "$tmp/nomem.json"
+check "a hang ends by the alarm (SIGALRM)" 142 env HIPPORT_TIMEOUT=1 "$bin" hang "$tmp/port" "$tmp/ref" "$tmp/hang.json"
+check "a crash is the process's" 134 "$bin" crash "$tmp/port" "$tmp/ref" "$tmp/crash.json"
 rm -f "$tmp/ref/y.bin"
 check "reference missing" 2 "$bin" same "$tmp/port" "$tmp/ref" "$tmp/noref.json"
 truth "results" python3 - "$tmp" <<'PY'
@@ -36,8 +41,8 @@ d = sys.argv[1]
 def load(name):
     return json.load(open(d + "/" + name))
 p = load("pass.json")
-assert p["status"] == "pass" and p["name"] == "mock.k" and p["platform"] == "amd" and p["arch"] == "sm_90", p
-assert p["reference"] == {"platform": "amd", "arch": "sm_90"}, p
+assert p["status"] == "pass" and p["name"] == "mock.k" and p["platform"] == "nvidia-proxy" and p["arch"] == "sm_90", p
+assert p["reference"] == {"platform": "nvidia-proxy", "arch": "sm_90"}, p
 assert [e["arg"] for e in p["errors"]] == ["y", "count"], p
 assert all(e["pass"] and e["mismatches"] == 0 and e["first_mismatch"] is None for e in p["errors"]), p
 f = load("fail.json")
@@ -56,4 +61,63 @@ assert nm["status"] == "error" and "hipMalloc" in nm["message"] and "hipErrorOut
 nr = load("noref.json")
 assert nr["status"] == "error" and "y.bin: missing" in nr["message"], nr
 PY
+
+# --- run.sh over the mock ----------------------------------------------------
+repo="$tmp/repo"
+cp -r "$src/share/examples/fastops" "$repo" &&
+	(cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm x) || exit 2
+check "bundle" 0 "$hipport" -C "$repo" check --bundle "$tmp/bundle" src/transpose.cu src/scaled_add.cu
+fake="$tmp/fake-nvcc"
+cat >"$fake" <<FAKE
+#!/bin/sh
+# stands in for nvcc: the program it "builds" runs the mock harness, as the
+# reference (MOCK_REF_MODE) or as the port (MOCK_PORT_MODE)
+out= id=
+while [ \$# -gt 0 ]; do
+	case \$1 in
+	-o) out=\$2; shift ;;
+	-DHIPPORT_PLATFORM_ID=*) id=\${1#*=} ;;
+	esac
+	shift
+done
+var=MOCK_REF_MODE
+[ "\$id" = 1 ] && var=MOCK_PORT_MODE
+printf '#!/bin/sh\nexec %s "\${%s:-same}" "\$@"\n' "$bin" "\$var" >"\$out" && chmod +x "\$out"
+FAKE
+chmod +x "$fake"
+statuses='
+import json, sys
+checks = json.load(open(sys.argv[1]))["checks"]
+got = sorted(c["status"] for c in checks)
+assert got == sorted(sys.argv[2].split()), (got, [c["message"] for c in checks])
+for c in checks:
+    assert c["message"], c
+    if len(sys.argv) > 3:
+        assert sys.argv[3] in c["message"], c["message"]
+'
+run() { # MODE: run.sh with the port in MODE
+	env NVCC="$fake" PORT_PLATFORM=nvidia-proxy MOCK_PORT_MODE="$1" CHECK_TIMEOUT=2 sh "$tmp/bundle/run.sh"
+}
+check "run.sh: pass" 0 run same
+truth "run.sh: all pass" python3 -c "$statuses" "$tmp/bundle/results.json" "pass pass pass"
+check "run.sh: fail" 0 run off
+truth "run.sh: all fail" python3 -c "$statuses" "$tmp/bundle/results.json" "fail fail fail" "first at 7"
+expect "run.sh: table" "$tmp/out" "fail       nvidia-proxy"
+check "run.sh: a hang" 0 run hang
+truth "run.sh: hangs are errors" python3 -c "$statuses" "$tmp/bundle/results.json" "error error error" "timed out after 2 s"
+check "run.sh: stuck" 0 run stuck
+truth "run.sh: stuck runs are ended" python3 -c "$statuses" "$tmp/bundle/results.json" "error error error" "timed out after 2 s"
+# without timeout(1): run.sh's own watchdog
+mkdir -p "$tmp/path"
+for tool in sh dirname rm mkdir sed head tr cut grep tail cat mv sleep chmod; do
+	ln -sf "$(command -v $tool)" "$tmp/path/$tool"
+done
+check "run.sh: stuck, no timeout(1)" 0 env PATH="$tmp/path" NVCC="$fake" PORT_PLATFORM=nvidia-proxy \
+	MOCK_PORT_MODE=stuck CHECK_TIMEOUT=2 sh "$tmp/bundle/run.sh"
+truth "run.sh: the watchdog ends them" python3 -c "$statuses" "$tmp/bundle/results.json" "error error error" "timed out after 2 s"
+check "run.sh: a crash" 0 run crash
+truth "run.sh: crashes are errors" python3 -c "$statuses" "$tmp/bundle/results.json" "error error error" "killed by signal 6"
+check "run.sh: no device" 0 env NVCC="$fake" PORT_PLATFORM=nvidia-proxy MOCK_REF_MODE=nodev MOCK_PORT_MODE=nodev \
+	sh "$tmp/bundle/run.sh"
+truth "run.sh: no device" python3 -c "$statuses" "$tmp/bundle/results.json" "no-device no-device no-device" "no GPU"
 finish
