@@ -6,7 +6,6 @@
  *                         here, its results recorded, then check.command
  * Compile checks (hipcc -c of each accepted file) come before the kernel
  * checks in run_here when they are added. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "check/draft.h"
 #include "check/results.h"
 #include "check/spec.h"
+#include "check/spec_list.h"
 #include "cmd/check_compile.h"
 #include "cmd/propose.h"
 #include "review/session.h"
@@ -28,77 +28,6 @@
 #include "vcs/config.h"
 
 #define DEFAULT_OFFLOAD_ARCH "gfx90a"
-
-typedef struct spec_list {
-	chk_spec *items;
-	size_t n;
-} spec_list;
-
-static void specs_dispose(spec_list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		chk_spec_dispose(&l->items[i]);
-	free(l->items);
-	memset(l, 0, sizeof(*l));
-}
-
-static int by_string(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every root/.hipport/checks/ *.check, by name. */
-static int load_specs(spec_list *out, const char *root)
-{
-	util_buf dir = UTIL_BUF_INIT, path = UTIL_BUF_INIT;
-	char **names = NULL;
-	size_t n = 0, i;
-	struct dirent *e;
-	DIR *d;
-	int error = 0;
-
-	memset(out, 0, sizeof(*out));
-	util_buf_printf(&dir, "%s.hipport/checks", root);
-	if (util_buf_oom(&dir) || !(d = opendir(dir.ptr))) {
-		util_buf_dispose(&dir);
-		return 0;
-	}
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		char **m;
-
-		if (len <= 6 || strcmp(e->d_name + len - 6, ".check") != 0)
-			continue;
-		if (!(m = realloc(names, (n + 1) * sizeof(*m))) || !(m[n] = strdup(e->d_name))) {
-			names = m ? m : names;
-			error = util_error_set(UTIL_ENOMEM, "out of memory");
-			break;
-		}
-		names = m;
-		n++;
-	}
-	closedir(d);
-	if (!error && n)
-		qsort(names, n, sizeof(*names), by_string);
-	if (!error && !(out->items = calloc(n + 1, sizeof(*out->items))))
-		error = util_error_set(UTIL_ENOMEM, "out of memory");
-	for (i = 0; !error && i < n; i++) {
-		util_buf_clear(&path);
-		util_buf_printf(&path, "%s/%s", dir.ptr, names[i]);
-		if ((error = chk_spec_read(&out->items[out->n], path.ptr)) == 0)
-			out->n++;
-	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	util_buf_dispose(&dir);
-	util_buf_dispose(&path);
-	if (error < 0)
-		specs_dispose(out);
-	return error;
-}
 
 static int draft_specs(cmd_context *ctx)
 {
@@ -195,7 +124,7 @@ static int collect_sources(sources *out, const cmd_proposals *set, const rv_sess
 }
 
 /* With paths named, the specs of their files only. */
-static void keep_named(spec_list *specs, const vcs_walk *named)
+static void keep_named(chk_spec_list *specs, const vcs_walk *named)
 {
 	size_t i, k, n = 0;
 
@@ -360,7 +289,7 @@ static int bundle_and_run(cmd_context *ctx)
 	char *whole[2] = { NULL, NULL };
 	rv_session session;
 	vcs_config cfg;
-	spec_list specs;
+	chk_spec_list specs;
 	sources src;
 	chk_bundle_input in;
 	util_buf dir = UTIL_BUF_INIT, golden = UTIL_BUF_INIT;
@@ -404,7 +333,7 @@ static int bundle_and_run(cmd_context *ctx)
 		goto done;
 	}
 	if ((set.walk.git_dir && (error = rv_session_open(&session, set.walk.git_dir)) < 0) ||
-	    (error = vcs_config_read(&cfg, root)) < 0 || (error = load_specs(&specs, root)) < 0 ||
+	    (error = vcs_config_read(&cfg, root)) < 0 || (error = chk_spec_list_load(&specs, root)) < 0 ||
 	    (error = collect_sources(&src, &set, set.walk.git_dir ? &session : NULL)) < 0 ||
 	    (error = chk_offload_arch_resolve(ctx->offload_arch, set.walk.root, &arch)) < 0 ||
 	    !(includes = cmd_check_includes(root, &cfg))) {
@@ -465,7 +394,7 @@ done:
 	util_buf_dispose(&dir);
 	util_buf_dispose(&golden);
 	sources_dispose(&src, set.n);
-	specs_dispose(&specs);
+	chk_spec_list_dispose(&specs);
 	vcs_config_dispose(&cfg);
 	rv_session_dispose(&session);
 	cmd_proposals_dispose(&set);
