@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "check/arch.h"
+#include "check/draft.h"
+#include "check/spec_list.h"
 #include "cmd/check_compile.h"
 #include "cmd/commit.h"
 #include "cmd/propose.h"
@@ -213,6 +215,61 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	}
 	return 0;
+}
+
+/* s: the specs whose source is the file, drafted from its original when it
+ * has none (an existing spec file is never overwritten). */
+static int specs(void *payload, size_t index, char ***paths, size_t *n, size_t *drafted)
+{
+	review *r = payload;
+	const rv_proposal *p = r->reviewed[index];
+	chk_spec_list list;
+	chk_spec *fresh = NULL;
+	const char *names[64];
+	size_t count, nfresh = 0, i;
+	int error;
+
+	*paths = NULL;
+	*n = *drafted = 0;
+	if ((error = chk_spec_list_load(&list, r->set.walk.root)) < 0)
+		return error;
+	count = chk_spec_list_covering(&list, p->path, names, 64);
+	if (!count) {
+		if ((error = chk_draft(&fresh, &nfresh, p->path, p->fs_path, p->source.ptr, p->source.len, NULL)) < 0) {
+			chk_spec_list_dispose(&list);
+			return error;
+		}
+	}
+	*paths = calloc(count + nfresh + 1, sizeof(**paths));
+	for (i = 0; *paths && i < count + nfresh; i++) {
+		const char *name = i < count ? names[i] : fresh[i - count].name;
+		util_buf b = UTIL_BUF_INIT;
+
+		util_buf_printf(&b, "%s.hipport/checks/%s.check", r->set.walk.root, name);
+		if (!util_buf_oom(&b) && i >= count && access(b.ptr, F_OK) != 0) {
+			if ((error = chk_spec_write(&fresh[i - count], b.ptr)) < 0) {
+				util_buf_dispose(&b);
+				break;
+			}
+			(*drafted)++;
+		}
+		if (!((*paths)[(*n)++] = util_buf_detach(&b)))
+			error = util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	if (!*paths)
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+	for (i = 0; i < nfresh; i++)
+		chk_spec_dispose(&fresh[i]);
+	free(fresh);
+	chk_spec_list_dispose(&list);
+	if (error < 0) {
+		for (i = 0; *paths && i < *n; i++)
+			free((*paths)[i]);
+		free(*paths);
+		*paths = NULL;
+		*n = 0;
+	}
+	return error;
 }
 
 /* c: which files a commit takes and whether each is validated. */
@@ -467,6 +524,7 @@ int cmd_review(cmd_context *ctx)
 	} else {
 		app.repropose = repropose;
 		app.build = build;
+		app.specs = specs;
 		app.commit_prepare = commit_prepare;
 		app.commit_run = commit_run;
 		app.payload = &r;

@@ -266,22 +266,24 @@ static void undo(tui_app *app)
 			 rv_decision_name(u.decision));
 }
 
-/* Runs $VISUAL or $EDITOR (else vi) on path, without a shell: the command
+/* Runs $VISUAL or $EDITOR (else vi) on paths, without a shell: the command
  * is split at blanks. */
-static int run_editor(const char *path)
+static int run_editor_on(const char *const *paths, size_t n)
 {
 	const char *editor = getenv("VISUAL") && *getenv("VISUAL") ? getenv("VISUAL")
 			     : getenv("EDITOR") && *getenv("EDITOR") ? getenv("EDITOR")
 								     : "vi";
-	char *copy = strdup(editor), *argv[32], *save, *word;
+	char *copy = strdup(editor), *argv[64], *save, *word;
 	int argc = 0, status = -1;
+	size_t i;
 	pid_t pid;
 
 	if (!copy)
 		return -1;
 	for (word = strtok_r(copy, " \t", &save); word && argc < 30; word = strtok_r(NULL, " \t", &save))
 		argv[argc++] = word;
-	argv[argc++] = (char *)path;
+	for (i = 0; i < n && argc < 62; i++)
+		argv[argc++] = (char *)paths[i];
 	argv[argc] = NULL;
 	pid = fork();
 	if (pid == 0) {
@@ -307,9 +309,13 @@ int tui_app_edit_text(tui_app *app, const char *suffix, const char *text, util_b
 		snprintf(app->message, sizeof(app->message), "cannot write a file for the editor: %.180s", path);
 		return -1;
 	}
-	tui_terminal_suspend(&app->screen);
-	fd = run_editor(path);
-	tui_terminal_resume(&app->screen);
+	{
+		const char *paths[1] = { path };
+
+		tui_terminal_suspend(&app->screen);
+		fd = run_editor_on(paths, 1);
+		tui_terminal_resume(&app->screen);
+	}
 	util_buf_clear(out);
 	if (fd < 0 || util_file_read(out, path, 0) < 0)
 		fd = -1;
@@ -342,6 +348,38 @@ static void edit(tui_app *app)
 	}
 	util_buf_dispose(&text);
 	util_buf_dispose(&edited);
+}
+
+/* s: the kernel check specs of the selected file in the editor, drafted
+ * first when it has none (the command layer finds or drafts them). */
+static void edit_specs(tui_app *app)
+{
+	char **paths = NULL;
+	size_t n = 0, drafted = 0, i;
+	int rc;
+
+	if (!app->specs) {
+		snprintf(app->message, sizeof(app->message), "no kernel check specs here");
+		return;
+	}
+	if (app->specs(app->payload, app->selected, &paths, &n, &drafted) < 0) {
+		snprintf(app->message, sizeof(app->message), "%s", util_error_last());
+		return;
+	}
+	if (!n) {
+		snprintf(app->message, sizeof(app->message), "%s defines no kernel (__global__ function) to check",
+			 app->files[app->selected].p->path);
+		free(paths);
+		return;
+	}
+	tui_terminal_suspend(&app->screen);
+	rc = run_editor_on((const char *const *)paths, n);
+	tui_terminal_resume(&app->screen);
+	snprintf(app->message, sizeof(app->message), "%zu kernel check spec%s (%zu drafted now)%s; b builds, hipport check "
+		 "runs them", n, n == 1 ? "" : "s", drafted, rc < 0 ? ", the editor failed" : "");
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
 }
 
 void tui_app_refresh_states(tui_app *app)
@@ -520,6 +558,7 @@ static const struct {
 	{ "accept", 'a' },	    { "reject", 'r' },	      { "accept-all", 'A' },  { "reject-all", 'R' },
 	{ "edit", 'e' },	    { "fixes", 'f' },	      { "undo", 'u' },	     { "search", '/' },
 	{ "help", '?' },	    { "quit", 'q' },	      { "check", 'b' },	     { "commit", 'c' },
+	{ "specs", 's' },
 };
 
 int tui_app_bind(tui_app *app, const char *action, const char *key)
@@ -646,6 +685,10 @@ void tui_app_key(tui_app *app, int key)
 		break;
 	case 'c':
 		tui_commit_start(app);
+		break;
+	case 's':
+		if (f)
+			edit_specs(app);
 		break;
 	case 'f': {
 		tui_fix_menu menu;

@@ -107,6 +107,9 @@ typedef struct tui_app {
 	/* compile-checks file `index`, telling watch of the output as it comes */
 	int (*build)(void *payload, size_t index, void (*watch)(const char *data, size_t len, void *watch_payload),
 		     void *watch_payload, tui_build_result *out);
+	/* the paths of the kernel check specs of file `index` (malloc'd, each and the
+	 * array), drafted first (*drafted of them) where the file has none */
+	int (*specs)(void *payload, size_t index, char ***paths, size_t *n, size_t *drafted);
 	/* what a commit of the reviewed files would be; then making it with a message */
 	int (*commit_prepare)(void *payload, tui_commit_info *out);
 	int (*commit_run)(void *payload, const char *message, char *done, size_t size);

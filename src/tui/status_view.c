@@ -102,6 +102,7 @@ void tui_help_draw(tui_app *app)
 		"/              search file names (file list) or lines (diff); Enter finds the next",
 		"b              compile check of the file for the offload arch; Enter shows an error",
 		"c              commit the validated files: y commits, e edits the message, n cancels",
+		"s              the file's kernel check specs in $EDITOR (drafted first if it has none)",
 		"?              this help (any key closes it)",
 		"q              quit; every decision is already saved",
 		"",
