@@ -75,7 +75,7 @@ static int plan_file(cmd_context *ctx, cmd_commit_plan *plan, rv_proposal *p, rv
 	}
 	free(d);
 	rv_hunks_dispose(&hunks);
-	if ((error = cmd_count_findings(ctx, f->proposal, f->findings, NULL)) < 0)
+	if ((error = cmd_count_findings(ctx, f->proposal, rec->fixes, f->findings, NULL)) < 0)
 		return error;
 	rv_validate(v, &plan->session, rec, p->path, pending, rv_session_stale(rec, p->source.ptr, p->source.len),
 		    plan->blobs[k], plan->arch.value, specs, nspecs);

@@ -174,7 +174,8 @@ int cmd_proposal_reviewed(cmd_context *ctx, const rv_session *s, const rv_sessio
 	return 0;
 }
 
-int cmd_count_findings(cmd_context *ctx, const rv_proposal *p, size_t out[3], unsigned char **marks)
+int cmd_count_findings(cmd_context *ctx, const rv_proposal *p, const char *taken, size_t out[3],
+		       unsigned char **marks)
 {
 	an_finding *f = NULL;
 	size_t n = 0, i;
@@ -188,6 +189,8 @@ int cmd_count_findings(cmd_context *ctx, const rv_proposal *p, size_t out[3], un
 	for (i = 0; i < n; i++) {
 		if (ctx->suppress && an_id_listed(ctx->suppress, strlen(ctx->suppress), f[i].id))
 			continue;
+		if (taken && f[i].nedits && (strcmp(taken, "all") == 0 || an_id_listed(taken, strlen(taken), f[i].id)))
+			continue; /* fixed in the proposal */
 		out[f[i].severity]++;
 		if (marks && f[i].line >= 1 && f[i].line <= p->lines + 1 && (*marks)[f[i].line - 1] < f[i].severity + 1)
 			(*marks)[f[i].line - 1] = (unsigned char)(f[i].severity + 1);

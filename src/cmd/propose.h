@@ -19,10 +19,13 @@ typedef struct cmd_proposals {
 int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out);
 void cmd_proposals_dispose(cmd_proposals *set);
 
-/* The findings of a proposal by severity, less the suppressed ones, and
- * when marks is not NULL the worst per source line (*marks, malloc'd: its
- * severity + 1, or 0). */
-int cmd_count_findings(cmd_context *ctx, const rv_proposal *p, size_t out[3], unsigned char **marks);
+/* The findings of a proposal by severity (out[AN_NOTE], out[AN_WARNING],
+ * out[AN_ERROR]), less the suppressed ones and those whose fixes the
+ * proposal took (taken: finding ids or "all", NULL for none), and when marks
+ * is not NULL the worst per source line (*marks, malloc'd: its severity + 1,
+ * or 0). */
+int cmd_count_findings(cmd_context *ctx, const rv_proposal *p, const char *taken, size_t out[3],
+		       unsigned char **marks);
 
 /* The proposal a file's review is about once decisions were taken on it: of
  * its original (kept by the session), analyzed and translated with the fixes

@@ -116,7 +116,7 @@ static int load(cmd_context *ctx, review *r)
 				goto fail;
 			p = o;
 		}
-		if ((error = cmd_count_findings(ctx, p, r->findings[r->n], &r->marks[r->n])) < 0)
+		if ((error = cmd_count_findings(ctx, p, NULL, r->findings[r->n], &r->marks[r->n])) < 0)
 			goto fail;
 		r->index_of[r->n] = i;
 		r->reviewed[r->n++] = p;

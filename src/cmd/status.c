@@ -68,7 +68,7 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 		return error;
 	}
 	d = calloc(hunks.count + 1, sizeof(*d));
-	if (!d || (error = cmd_count_findings(ctx, p, st->findings, NULL)) < 0) {
+	if (!d || (error = cmd_count_findings(ctx, p, NULL, st->findings, NULL)) < 0) {
 		free(d);
 		rv_hunks_dispose(&hunks);
 		rv_proposal_dispose(&orig);

@@ -110,9 +110,10 @@ int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *
 		if (f->edited || f->rejected)
 			util_buf_printf(out, "  by hand: %zu hunk%s edited, %zu kept as the original\n", f->edited,
 					f->edited == 1 ? "" : "s", f->rejected);
-		util_buf_printf(out, "  findings open: %zu error%s, %zu warning%s, %zu note%s\n", f->findings[0],
-				f->findings[0] == 1 ? "" : "s", f->findings[1], f->findings[1] == 1 ? "" : "s",
-				f->findings[2], f->findings[2] == 1 ? "" : "s");
+		util_buf_printf(out, "  findings open: %zu error%s, %zu warning%s, %zu note%s\n", f->findings[AN_ERROR],
+				f->findings[AN_ERROR] == 1 ? "" : "s", f->findings[AN_WARNING],
+				f->findings[AN_WARNING] == 1 ? "" : "s", f->findings[AN_NOTE],
+				f->findings[AN_NOTE] == 1 ? "" : "s");
 		checks_line(out, f->validation);
 		if (f->validation && f->validation->committable) {
 			add_arch(archs, &narchs, f->validation->compile);
