@@ -324,6 +324,8 @@ int cmd_load_rules(cmd_context *ctx)
 {
 	int error;
 
+	if (ctx->rules) /* a second walk in one command (the review's commit) */
+		return 0;
 	if (ctx->rules_dir)
 		error = port_rules_load_dir(&ctx->rules, ctx->rules_dir);
 	else
