@@ -59,26 +59,30 @@ wait_gone() {
 	done
 }
 
+# start [ARG...]: hipport review ARG... in a new tmux session
 start() {
 	tmux -S "$sock" new-session -d -s review -x 200 -y 50 \
-		"cd '$repo' && TERM=xterm-256color '$hipport' review --target-hip=5.2; sleep 1"
+		"cd '$repo' && TERM=xterm-256color '$hipport' review --target-hip=5.2 $*; sleep 1"
+}
+# keys KEY...: sent one at a time
+keys() {
+	for key in "$@"; do
+		tmux -S "$sock" send-keys -t review "$key"
+	done
 }
 
 start
 truth "review started" wait_for "original (CUDA)"
 truth "cudaMalloc and hipMalloc on one row" grep -q "cudaMalloc(&p.*hipMalloc(&p" "$tmp/pane"
-tmux -S "$sock" send-keys -t review Enter
-tmux -S "$sock" send-keys -t review A
+keys Enter A
 truth "accepted" wait_for "accepted"
-tmux -S "$sock" send-keys -t review q
+keys q
 wait_gone
 truth "a.cu is its translation" cmp "$repo/a.cu" "$tmp/a.port.cu"
 
 start
 truth "review started again" wait_for "original (CUDA)"
-tmux -S "$sock" send-keys -t review j
-tmux -S "$sock" send-keys -t review Enter
-tmux -S "$sock" send-keys -t review a
+keys j Enter a
 truth "hunk decided" wait_for "hunk 2/"
 pid=$(pgrep -f "$hipport review --target-hip=5.2" | head -1)
 truth "hipport running" test -n "$pid"
@@ -97,33 +101,29 @@ truth "b.cu holds its first hunk" grep -q "hip/hip_runtime.h" "$repo/b.cu"
 if command -v hipcc >/dev/null 2>&1; then
 	git -C "$repo" config user.name "Review Test" && git -C "$repo" config user.email review@example.com
 	first=$(git -C "$repo" rev-parse HEAD)
-	tmux -S "$sock" new-session -d -s review -x 200 -y 50 \
-		"cd '$repo' && TERM=xterm-256color '$hipport' review --target-hip=5.2 --offload-arch=gfx90a a.cu; sleep 1"
+	start --offload-arch=gfx90a a.cu
 	truth "review of a.cu started" wait_for "original (CUDA)"
-	tmux -S "$sock" send-keys -t review b
+	keys b
 	truth "a.cu built" sh -c "n=0; while [ \$n -lt 600 ]; do tmux -S '$sock' capture-pane -p -t review | grep -q 'compile check pass' && exit 0; sleep 0.1; n=\$((n + 1)); done; exit 1"
-	tmux -S "$sock" send-keys -t review Escape
-	tmux -S "$sock" send-keys -t review c
+	keys Escape c
 	truth "commit dialog" wait_for "validated: compile for gfx90a pass"
-	tmux -S "$sock" send-keys -t review y
+	keys y
 	truth "committed" wait_for "Port 1 file to HIP (1 file)"
-	tmux -S "$sock" send-keys -t review q
+	keys q
 	wait_gone
 	truth "one new commit" test "$(git -C "$repo" rev-parse HEAD~1)" = "$first"
 	truth "only a.cu in it" test "$(git -C "$repo" diff --name-only HEAD~1 HEAD)" = "a.cu"
 	truth "validated on gfx90a" sh -c "git -C '$repo' log -1 --format=%B | grep -q '^Validated-on: gfx90a$'"
 	second=$(git -C "$repo" rev-parse HEAD)
-	tmux -S "$sock" new-session -d -s review -x 200 -y 50 \
-		"cd '$repo' && TERM=xterm-256color '$hipport' review --target-hip=5.2 --offload-arch=gfx90a b.cu; sleep 1"
+	start --offload-arch=gfx90a b.cu
 	truth "review of b.cu started" wait_for "original (CUDA)"
-	tmux -S "$sock" send-keys -t review Enter
-	tmux -S "$sock" send-keys -t review A
+	keys Enter A
 	truth "b.cu accepted" wait_for "accepted"
-	tmux -S "$sock" send-keys -t review c
+	keys c
 	truth "b.cu not validated" wait_for "NOT validated: no compile check"
-	tmux -S "$sock" send-keys -t review y
+	keys y
 	truth "commit refused" wait_for "nothing committed"
-	tmux -S "$sock" send-keys -t review q
+	keys q
 	wait_gone
 	truth "HEAD unchanged" test "$(git -C "$repo" rev-parse HEAD)" = "$second"
 else
