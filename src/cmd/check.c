@@ -342,7 +342,7 @@ static int bundle_and_run(cmd_context *ctx)
 	}
 	/* the compile checks first: each reviewed file as the working tree holds it */
 	if (!ctx->bundle &&
-	    (error = cmd_check_compile(ctx, &set, ctx->nargs ? &named : NULL, &session, arch.value, includes,
+	    (error = cmd_check_compile(ctx, &set, ctx->nargs ? &named : NULL, &session, arch.value,
 				       &compile_failed)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		goto done;

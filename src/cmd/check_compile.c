@@ -41,32 +41,36 @@ static void sources_digest(char out[41], const cmd_proposals *set)
 	util_buf_dispose(&b);
 }
 
-/* -I ROOT/DIR for each include directory (space separated), then the
- * compile database's flags of the file. */
-static char **flags_for(const an_compile_db *db, const char *root, const char *includes,
+/* -I ROOT/DIR for each include directory (space separated), then
+ * check.flags, then the compile database's flags of the file. */
+static char **flags_for(const an_compile_db *db, const char *root, const char *includes, const char *more,
 			const char *fs_path, size_t *n)
 {
 	const char *const *extra = NULL;
 	size_t nextra = 0, cap, i;
-	char **flags, *copy = strdup(includes ? includes : ""), *save = NULL, *dir;
+	char **flags, *dirs = strdup(includes ? includes : ""), *words = strdup(more ? more : ""), *save = NULL, *w;
 
 	if (db)
 		extra = an_compile_db_flags(db, fs_path, &nextra);
-	cap = nextra + (copy ? strlen(copy) : 0) + 2;
-	if (!copy || !(flags = calloc(cap, sizeof(*flags)))) {
-		free(copy);
+	cap = nextra + (dirs ? strlen(dirs) : 0) + (words ? strlen(words) : 0) + 2;
+	if (!dirs || !words || !(flags = calloc(cap, sizeof(*flags)))) {
+		free(dirs);
+		free(words);
 		return NULL;
 	}
 	*n = 0;
-	for (dir = strtok_r(copy, " \t", &save); dir; dir = strtok_r(NULL, " \t", &save)) {
+	for (w = strtok_r(dirs, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
 		util_buf b = UTIL_BUF_INIT;
 
-		util_buf_printf(&b, "-I%s%s", dir[0] == '/' ? "" : root, dir);
+		util_buf_printf(&b, "-I%s%s", w[0] == '/' ? "" : root, w);
 		flags[(*n)++] = util_buf_detach(&b);
 	}
+	for (w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		flags[(*n)++] = strdup(w);
 	for (i = 0; i < nextra; i++)
 		flags[(*n)++] = strdup(extra[i]);
-	free(copy);
+	free(dirs);
+	free(words);
 	return flags;
 }
 
@@ -83,16 +87,24 @@ static void print_diagnostics(const chk_compile_result *r)
 	}
 }
 
-int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_proposals *set, const char *arch,
-			 const char *includes)
+int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_proposals *set, const char *arch)
 {
+	vcs_config cfg;
 	int error;
 
 	memset(env, 0, sizeof(*env));
 	env->set = set;
-	env->includes = includes;
-	if ((error = chk_toolchain_detect(&env->tc)) < 0)
+	if ((error = vcs_config_read(&cfg, set->walk.root)) < 0)
 		return error;
+	env->includes = cmd_check_includes(set->walk.root, &cfg);
+	env->flags = cfg.check_flags ? strdup(cfg.check_flags) : NULL;
+	vcs_config_dispose(&cfg);
+	if (!env->includes)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	if ((error = chk_toolchain_detect(&env->tc)) < 0) {
+		cmd_compile_env_close(env);
+		return error;
+	}
 	if (ctx->compile_db && (error = an_compile_db_load(&env->db, ctx->compile_db)) < 0) {
 		cmd_compile_env_close(env);
 		return error;
@@ -111,6 +123,8 @@ int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_propo
 
 void cmd_compile_env_close(cmd_compile_env *env)
 {
+	free(env->includes);
+	free(env->flags);
 	util_buf_dispose(&env->cache);
 	an_compile_db_free(env->db);
 	chk_toolchain_dispose(&env->tc);
@@ -147,7 +161,7 @@ int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *sess
 	size_t nflags = 0, k;
 	int error;
 
-	if (!(flags = flags_for(env->db, env->set->walk.root, env->includes, p->fs_path, &nflags)))
+	if (!(flags = flags_for(env->db, env->set->walk.root, env->includes, env->flags, p->fs_path, &nflags)))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	env->o.flags = (const char *const *)flags;
 	env->o.nflags = nflags;
@@ -187,14 +201,14 @@ static bool named(const vcs_walk *only, const char *path)
 }
 
 int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, const vcs_walk *only, rv_session *session,
-		      const char *arch, const char *includes, size_t *failed)
+		      const char *arch, size_t *failed)
 {
 	cmd_compile_env env;
 	size_t i, compiled = 0, unreviewed = 0;
 	int error;
 
 	*failed = 0;
-	if ((error = cmd_compile_env_open(&env, ctx, set, arch, includes)) < 0)
+	if ((error = cmd_compile_env_open(&env, ctx, set, arch)) < 0)
 		return error;
 	for (i = 0; i < set->n && error == 0; i++) {
 		const rv_proposal *p = &set->items[i];

@@ -12,7 +12,8 @@
 /* What every compile of one walk shares: the toolchain, the flags, the cache. */
 typedef struct cmd_compile_env {
 	const cmd_proposals *set;
-	const char *includes;
+	char *includes;          /* check.includes (or include/), space separated */
+	char *flags;             /* check.flags, or NULL */
 	chk_toolchain tc;
 	an_compile_db *db;
 	util_buf cache;
@@ -20,8 +21,8 @@ typedef struct cmd_compile_env {
 	chk_compile_options o;   /* o.watch may be set to stream the compiler's output */
 } cmd_compile_env;
 
-int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_proposals *set, const char *arch,
-			 const char *includes);
+/* Reads the repository's check.includes and check.flags, finds the toolchain. */
+int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_proposals *set, const char *arch);
 void cmd_compile_env_close(cmd_compile_env *env);
 
 /* The sources read again (the review changes them between compiles). */
@@ -44,8 +45,9 @@ char *cmd_check_includes(const char *root, const vcs_config *cfg);
  * with -I for includes (directories relative to the work tree, space
  * separated) and the compile database's flags; prints a line per file,
  * records the results in session; *failed counts those that did not pass.
+ * The flags: -I for check.includes, check.flags, the compile database's.
  * A negative code when hipport itself failed. */
 int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, const vcs_walk *only, rv_session *session,
-		      const char *arch, const char *includes, size_t *failed);
+		      const char *arch, size_t *failed);
 
 #endif

@@ -33,7 +33,6 @@ typedef struct review {
 	cmd_compile_env compile;  /* for b: made at the first build */
 	bool compile_open;
 	chk_arch_choice arch;
-	char *includes;
 	cmd_commit_plan plan;     /* for c: made when the dialog opens */
 	bool plan_made;
 } review;
@@ -45,7 +44,6 @@ static void review_dispose(review *r)
 	if (r->compile_open)
 		cmd_compile_env_close(&r->compile);
 	chk_arch_choice_dispose(&r->arch);
-	free(r->includes);
 	if (r->plan_made)
 		cmd_commit_plan_dispose(&r->plan);
 
@@ -164,16 +162,8 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 
 	memset(out, 0, sizeof(*out));
 	if (!r->compile_open) {
-		vcs_config cfg;
-
 		if ((error = chk_offload_arch_resolve(r->ctx->offload_arch, r->set.walk.root, &r->arch)) < 0 ||
-		    (error = vcs_config_read(&cfg, r->set.walk.root)) < 0)
-			return error;
-		r->includes = cmd_check_includes(r->set.walk.root, &cfg);
-		vcs_config_dispose(&cfg);
-		if (!r->includes)
-			return util_error_set(UTIL_ENOMEM, "out of memory");
-		if ((error = cmd_compile_env_open(&r->compile, r->ctx, &r->set, r->arch.value, r->includes)) < 0)
+		    (error = cmd_compile_env_open(&r->compile, r->ctx, &r->set, r->arch.value)) < 0)
 			return error;
 		r->compile_open = true;
 	} else {

@@ -13,6 +13,23 @@ static const rv_session_check *find_check(const rv_session *s, const char *path,
 	return NULL;
 }
 
+bool rv_checks_passed(const rv_session *s, const char *path, const char *blob)
+{
+	bool compiled = false;
+	size_t i;
+
+	for (i = 0; i < s->nchecks; i++) {
+		const rv_session_check *c = &s->checks[i];
+
+		if (strcmp(c->path, path) != 0 || strcmp(c->port, blob) != 0)
+			continue;
+		if (strcmp(c->status, "pass") != 0)
+			return false;
+		compiled |= strcmp(c->name, RV_COMPILE_CHECK) == 0;
+	}
+	return compiled;
+}
+
 static void refuse(rv_validation *out, const char *fmt, const char *a, const char *b)
 {
 	out->committable = false;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/finding.h"
+#include "review/validate.h"
 #include "tui/views.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -129,8 +130,12 @@ static void refresh_state(tui_app *app, tui_file *f)
 		f->state = RV_STATE_STALE;
 		util_error_clear();
 	} else {
+		char blob[41];
+
 		f->state = rv_session_state(rv_session_find(app->session, f->p->path), &f->hunks, tree.ptr ? tree.ptr : "",
 					    tree.len);
+		rv_blob_id(blob, tree.ptr ? tree.ptr : "", tree.len);
+		f->validated = f->state == RV_STATE_ACCEPTED && rv_checks_passed(app->session, f->p->path, blob);
 	}
 	util_buf_dispose(&tree);
 }

@@ -36,6 +36,7 @@ typedef struct tui_file {
 	port_token *old_tokens, *new_tokens; /* for syntax colour; NULL without */
 	size_t nold_tokens, nnew_tokens;
 	rv_file_state state;
+	bool validated;       /* accepted, and its checks passed on what the tree holds */
 	size_t findings[3];   /* by severity */
 	const unsigned char *marks; /* per source line: the worst finding's severity + 1, or 0; borrowed */
 } tui_file;

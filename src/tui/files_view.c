@@ -10,7 +10,7 @@ static const char *glyph(const tui_file *f)
 	case RV_STATE_PARTIAL:
 		return "~";
 	case RV_STATE_ACCEPTED:
-		return "+";
+		return f->validated ? "v" : "+";
 	case RV_STATE_STALE:
 		return "!";
 	case RV_STATE_COMMITTED:

@@ -108,7 +108,7 @@ void tui_help_draw(tui_app *app)
 		"",
 		"Marks: A R E ? a hunk accepted, rejected, edited, pending; E W N between the",
 		"sides the worst finding on that source line (hipport scan lists it), X a build",
-		"error; files: + accepted, ~ partial, ! stale, c committed",
+		"error; files: + accepted, v validated (checks passed), ~ partial, ! stale, c committed",
 	};
 	tui_screen *s = &app->screen;
 	int width = s->width - 4 < 100 ? s->width - 4 : 100, y;

@@ -69,6 +69,7 @@ int vcs_config_read(vcs_config *out, const char *root)
 	}
 	if ((error = get_string(&out->scan_suppress, cfg, "scan.suppress", path.ptr)) < 0 ||
 	    (error = get_string(&out->check_includes, cfg, "check.includes", path.ptr)) < 0 ||
+	    (error = get_string(&out->check_flags, cfg, "check.flags", path.ptr)) < 0 ||
 	    (error = get_string(&out->check_command, cfg, "check.command", path.ptr)) < 0 ||
 	    (error = get_string(&out->check_offload_arch, cfg, "check.offloadArch", path.ptr)) < 0)
 		goto done;
@@ -103,6 +104,7 @@ void vcs_config_dispose(vcs_config *cfg)
 	free(cfg->key_values);
 	free(cfg->scan_suppress);
 	free(cfg->check_includes);
+	free(cfg->check_flags);
 	free(cfg->check_command);
 	free(cfg->check_offload_arch);
 	memset(cfg, 0, sizeof(*cfg));

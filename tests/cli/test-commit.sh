@@ -105,6 +105,16 @@ check "commit --branch" 0 "$hipport" commit --target-hip=5.2 --branch port/hip d
 truth "on the new branch" test "$(git rev-parse --abbrev-ref HEAD)" = "port/hip"
 truth "main where it was" test "$(git rev-parse main)" = "$(git rev-parse HEAD~1)"
 
+# check.flags reach hipcc: a file that builds only with its define
+git checkout -q main 2>/dev/null
+printf '#include <cuda_runtime.h>\n#ifndef PORT_FLAG\n#error needs PORT_FLAG\n#endif\n__global__ void k(float *x) { x[0] = 1.0f; }\n' >e.cu
+git add e.cu && git commit -q -m e || exit 2
+check "apply e.cu" 0 "$hipport" apply --target-hip=5.2 e.cu
+check "e.cu without its flag" 1 "$hipport" check --offload-arch=gfx90a e.cu
+expect "the error shown" "$tmp/out" "needs PORT_FLAG"
+mkdir -p .hipport && printf '[check]\n\tflags = -DPORT_FLAG=1\n' >.hipport/config
+check "e.cu with check.flags" 0 "$hipport" check --offload-arch=gfx90a e.cu
+
 # bad input: -m over lines, outside a repository
 check "bad -m" 2 "$hipport" commit -m "$(printf 'a\nb')"
 plain=$(mktemp -d "${TMPDIR:-/tmp}/hipport-plain.XXXXXX") || exit 2
