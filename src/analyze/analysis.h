@@ -64,6 +64,10 @@ typedef struct an_applied {
 	uint32_t offset, length, new_length;
 } an_applied;
 
+/* Whether a file is Python (Triton kernels): analyzed on Python tokens, and
+ * translated as it is (Triton needs no renames). */
+bool an_is_python(const char *path);
+
 /* Applies the fixes of the hits whose id is listed (or all with "all") to
  * src: out receives the fixed source, *spans (malloc'd, may be NULL) what
  * changed, in order. A fix overlapping one applied before it is left out;

@@ -6,6 +6,7 @@
 #include "analyze/ast.h"
 #include "analyze/compile_db.h"
 #include "analyze/parse.h"
+#include "analyze/pylex.h"
 #include "util/error.h"
 
 struct an_analyzer {
@@ -215,6 +216,13 @@ static int hit_order(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
+bool an_is_python(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 3 && strcmp(path + n - 3, ".py") == 0;
+}
+
 int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *fs_path, const char *src,
 	       size_t len)
 {
@@ -227,6 +235,12 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	ctx.src = src;
 	ctx.len = len;
 	ctx.target_hip = a->target_hip;
+	if (an_is_python(fs_path)) { /* Triton kernels: Python tokens, no C++ checks */
+		if ((err = an_python_tokenize(src, len, (port_token **)&ctx.tokens, &ctx.ntokens)))
+			return err;
+		an_triton_tokens(&ctx);
+		goto done;
+	}
 	if ((err = port_lexer_tokenize(lexer, fs_path, src, len, (port_token **)&ctx.tokens, &ctx.ntokens)))
 		return err;
 	if (an_needs_ast(&ctx)) {
@@ -246,6 +260,7 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	an_warp_tokens(&ctx);
 	an_arch_tokens(&ctx);
 	an_memory_tokens(&ctx);
+done:
 	function_reset(&ctx);
 	an_vars_dispose(&ctx.fine_grained);
 	an_vars_dispose(&ctx.warp_functions);

@@ -81,7 +81,8 @@ int rv_proposal_read(rv_proposal *p, const char *path, const char *fs_path, bool
 		return error;
 	if (error < 0)
 		return set_bad_input(p);
-	if (!named && !rv_proposal_looks_like_cuda(p->source.ptr, p->source.len))
+	if (!named && (an_is_python(path) ? !contains(p->source.ptr, p->source.len, "triton")
+					  : !rv_proposal_looks_like_cuda(p->source.ptr, p->source.len)))
 		p->state = RV_PROPOSAL_NOT_CUDA;
 	return 0;
 }
@@ -140,10 +141,17 @@ int rv_proposal_translate_fixed(rv_proposal *p, port_lexer *lexer, const port_ru
 			return error;
 		}
 	}
-	if (p->fixes_applied)
+	if (an_is_python(p->path)) { /* Triton: no names to rename, only fixes */
+		const util_buf *text = p->fixes_applied ? &fixed : &p->source;
+
+		util_buf_clear(&p->port.output);
+		util_buf_put(&p->port.output, text->ptr ? text->ptr : "", text->len);
+		error = util_buf_oom(&p->port.output) ? UTIL_ENOMEM : 0;
+	} else if (p->fixes_applied) {
 		error = port_translate(&p->port, lexer, rules, opts, p->path, fixed.ptr, fixed.len);
-	else
+	} else {
 		error = port_translate(&p->port, lexer, rules, opts, p->path, p->source.ptr, p->source.len);
+	}
 	if (!error && p->fixes_applied)
 		map_refs(p, spans, nspans);
 	free(spans);

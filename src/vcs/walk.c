@@ -12,7 +12,7 @@
 #include "util/buf.h"
 #include "util/error.h"
 
-static const char *const candidate_exts[] = { ".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hip", NULL };
+static const char *const candidate_exts[] = { ".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".hip", ".py", NULL };
 
 bool vcs_walk_is_candidate_name(const char *path)
 {

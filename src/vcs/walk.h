@@ -23,7 +23,8 @@ typedef struct vcs_walk {
 	char *git_dir;    /* the repository's .git directory, or NULL */
 } vcs_walk;
 
-/* Whether a file name has a CUDA candidate extension (.cu .cuh .cpp .cc .cxx .h .hpp .hip). */
+/* Whether a file name has a candidate extension (.cu .cuh .cpp .cc .cxx .h .hpp .hip, and
+ * .py for Triton kernels). */
 bool vcs_walk_is_candidate_name(const char *path);
 
 /* Walks paths (the current directory when npaths is 0). A named path that

@@ -4,18 +4,19 @@ analyzer's test cases, and optionally that the cases build after all fixes.
 
 usage: run.py [--fixes] [--hipcc PATH] [--arch ARCH] [--keep DIR] HIPPORT CASES_DIR
 
-For every CASES_DIR/*.cu, `HIPPORT scan --no-cache --format json FILE` is run
+For every CASES_DIR/*.cu and *.py (Triton), `HIPPORT scan --no-cache --format json FILE` is run
 (exit status 0 or 1 is fine, 2 or more is a failure). Its findings, less the
 API-* ones, are compared as (line, id) pairs with the marks of the file:
-`// expect: ID[, ID...]` or `/* expect: ID[, ID...] */` on the line where the
-finding's range starts. Every mark without a finding is printed as
+`// expect: ID[, ID...]` or `/* expect: ID[, ID...] */` (`# expect: ...` in
+Python) on the line where the finding's range starts. Every mark without a finding is printed as
 `FILE:LINE: missing ID`, every finding without a mark as
 `FILE:LINE: unexpected ID (message)`.
 
 With --fixes, each file named in CASES_DIR/fixes.txt is also translated with
 `HIPPORT translate --fix=all FILE -o OUT.hip.cpp` and compiled with
 `hipcc --offload-arch=ARCH -std=c++17 -c OUT -o /dev/null` (skipped, with a
-message, when hipcc is not found).
+message, when hipcc is not found); a Python file is compiled by python3
+instead (its syntax: Triton itself needs a GPU).
 
 Exit status: 0 all good, 1 a difference or a failed command, 2 bad usage.
 """
@@ -32,7 +33,7 @@ import tempfile
 TIMEOUT = 120  # seconds, per command
 ID = r"[A-Z]+-[0-9]{3}"
 # `expect:` right after the opening of a // or /* comment.
-MARK = re.compile(r"(?://|/\*)\s*expect:\s*([^*\n]*)")
+MARK = re.compile(r"(?://|/\*|#)\s*expect:\s*([^*\n]*)")
 MARK_IDS = re.compile(r"^\s*(" + ID + r"(?:\s*,\s*" + ID + r")*)\s*,?\s*(?:\*/.*)?$")
 
 
@@ -159,6 +160,8 @@ def read_fix_list(cases):
 
 def check_fix(hipport, hipcc, arch, path, display, tmp):
     """Translates one file with all fixes and compiles it; returns [] or [difference lines]."""
+    if path.endswith(".py"):
+        return check_python_fix(hipport, path, display, tmp)
     out = os.path.join(tmp, os.path.splitext(os.path.basename(path))[0] + ".hip.cpp")
     code, _, err = run([hipport, "translate", "--fix=all"] + file_args(path, "args") + [path, "-o", out],
                        "translate " + display)
@@ -171,6 +174,21 @@ def check_fix(hipport, hipcc, arch, path, display, tmp):
         errors = [l for l in (stdout + err).splitlines() if "error" in l]
         return ["%s: does not build after all fixes (%s, hipcc exit status %d)\n%s" %
                 (display, out, code, tail("\n".join(errors) or stdout + err, 15))]
+    return []
+
+
+def check_python_fix(hipport, path, display, tmp):
+    """A Triton file with all fixes must still be Python, and differ from the original."""
+    out = os.path.join(tmp, os.path.basename(path))
+    code, _, err = run([hipport, "translate", "--fix=all", path, "-o", out], "translate " + display)
+    if code not in (0, 1) or not os.path.isfile(out):
+        return ["%s: translate --fix=all failed (exit status %d)\n%s" % (display, code, tail(err))]
+    with open(path, encoding="utf-8") as a, open(out, encoding="utf-8") as b:
+        if a.read() == b.read():
+            return ["%s: translate --fix=all changed nothing" % display]
+    code, stdout, err = run([sys.executable, "-m", "py_compile", out], "python3 " + display)
+    if code != 0:
+        return ["%s: not Python after all fixes (%s)\n%s" % (display, out, tail(stdout + err, 15))]
     return []
 
 
@@ -200,7 +218,7 @@ def main():
     if not os.path.isdir(args.cases):
         print("run.py: %s is not a directory" % args.cases, file=sys.stderr)
         return 2
-    cases = sorted(n for n in os.listdir(args.cases) if n.endswith(".cu"))
+    cases = sorted(n for n in os.listdir(args.cases) if n.endswith(".cu") or n.endswith(".py"))
     if not cases:
         print("run.py: no *.cu files in %s" % args.cases, file=sys.stderr)
         return 2

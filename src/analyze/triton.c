@@ -1,0 +1,312 @@
+/* TRITON: what a Triton kernel written for NVIDIA gets wrong or slow on AMD.
+ * Found on Python tokens: the functions decorated @triton.jit (or @jit),
+ * and launch or autotune options anywhere in the file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/ast.h"
+#include "analyze/pylex.h"
+
+#define TOK(ctx, i, lit) ((i) < (ctx)->ntokens && AN_TOKEN_IS(ctx, i, lit))
+
+/* The token closing the bracket opened at i (ntokens when unclosed). */
+static size_t closing(const an_ctx *ctx, size_t i, size_t to)
+{
+	int depth = 0;
+
+	for (; i < to; i++) {
+		depth += TOK(ctx, i, "(") || TOK(ctx, i, "[") || TOK(ctx, i, "{");
+		depth -= TOK(ctx, i, ")") || TOK(ctx, i, "]") || TOK(ctx, i, "}");
+		if (depth == 0)
+			return i;
+	}
+	return ctx->ntokens;
+}
+
+/* The argument of a call starting at token i: up to the next top-level
+ * comma or the closing bracket (its index into *end). */
+static size_t argument_end(const an_ctx *ctx, size_t i, size_t close)
+{
+	int depth = 0;
+
+	for (; i < close; i++) {
+		depth += TOK(ctx, i, "(") || TOK(ctx, i, "[") || TOK(ctx, i, "{");
+		depth -= TOK(ctx, i, ")") || TOK(ctx, i, "]") || TOK(ctx, i, "}");
+		if (depth == 0 && TOK(ctx, i, ","))
+			return i;
+	}
+	return close;
+}
+
+/* Whether tokens i.. spell tl.NAME( (a call of triton.language). */
+static bool tl_call(const an_ctx *ctx, size_t i, const char *name)
+{
+	size_t n = strlen(name);
+
+	return TOK(ctx, i, "tl") && TOK(ctx, i + 1, ".") && i + 3 < ctx->ntokens &&
+	       ctx->tokens[i + 2].end - ctx->tokens[i + 2].start == n &&
+	       memcmp(ctx->src + ctx->tokens[i + 2].start, name, n) == 0 && TOK(ctx, i + 3, "(");
+}
+
+static bool token_is(const an_ctx *ctx, size_t i, const char *text, size_t n)
+{
+	return i < ctx->ntokens && ctx->tokens[i].end - ctx->tokens[i].start == n &&
+	       memcmp(ctx->src + ctx->tokens[i].start, text, n) == 0;
+}
+
+/* A keyword argument NAME= at depth one of the call opened at open. */
+static size_t keyword_arg(const an_ctx *ctx, size_t open, size_t close, const char *name)
+{
+	size_t i = open + 1;
+
+	while (i < close) {
+		if (token_is(ctx, i, name, strlen(name)) && TOK(ctx, i + 1, "="))
+			return i;
+		i = argument_end(ctx, i, close) + 1;
+	}
+	return 0;
+}
+
+static char *text_of(const an_ctx *ctx, uint32_t start, uint32_t end)
+{
+	char *s = malloc(end - start + 1);
+
+	if (s) {
+		memcpy(s, ctx->src + start, end - start);
+		s[end - start] = '\0';
+	}
+	return s;
+}
+
+/* Whether the file speaks of 16-bit floats: then a load used in arithmetic
+ * is likely fp16 or bf16 data. */
+static bool mentions_half(const an_ctx *ctx)
+{
+	static const char *const words[] = { "float16", "bfloat16", "fp16", "bf16", "half", NULL };
+	size_t i, k;
+
+	for (i = 0; i < ctx->ntokens; i++)
+		for (k = 0; words[k]; k++)
+			if (ctx->tokens[i].kind == PORT_TOKEN_IDENT &&
+			    memmem(ctx->src + ctx->tokens[i].start, ctx->tokens[i].end - ctx->tokens[i].start, words[k],
+				   strlen(words[k])))
+				return true;
+	return false;
+}
+
+static bool arithmetic(const an_ctx *ctx, size_t i)
+{
+	return TOK(ctx, i, "+") || TOK(ctx, i, "-") || TOK(ctx, i, "*") || TOK(ctx, i, "/") || TOK(ctx, i, "**") ||
+	       TOK(ctx, i, "+=") || TOK(ctx, i, "-=") || TOK(ctx, i, "*=") || TOK(ctx, i, "/=");
+}
+
+/* Whether token i names a pointer (x_ptr, ptr): arithmetic with it is an
+ * address, and the other operand an index, not data. */
+static bool pointer_name(const an_ctx *ctx, size_t i)
+{
+	const port_token *t = &ctx->tokens[i];
+
+	return i < ctx->ntokens && t->kind == PORT_TOKEN_IDENT && t->end - t->start >= 3 &&
+	       memcmp(ctx->src + t->end - 3, "ptr", 3) == 0;
+}
+
+/* Whether the variable of token v takes part in arithmetic on data in
+ * [from, to) (not as an index added to a pointer). */
+static bool used_in_arithmetic(const an_ctx *ctx, size_t v, size_t from, size_t to)
+{
+	const port_token *name = &ctx->tokens[v];
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		if (i == v || !token_is(ctx, i, ctx->src + name->start, name->end - name->start) ||
+		    (i > 0 && TOK(ctx, i - 1, ".")))
+			continue;
+		if (i >= 2 && arithmetic(ctx, i - 1) && !pointer_name(ctx, i - 2))
+			return true;
+		if (i + 2 < to && arithmetic(ctx, i + 1) && !pointer_name(ctx, i + 2))
+			return true;
+	}
+	return false;
+}
+
+/* TRITON-002: NAME = tl.load(...) used in arithmetic with no .to(...): an
+ * up-cast after the load; then each tl.store casts back. */
+static bool loads(an_ctx *ctx, size_t from, size_t to, bool half)
+{
+	size_t i;
+	bool any = false;
+
+	for (i = from; i + 5 < to; i++) {
+		size_t close;
+		an_hit *h;
+
+		if (!(ctx->tokens[i].flags & PORT_TOKEN_LINE_START) || ctx->tokens[i].kind != PORT_TOKEN_IDENT ||
+		    !TOK(ctx, i + 1, "=") || !tl_call(ctx, i + 2, "load"))
+			continue;
+		close = closing(ctx, i + 5, to);
+		if (close >= to || TOK(ctx, close + 1, ".") || !used_in_arithmetic(ctx, i, i + 1, to))
+			continue;
+		h = an_add(ctx, "TRITON-002", half ? AN_WARNING : AN_NOTE, ctx->tokens[i + 2].start, ctx->tokens[close].end,
+			   "%.*s is loaded and used in arithmetic in its own type: fp16/bf16 math is not rounded as on "
+			   "NVIDIA; up-cast it with .to(tl.float32)",
+			   (int)(ctx->tokens[i].end - ctx->tokens[i].start), ctx->src + ctx->tokens[i].start);
+		if (h) {
+			an_range r = { "match", ctx->tokens[i + 2].start, ctx->tokens[close].end };
+			char *call = text_of(ctx, r.start, r.end);
+			an_capture c = { "call", call };
+
+			if (call)
+				an_fix(ctx, h, "load", &r, 1, &c, 1);
+			free(call);
+		}
+		any = true;
+	}
+	return any;
+}
+
+static void stores(an_ctx *ctx, size_t from, size_t to)
+{
+	size_t i;
+
+	for (i = from; i + 3 < to; i++) {
+		size_t close, ptr_end, value_end, k;
+		char *value, *ptr = NULL;
+		an_hit *h;
+
+		if (!tl_call(ctx, i, "store"))
+			continue;
+		close = closing(ctx, i + 3, to);
+		ptr_end = argument_end(ctx, i + 4, close);
+		if (close >= to || ptr_end >= close)
+			continue;
+		value_end = argument_end(ctx, ptr_end + 1, close);
+		if (value_end <= ptr_end + 1 ||
+		    memmem(ctx->src + ctx->tokens[ptr_end + 1].start,
+			   ctx->tokens[value_end - 1].end - ctx->tokens[ptr_end + 1].start, ".to(", 4))
+			continue; /* nothing stored, or cast already */
+		for (k = i + 4; k < ptr_end && ctx->tokens[k].kind != PORT_TOKEN_IDENT; k++)
+			;
+		if (k == ptr_end)
+			continue;
+		h = an_add(ctx, "TRITON-002", AN_NOTE, ctx->tokens[ptr_end + 1].start, ctx->tokens[value_end - 1].end,
+			   "stored value computed from up-cast loads: cast it back to the pointer's element type");
+		value = text_of(ctx, ctx->tokens[ptr_end + 1].start, ctx->tokens[value_end - 1].end);
+		ptr = text_of(ctx, ctx->tokens[k].start, ctx->tokens[k].end);
+		if (h && value && ptr) {
+			an_range r = { "match", ctx->tokens[ptr_end + 1].start, ctx->tokens[value_end - 1].end };
+			an_capture c[2] = { { "value", value }, { "ptr", ptr } };
+
+			/* a name needs no parentheses around it */
+			an_fix(ctx, h, value_end == ptr_end + 2 ? "store_name" : "store", &r, 1, c, 2);
+		}
+		free(value);
+		free(ptr);
+	}
+}
+
+/* TRITON-001, -004, -005 and the loads and stores of one kernel [from, to). */
+static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
+{
+	size_t i;
+
+	for (i = from; i + 3 < to; i++) {
+		const port_token *name = &ctx->tokens[i + 2];
+		size_t close, k;
+
+		if (!TOK(ctx, i, "tl") || !TOK(ctx, i + 1, ".") || !TOK(ctx, i + 3, "("))
+			continue;
+		close = closing(ctx, i + 3, to);
+		if (name->end - name->start > 7 && memcmp(ctx->src + name->start, "atomic_", 7) == 0 &&
+		    ((k = keyword_arg(ctx, i + 3, close, "sem")) || (k = keyword_arg(ctx, i + 3, close, "scope"))))
+			an_add(ctx, "TRITON-001", AN_WARNING, ctx->tokens[i].start, name->end,
+			       "tl.%.*s with %.*s=: the memory order and scope of atomics differ on AMD, and fp atomics on "
+			       "fine-grained memory may not be atomic",
+			       (int)(name->end - name->start), ctx->src + name->start,
+			       (int)(ctx->tokens[k].end - ctx->tokens[k].start), ctx->src + ctx->tokens[k].start);
+		if (AN_TOKEN_IS(ctx, i + 2, "inline_asm_elementwise"))
+			an_add(ctx, "TRITON-005", AN_ERROR, ctx->tokens[i].start, name->end,
+			       "tl.inline_asm_elementwise: PTX assembly does not run on AMD GPUs");
+		if (AN_TOKEN_IS(ctx, i + 2, "dot")) {
+			if ((k = keyword_arg(ctx, i + 3, close, "allow_tf32")) && TOK(ctx, k + 2, "True")) {
+				an_hit *h = an_add(ctx, "TRITON-004", AN_WARNING, ctx->tokens[k].start, ctx->tokens[k + 2].end,
+						   "tl.dot with allow_tf32=True: TF32 is NVIDIA's; MI200 has none, MI300's "
+						   "xf32 rounds differently");
+				an_range r = { "match", ctx->tokens[k + 2].start, ctx->tokens[k + 2].end };
+
+				if (h)
+					an_fix(ctx, h, "allow", &r, 1, NULL, 0);
+			}
+			if ((k = keyword_arg(ctx, i + 3, close, "input_precision")) && k + 2 < close &&
+			    ctx->tokens[k + 2].kind == PORT_TOKEN_LITERAL &&
+			    memmem(ctx->src + ctx->tokens[k + 2].start, ctx->tokens[k + 2].end - ctx->tokens[k + 2].start,
+				   "tf32", 4)) {
+				an_hit *h = an_add(ctx, "TRITON-004", AN_WARNING, ctx->tokens[k].start, ctx->tokens[k + 2].end,
+						   "tl.dot with input_precision=%.*s: TF32 is NVIDIA's; MI200 has none, "
+						   "MI300's xf32 rounds differently",
+						   (int)(ctx->tokens[k + 2].end - ctx->tokens[k + 2].start),
+						   ctx->src + ctx->tokens[k + 2].start);
+				an_range r = { "match", ctx->tokens[k + 2].start, ctx->tokens[k + 2].end };
+
+				if (h)
+					an_fix(ctx, h, "precision", &r, 1, NULL, 0);
+			}
+		}
+	}
+	if (loads(ctx, from, to, half))
+		stores(ctx, from, to);
+}
+
+/* TRITON-003: num_warps=N as a launch option or in a triton.Config. */
+static void warps(an_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i + 2 < ctx->ntokens; i++) {
+		long n;
+
+		if (!TOK(ctx, i, "num_warps") || !TOK(ctx, i + 1, "=") || TOK(ctx, i + 2, "=") ||
+		    ctx->tokens[i + 2].kind != PORT_TOKEN_LITERAL)
+			continue;
+		n = strtol(ctx->src + ctx->tokens[i + 2].start, NULL, 10);
+		an_add(ctx, "TRITON-003", AN_NOTE, ctx->tokens[i].start, ctx->tokens[i + 2].end,
+		       "num_warps=%ld: %ld threads on AMD (64-lane warps), %ld on NVIDIA; tune it (and num_stages) for "
+		       "the AMD GPU",
+		       n, n * 64, n * 32);
+	}
+}
+
+/* The kernels: a def after a decorator line naming jit (@triton.jit, @jit). */
+void an_triton_tokens(an_ctx *ctx)
+{
+	bool half = mentions_half(ctx);
+	size_t i;
+
+	warps(ctx);
+	for (i = 0; i + 1 < ctx->ntokens; i++) {
+		size_t d, end;
+		unsigned indent;
+
+		if (!(ctx->tokens[i].flags & PORT_TOKEN_LINE_START) || !TOK(ctx, i, "@"))
+			continue;
+		for (d = i + 1; d < ctx->ntokens && !(ctx->tokens[d].flags & PORT_TOKEN_LINE_START); d++)
+			if (TOK(ctx, d, "jit") && !TOK(ctx, d + 1, "."))
+				break;
+		if (d == ctx->ntokens || (ctx->tokens[d].flags & PORT_TOKEN_LINE_START))
+			continue;
+		/* the def, after any further decorator lines */
+		for (d++; d < ctx->ntokens && !(TOK(ctx, d, "def") && (ctx->tokens[d].flags & PORT_TOKEN_LINE_START)); d++)
+			if ((ctx->tokens[d].flags & PORT_TOKEN_LINE_START) && !TOK(ctx, d, "@"))
+				break;
+		if (d == ctx->ntokens || !TOK(ctx, d, "def"))
+			continue;
+		indent = an_python_indent(ctx->src, ctx->tokens[d].start);
+		ctx->decl_start = ctx->tokens[i].start;
+		for (end = d + 1; end < ctx->ntokens; end++)
+			if ((ctx->tokens[end].flags & PORT_TOKEN_LINE_START) &&
+			    an_python_indent(ctx->src, ctx->tokens[end].start) <= indent)
+				break;
+		kernel(ctx, d, end, half);
+		i = end - 1;
+	}
+}
