@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/analysis.h"
 #include "tui/views.h"
 
 typedef struct diff_row {
@@ -292,10 +293,11 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 		tui_screen_fill(s, l->top + row, l->diff_x, l->diff_width, TUI_NORMAL);
 	if (!f || l->rows < 2 || half < 8)
 		return;
-	snprintf(title, sizeof(title), " original (CUDA)");
+	/* a Triton file stays Python: only its fixes change it */
+	snprintf(title, sizeof(title), an_is_python(f->p->path) ? " original (Triton)" : " original (CUDA)");
 	tui_screen_fill(s, l->top, l->diff_x, l->diff_width, TUI_TITLE);
 	tui_screen_put(s, l->top, l->diff_x, half, title, strlen(title), TUI_TITLE);
-	snprintf(title, sizeof(title), " proposed (HIP)");
+	snprintf(title, sizeof(title), an_is_python(f->p->path) ? " proposed (Triton on AMD)" : " proposed (HIP)");
 	tui_screen_put(s, l->top, l->diff_x + half + 1, half, title, strlen(title), TUI_TITLE);
 	if (!(rows = rows_of(f, &n)))
 		return;
