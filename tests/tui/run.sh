@@ -4,7 +4,7 @@
 # 120x30; every ":save-screen NAME.N" it writes must equal expected/NAME.N, and
 # NAME.check (if any) runs afterwards with HIPPORT and REPO set; NAME.config
 # (if any) is the repository's .hipport/config, NAME.setup (if any) runs in
-# the repository first, and NAME.requires (if any) names the programs the
+# the repository first (with HIPPORT and SOURCE, this project, set), and NAME.requires (if any) names the programs the
 # script needs: without one of them it is skipped, with a note.
 # UPDATE=1 writes the expected screens instead of comparing them.
 # usage: run.sh HIPPORT SOURCE_DIR TMP_DIR
@@ -36,7 +36,7 @@ for script in "$here"/*.script; do
 		mkdir -p "$repo/.hipport" && cp "$here/$name.config" "$repo/.hipport/config" || exit 2
 	fi
 	if [ -f "$here/$name.setup" ]; then # what happened before the review
-		(cd "$repo" && HIPPORT=$hipport sh "$here/$name.setup") >"$tmp/$name.setup.out" 2>&1 ||
+		(cd "$repo" && HIPPORT=$hipport SOURCE=$src sh "$here/$name.setup") >"$tmp/$name.setup.out" 2>&1 ||
 			{ echo "FAIL $name.setup:"; sed 's/^/  /' "$tmp/$name.setup.out" | head -5; fail=$((fail + 1)); continue; }
 	fi
 	# the "editor" of edit scripts appends a mark to the first line it is given
