@@ -59,7 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	setup();
 	if (size == 0)
 		return 0;
-	error = an_analyze(&a, analyzers[data[0] & 1], lexer, "fuzz.cu", src, size);
+	/* the first byte picks the target HIP, and CUDA or Python (Triton) */
+	error = an_analyze(&a, analyzers[data[0] & 1], lexer, data[0] & 2 ? "fuzz.py" : "fuzz.cu", src, size);
 	if (error < 0) {
 		if (!util_error_last()[0])
 			die("failure without a message");
