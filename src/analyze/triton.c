@@ -205,6 +205,26 @@ static void stores(an_ctx *ctx, size_t from, size_t to)
 	}
 }
 
+/* Whether the name at token v was assigned a tl.load(...) result without
+ * a cast in [from, to): data of the loaded type. */
+static bool loaded_uncast(const an_ctx *ctx, size_t v, size_t from, size_t to)
+{
+	const port_token *name = &ctx->tokens[v];
+	size_t i;
+
+	if (name->kind != PORT_TOKEN_IDENT)
+		return false;
+	for (i = from; i + 5 < to; i++)
+		if ((ctx->tokens[i].flags & PORT_TOKEN_LINE_START) &&
+		    token_is(ctx, i, ctx->src + name->start, name->end - name->start) && TOK(ctx, i + 1, "=") &&
+		    tl_call(ctx, i + 2, "load")) {
+			size_t close = closing(ctx, i + 5, to);
+
+			return close < to && !TOK(ctx, close + 1, ".");
+		}
+	return false;
+}
+
 /* TRITON-001, -004, -005 and the loads and stores of one kernel [from, to). */
 static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 {
@@ -224,6 +244,20 @@ static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 			       "fine-grained memory may not be atomic",
 			       (int)(name->end - name->start), ctx->src + name->start,
 			       (int)(ctx->tokens[k].end - ctx->tokens[k].start), ctx->src + ctx->tokens[k].start);
+		else if (half && name->end - name->start > 7 && memcmp(ctx->src + name->start, "atomic_", 7) == 0 &&
+			 close < to) {
+			/* the value: the second argument, when a name loaded in its own 16-bit type */
+			size_t value = argument_end(ctx, i + 4, close) + 1;
+
+			if (value + 1 < close && (TOK(ctx, value + 1, ",") || TOK(ctx, value + 1, ")")) &&
+			    loaded_uncast(ctx, value, from, to))
+				an_add(ctx, "TRITON-001", AN_WARNING, ctx->tokens[i].start, name->end,
+				       "tl.%.*s of %.*s, loaded as fp16/bf16: 16-bit float atomics are emulated on AMD "
+				       "(slow, and not atomic on fine-grained memory); accumulate in fp32",
+				       (int)(name->end - name->start), ctx->src + name->start,
+				       (int)(ctx->tokens[value].end - ctx->tokens[value].start),
+				       ctx->src + ctx->tokens[value].start);
+		}
 		if (AN_TOKEN_IS(ctx, i + 2, "inline_asm_elementwise"))
 			an_add(ctx, "TRITON-005", AN_ERROR, ctx->tokens[i].start, name->end,
 			       "tl.inline_asm_elementwise: PTX assembly does not run on AMD GPUs");

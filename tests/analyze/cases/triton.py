@@ -32,6 +32,16 @@ def gather_counts(idx_ptr, counts_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def scatter_half_grads(grad_ptr, idx_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    g = tl.load(grad_ptr + offs, mask=offs < n)
+    idx = tl.load(idx_ptr + offs, mask=offs < n, other=0)
+    tl.atomic_add(out_ptr + idx, g, mask=offs < n)  # expect: TRITON-001
+    g32 = tl.load(grad_ptr + offs, mask=offs < n).to(tl.float32)
+    tl.atomic_add(out_ptr + idx, g32, mask=offs < n)
+
+
+@triton.jit
 def dots(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
     r = tl.arange(0, BLOCK)
     a = tl.load(a_ptr + r[:, None] * BLOCK + r[None, :])
