@@ -232,6 +232,7 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		if (chk_arch_parse(&arch, value) < 0)
 			return cmd_fail(CMD_EXIT_USAGE, "--offload-arch: %s", util_error_last());
 		ctx->offload_arch = value;
+		ctx->port.offload_arch = value;
 	} else if (strcmp(o->name, "no-color") == 0) {
 		ctx->color = false;
 	} else if (strcmp(o->name, "color") == 0) {
