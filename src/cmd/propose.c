@@ -63,7 +63,7 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 	memset(out, 0, sizeof(*out));
 	if ((code = cmd_load_rules(ctx)) != 0)
 		return code;
-	if ((error = vcs_walk_paths(&out->walk, ctx->args, (size_t)ctx->nargs)) < 0)
+	if ((error = vcs_walk_paths_with(&out->walk, ctx->args, (size_t)ctx->nargs, ctx->build_files)) < 0)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	if (out->walk.root) {
 		vcs_config cfg;
