@@ -350,7 +350,8 @@ int bld_rewriter_finish(bld_rewriter *rw, util_buf *out, an_analysis *hits)
 
 	if (rw->oom)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
-	qsort(rw->edits, rw->nedits, sizeof(*rw->edits), edit_order);
+	if (rw->nedits)
+		qsort(rw->edits, rw->nedits, sizeof(*rw->edits), edit_order);
 	for (i = 0; i < rw->nedits; i++) {
 		const bld_edit *e = &rw->edits[i];
 
@@ -365,7 +366,8 @@ int bld_rewriter_finish(bld_rewriter *rw, util_buf *out, an_analysis *hits)
 		util_buf_puts(out, "");
 	if (util_buf_oom(out))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
-	qsort(rw->hits, rw->nhits, sizeof(*rw->hits), hit_order);
+	if (rw->nhits)
+		qsort(rw->hits, rw->nhits, sizeof(*rw->hits), hit_order);
 	hits->hits = rw->hits;
 	hits->count = rw->nhits;
 	rw->hits = NULL;
