@@ -66,6 +66,7 @@ typedef struct cmd_context {
 	bool record;             /* check --record */
 	unsigned check_timeout;  /* check --timeout SECONDS, or 0 */
 	const char *offload_arch; /* --offload-arch: a target id (checked), or NULL */
+	char *configured_arch;   /* check.offloadArch of the repository walked, or NULL: for build files */
 	const char *message;     /* commit -m: the summary line */
 	const char *branch;      /* commit --branch NAME */
 	bool force;              /* commit --force */

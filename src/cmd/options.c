@@ -358,6 +358,7 @@ int cmd_add_suppressed(cmd_context *ctx, const char *ids)
 void cmd_context_dispose(cmd_context *ctx)
 {
 	free(ctx->suppress);
+	free(ctx->configured_arch);
 	port_rules_free(ctx->rules);
 	free(ctx->args);
 }

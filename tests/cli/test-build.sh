@@ -61,6 +61,14 @@ check "scan from cache" 0 "$hipport" -C "$repo" scan
 cp "$tmp/out" "$tmp/cached"
 check "scan uncached" 0 "$hipport" -C "$repo" scan --no-cache
 truth "cache round-trips build findings" cmp -s "$tmp/out" "$tmp/cached"
+# check.offloadArch of the repository, unless --offload-arch says otherwise
+mkdir -p "$repo/.hipport"
+printf '[check]\n\toffloadArch = gfx942\n' >"$repo/.hipport/config"
+check "diff: configured arch" 0 "$hipport" -C "$repo" diff CMakeLists.txt
+expect "diff: gfx942" "$tmp/out" "+  HIP_ARCHITECTURES \"gfx942\""
+check "diff: option over config" 0 "$hipport" -C "$repo" diff --offload-arch=gfx1100 CMakeLists.txt
+expect "diff: gfx1100" "$tmp/out" "+  HIP_ARCHITECTURES \"gfx1100\""
+rm -r "$repo/.hipport"
 check "diff" 0 "$hipport" -C "$repo" diff Makefile
 expect "diff: hipcc" "$tmp/out" "+NVCC ?= \$(ROCM_PATH)/bin/hipcc"
 check "apply" 0 "$hipport" -C "$repo" apply CMakeLists.txt
