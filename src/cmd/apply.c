@@ -116,6 +116,7 @@ static int apply_all(cmd_context *ctx)
 	int code, error;
 
 	memset(&as, 0, sizeof(as));
+	ctx->build_files = true;
 	if ((code = cmd_proposals_make(ctx, &set)) != 0)
 		goto done;
 	if (set.named_bad) {

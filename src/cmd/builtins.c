@@ -3,7 +3,7 @@
 
 const cmd_builtin cmd_builtins[] = {
 	{ .name = "apply", .run = cmd_apply,
-	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_UNDO | CMD_OPT_FIX | CMD_OPT_ANALYZE,
+	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_UNDO | CMD_OPT_FIX | CMD_OPT_ANALYZE | CMD_OPT_ARCH,
 	  .usage = "apply [PATH...] [--fix=ID,...|all] [--undo]",
 	  .summary = "Write the proposals into the working tree, each file atomically; the originals are kept\n"
 		     "under .git/hipport/backup/ (.hipport-backup/ outside a repository). A file changed since\n"
@@ -27,7 +27,8 @@ const cmd_builtin cmd_builtins[] = {
 		     "the decisions wrote, its compile check for the offload arch and every kernel check of it\n"
 		     "passed on exactly that content. Otherwise nothing is committed and exit 1 says why,\n"
 		     "unless --force (said in the message). libgit2 commits those files only; hooks do not run." },
-	{ .name = "diff", .run = cmd_diff, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FIX | CMD_OPT_ANALYZE,
+	{ .name = "diff", .run = cmd_diff,
+	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FIX | CMD_OPT_ANALYZE | CMD_OPT_ARCH,
 	  .usage = "diff [PATH...] [--fix=ID,...|all]",
 	  .summary = "Print unified diffs of the proposed ports (directories are walked: tracked and\n"
 		     "untracked, not ignored, files inside a git repository)." },
@@ -54,7 +55,8 @@ const cmd_builtin cmd_builtins[] = {
 		     "diff side by side on the right. Accepting writes the file at once; every decision is\n"
 		     "saved first (docs/review.md). --script reads keys and :save-screen PATH from FILE." },
 	{ .name = "scan", .run = cmd_scan,
-	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FORMAT | CMD_OPT_FAIL | CMD_OPT_ANALYZE | CMD_OPT_NO_ANALYSIS,
+	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FORMAT | CMD_OPT_FAIL | CMD_OPT_ANALYZE | CMD_OPT_NO_ANALYSIS |
+		     CMD_OPT_ARCH,
 	  .usage = "scan [PATH...] [--format text|json|sarif] [--fail-on error|warning|note]",
 	  .summary = "Report, per file and in total, the references converted and left, the lines changed,\n"
 		     "and the findings with the fixes they have; change nothing. JSON is documented in\n"
@@ -64,10 +66,13 @@ const cmd_builtin cmd_builtins[] = {
 	  .summary = "Print the review session: for each CUDA file its state (pending, partial, accepted,\n"
 		     "stale), its hunks by decision (accepted, rejected, edited, pending) and its findings.\n"
 		     "The session lives in .git/hipport/session.json; docs/review.md describes it." },
-	{ .name = "translate", .run = cmd_translate, .options = CMD_OPT_PORT | CMD_OPT_OUTPUT | CMD_OPT_FIX | CMD_OPT_ANALYZE,
+	{ .name = "translate", .run = cmd_translate,
+	  .options = CMD_OPT_PORT | CMD_OPT_OUTPUT | CMD_OPT_FIX | CMD_OPT_ANALYZE | CMD_OPT_ARCH,
 	  .usage = "translate FILE [-o OUT] [--fix=ID,...|all] [options]",
 	  .summary = "Print the proposed HIP source of one CUDA file (or write it atomically to OUT).\n"
 		     "References left unconverted are reported on standard error. --fix takes the fixes of\n"
-		     "those finding ids into the port (see hipport scan for the fixes each finding has)." },
+		     "those finding ids into the port (see hipport scan for the fixes each finding has).\n"
+		     "CMakeLists.txt, *.cmake and Makefiles get a HIP build (docs/build-files.md), for the\n"
+		     "--offload-arch given, else gfx90a." },
 	{ .name = NULL }
 };

@@ -44,6 +44,7 @@ typedef struct cmd_context {
 	const char *format;
 	unsigned jobs;           /* 0: the number of cores */
 	bool no_cache;
+	bool build_files;        /* walks take build files too (scan, diff, apply) */
 	size_t max_size;
 	int fail_on;             /* an_severity, or -1 */
 	bool max_size_given;
@@ -65,6 +66,7 @@ typedef struct cmd_context {
 	bool record;             /* check --record */
 	unsigned check_timeout;  /* check --timeout SECONDS, or 0 */
 	const char *offload_arch; /* --offload-arch: a target id (checked), or NULL */
+	char *configured_arch;   /* check.offloadArch of the repository walked, or NULL: for build files */
 	const char *message;     /* commit -m: the summary line */
 	const char *branch;      /* commit --branch NAME */
 	bool force;              /* commit --force */

@@ -11,6 +11,7 @@ int cmd_diff(cmd_context *ctx)
 	size_t i;
 	int code, error = 0;
 
+	ctx->build_files = true;
 	if ((code = cmd_proposals_make(ctx, &set)) != 0)
 		goto done;
 	for (i = 0; i < set.n && error == 0; i++) {

@@ -232,6 +232,7 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		if (chk_arch_parse(&arch, value) < 0)
 			return cmd_fail(CMD_EXIT_USAGE, "--offload-arch: %s", util_error_last());
 		ctx->offload_arch = value;
+		ctx->port.offload_arch = value;
 	} else if (strcmp(o->name, "no-color") == 0) {
 		ctx->color = false;
 	} else if (strcmp(o->name, "color") == 0) {
@@ -357,6 +358,7 @@ int cmd_add_suppressed(cmd_context *ctx, const char *ids)
 void cmd_context_dispose(cmd_context *ctx)
 {
 	free(ctx->suppress);
+	free(ctx->configured_arch);
 	port_rules_free(ctx->rules);
 	free(ctx->args);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "analyze/finding.h"
+#include "check/arch.h"
 #include "review/batch.h"
 #include "review/cache.h"
 #include "review/session.h"
@@ -63,7 +64,7 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 	memset(out, 0, sizeof(*out));
 	if ((code = cmd_load_rules(ctx)) != 0)
 		return code;
-	if ((error = vcs_walk_paths(&out->walk, ctx->args, (size_t)ctx->nargs)) < 0)
+	if ((error = vcs_walk_paths_with(&out->walk, ctx->args, (size_t)ctx->nargs, ctx->build_files)) < 0)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	if (out->walk.root) {
 		vcs_config cfg;
@@ -72,6 +73,17 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 			return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 		if (cfg.scan_max_size && !ctx->max_size_given)
 			ctx->max_size = (size_t)cfg.scan_max_size;
+		if (!ctx->port.offload_arch && cfg.check_offload_arch) {
+			chk_arch arch;
+
+			/* a bad value is check's and doctor's to report */
+			if (chk_arch_parse(&arch, cfg.check_offload_arch) == 0) {
+				ctx->configured_arch = cfg.check_offload_arch;
+				cfg.check_offload_arch = NULL;
+				ctx->port.offload_arch = ctx->configured_arch;
+			}
+			util_error_clear();
+		}
 		if (cfg.scan_suppress && cmd_add_suppressed(ctx, cfg.scan_suppress) < 0) {
 			vcs_config_dispose(&cfg);
 			return cmd_fail(CMD_EXIT_USAGE, "out of memory");

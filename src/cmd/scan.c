@@ -129,6 +129,7 @@ int cmd_scan(cmd_context *ctx)
 		return cmd_fail(CMD_EXIT_USAGE, "scan: --format must be text, json or sarif, not '%s'", format);
 	memset(&report, 0, sizeof(report));
 	ctx->analyze = !ctx->no_analysis;
+	ctx->build_files = true;
 	if ((code = cmd_proposals_make(ctx, &set)) != 0)
 		goto done;
 	report.ctx = ctx;

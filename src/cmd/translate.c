@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/finding.h"
+#include "build/build.h"
 #include "cmd/cmd.h"
 #include "review/proposal.h"
 #include "util/error.h"
@@ -29,6 +31,21 @@ static void report_refs(const cmd_context *ctx, const char *path, const port_res
 			path, converted, problems, res->launches,
 			res->header_inserted ? ", hip/hip_runtime.h inserted" : "");
 	util_buf_dispose(&msg);
+}
+
+/* A build file's findings, as compilers print theirs. */
+static void report_hits(const cmd_context *ctx, const char *path, const an_analysis *analysis)
+{
+	size_t i;
+
+	if (ctx->verbosity < 0)
+		return;
+	for (i = 0; i < analysis->count; i++) {
+		const an_hit *h = &analysis->hits[i];
+
+		fprintf(stderr, "%s:%u:%u: %s: %s [%s]\n", path, h->line, h->col, an_severity_name(h->severity),
+			h->message, h->id);
+	}
 }
 
 int cmd_translate(cmd_context *ctx)
@@ -59,6 +76,8 @@ int cmd_translate(cmd_context *ctx)
 		goto done;
 	}
 	report_refs(ctx, path, &p.port);
+	if (bld_kind_of(path) != BLD_NONE)
+		report_hits(ctx, path, &p.analysis);
 	if (ctx->fixes && ctx->verbosity > 0)
 		fprintf(stderr, "%s: %zu fixes applied\n", path, p.fixes_applied);
 	if (ctx->output) {

@@ -22,6 +22,7 @@ typedef struct port_options {
 	port_launch_style launch;
 	bool roc;          /* rocBLAS/rocSPARSE/... names instead of hipBLAS/... */
 	bool experimental; /* apply mappings marked experimental */
+	const char *offload_arch; /* build files: replaces CUDA architectures (NULL: gfx90a) */
 } port_options;
 
 typedef enum port_ref_status {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build/build.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/text.h"
@@ -81,8 +82,9 @@ int rv_proposal_read(rv_proposal *p, const char *path, const char *fs_path, bool
 		return error;
 	if (error < 0)
 		return set_bad_input(p);
-	if (!named && (an_is_python(path) ? !contains(p->source.ptr, p->source.len, "triton")
-					  : !rv_proposal_looks_like_cuda(p->source.ptr, p->source.len)))
+	if (!named && !(an_is_python(path)		? contains(p->source.ptr, p->source.len, "triton")
+			: bld_kind_of(path) != BLD_NONE ? bld_looks_like_cuda(p->source.ptr, p->source.len)
+							: rv_proposal_looks_like_cuda(p->source.ptr, p->source.len)))
 		p->state = RV_PROPOSAL_NOT_CUDA;
 	return 0;
 }
@@ -91,7 +93,8 @@ int rv_proposal_analyze(rv_proposal *p, an_analyzer *analyzer, port_lexer *lexer
 {
 	int error;
 
-	if (p->state != RV_PROPOSAL_OK || p->analyzed)
+	/* a build file's findings come with its translation; libclang is not for it */
+	if (p->state != RV_PROPOSAL_OK || p->analyzed || bld_kind_of(p->path) != BLD_NONE)
 		return 0;
 	/* what the translation rejects (binary, not UTF-8) is not analyzed either */
 	if (port_source_check(p->path, p->source.ptr, p->source.len) < 0) {
@@ -123,6 +126,24 @@ static void map_refs(rv_proposal *p, const an_applied *spans, size_t nspans)
 	}
 }
 
+/* A build file: the build translator gives the port and the findings. */
+static int translate_build(rv_proposal *p, const port_options *opts)
+{
+	int error;
+
+	if (port_source_check(p->path, p->source.ptr, p->source.len) < 0)
+		return set_bad_input(p);
+	port_result_dispose(&p->port);
+	an_analysis_dispose(&p->analysis);
+	error = bld_translate(&p->port.output, &p->analysis, bld_kind_of(p->path), p->source.ptr, p->source.len,
+			      opts->offload_arch);
+	if (error < 0)
+		return error;
+	p->analyzed = true;
+	p->lines = count_lines(p->source.ptr, p->source.len);
+	return rv_proposal_count_lines(p);
+}
+
 int rv_proposal_translate_fixed(rv_proposal *p, port_lexer *lexer, const port_rules *rules,
 				const port_options *opts, const char *fixes)
 {
@@ -133,6 +154,8 @@ int rv_proposal_translate_fixed(rv_proposal *p, port_lexer *lexer, const port_ru
 
 	if (p->state != RV_PROPOSAL_OK)
 		return 0;
+	if (bld_kind_of(p->path) != BLD_NONE)
+		return translate_build(p, opts);
 	if (fixes && p->analyzed) {
 		error = an_fixes_apply(&fixed, p->source.ptr, p->source.len, &p->analysis, fixes, &p->fixes_applied,
 				       &spans, &nspans);

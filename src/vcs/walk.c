@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "build/build.h"
 #include "util/buf.h"
 #include "util/error.h"
 
@@ -25,6 +26,12 @@ bool vcs_walk_is_candidate_name(const char *path)
 		if (strcmp(dot, candidate_exts[i]) == 0)
 			return true;
 	return false;
+}
+
+/* A candidate of this walk: a CUDA source name, or a build file's when asked. */
+static bool is_candidate(const vcs_walk *w, const char *path)
+{
+	return vcs_walk_is_candidate_name(path) || (w->build_files && bld_kind_of(path) != BLD_NONE);
 }
 
 static int add_note(vcs_walk *w, const char *fmt, const char *a, const char *b)
@@ -127,7 +134,7 @@ static int walk_repo_dir(vcs_walk *w, git_repository *repo, const char *prefix)
 		path = d->new_file.path;
 		if (*prefix && strncmp(path, prefix, strlen(prefix)) != 0)
 			continue;
-		if (!vcs_walk_is_candidate_name(path))
+		if (!is_candidate(w, path))
 			continue;
 		util_buf_clear(&fs);
 		util_buf_printf(&fs, "%s%s", w->root, path);
@@ -180,13 +187,13 @@ static int walk_plain_dir(vcs_walk *w, const char *dir, const char *top)
 		if (S_ISLNK(st.st_mode)) {
 			struct stat target;
 
-			if (vcs_walk_is_candidate_name(child.ptr) ||
+			if (is_candidate(w, child.ptr) ||
 			    (stat(child.ptr, &target) == 0 && S_ISDIR(target.st_mode)))
 				error = add_note(w, "%s: symbolic link%s, skipped", child.ptr,
 						 stays_inside(child.ptr, top) ? "" : " leaving the directory");
 		} else if (S_ISDIR(st.st_mode)) {
 			error = walk_plain_dir(w, child.ptr, top);
-		} else if (S_ISREG(st.st_mode) && vcs_walk_is_candidate_name(child.ptr)) {
+		} else if (S_ISREG(st.st_mode) && is_candidate(w, child.ptr)) {
 			error = add_file(w, child.ptr, child.ptr, false);
 		}
 	}
@@ -309,12 +316,18 @@ static int walk_one(vcs_walk *w, git_repository *repo, const char *arg)
 
 int vcs_walk_paths(vcs_walk *out, char *const *paths, size_t npaths)
 {
+	return vcs_walk_paths_with(out, paths, npaths, false);
+}
+
+int vcs_walk_paths_with(vcs_walk *out, char *const *paths, size_t npaths, bool build_files)
+{
 	static char *const here[] = { "." };
 	git_repository *repo = NULL;
 	size_t i;
 	int error;
 
 	memset(out, 0, sizeof(*out));
+	out->build_files = build_files;
 	if (npaths == 0) {
 		paths = here;
 		npaths = 1;

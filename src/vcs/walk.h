@@ -21,6 +21,7 @@ typedef struct vcs_walk {
 	size_t nnotes;
 	char *root;       /* the repository's work tree (with a trailing '/'), or NULL outside one */
 	char *git_dir;    /* the repository's .git directory, or NULL */
+	bool build_files; /* the walk took build files (CMakeLists.txt, *.cmake, Makefile, *.mk) too */
 } vcs_walk;
 
 /* Whether a file name has a candidate extension (.cu .cuh .cpp .cc .cxx .h .hpp .hip, and
@@ -31,6 +32,10 @@ bool vcs_walk_is_candidate_name(const char *path);
  * does not exist, or a symbolic link leaving the repository, is an error
  * (UTIL_EINPUT / UTIL_ENOTFOUND). */
 int vcs_walk_paths(vcs_walk *out, char *const *paths, size_t npaths);
+
+/* vcs_walk_paths, with build files (CMakeLists.txt, *.cmake, Makefile,
+ * makefile, GNUmakefile, *.mk) among the candidates when build_files is set. */
+int vcs_walk_paths_with(vcs_walk *out, char *const *paths, size_t npaths, bool build_files);
 
 /* Only finds the repository containing start (root and git_dir stay NULL outside one). */
 int vcs_walk_locate(vcs_walk *out, const char *start);

@@ -24,9 +24,9 @@ truth "git apply --check" git -C "$repo" apply --check "$tmp/port.diff"
 
 # apply: the working tree becomes the proposals; backups kept
 check "apply" 0 "$hipport" -C "$repo" apply --target-hip=5.2
-expect "apply summary" "$tmp/err" "hipport: applied 10 files (originals kept in"
+expect "apply summary" "$tmp/err" "hipport: applied 11 files (originals kept in"
 git -C "$repo" diff >"$tmp/applied.diff"
-truth "apply = diff" sh -c "git -C '$repo' diff --stat | tail -1 | grep -q '10 files changed'"
+truth "apply = diff" sh -c "git -C '$repo' diff --stat | tail -1 | grep -q '11 files changed'"
 truth "backup kept" test -f "$repo/.git/hipport/backup/src/reduce_softmax.cu"
 truth "no lock files" sh -c "! find '$repo' -name '*.lock' -not -path '*/.git/*' | grep -q ."
 check "diff after apply is empty" 0 "$hipport" -C "$repo" diff --target-hip=5.2
@@ -34,7 +34,7 @@ truth "empty diff" test ! -s "$tmp/out"
 
 # undo: everything back, byte for byte
 check "undo" 0 "$hipport" -C "$repo" apply --undo
-expect "undo summary" "$tmp/err" "hipport: restored 10 files"
+expect "undo summary" "$tmp/err" "hipport: restored 11 files"
 truth "tree clean after undo" sh -c "test -z \"\$(git -C '$repo' status --porcelain --untracked-files=no)\""
 truth "backups dropped" sh -c "test -z \"\$(find '$repo/.git/hipport/backup' -type f)\""
 

@@ -17,7 +17,8 @@ expect "tracked file" "$tmp/out" "src/reduce_softmax.cu: "
 expect "untracked file" "$tmp/out" "untracked.cu: "
 expect "nested file" "$tmp/out" "deep/er/still/nested.cu: "
 expect "finding" "$tmp/out" "include/fastops/common.cuh:31:27: error: blas 'cublasGetStatusString' has no HIP equivalent; left as is [API-005]"
-expect "total" "$tmp/out" "total: 10 files"
+expect "total" "$tmp/out" "total: 11 files"
+expect "build file walked" "$tmp/out" "CMakeLists.txt: 32 lines"
 truth "ignored file not walked" sh -c "! grep -q 'ignored.cu\|kernel.gen.cu' '$tmp/out'"
 truth "no CUDA: skipped quietly" sh -c "! grep -q 'plain.cpp' '$tmp/out' '$tmp/err'"
 expect "submodule noted" "$tmp/err" "note: vendor/sub: submodule, skipped"
@@ -111,7 +112,7 @@ check "fail-on bad" 2 "$hipport" -C "$repo" scan --fail-on fatal
 
 # suppression: --suppress, scan.suppress in .hipport/config, "hipport: ignore ID" on the line
 check "suppress option" 0 "$hipport" -C "$repo" scan -q --no-cache --fail-on error \
-	--suppress=API-011,API-005,ATOM-001,ARCH-001,WARP-001,WARP-002,WARP-003,WARP-004,WARP-005,WARP-008,PREC-002
+	--suppress=API-011,API-005,ATOM-001,ARCH-001,WARP-001,WARP-002,WARP-003,WARP-004,WARP-005,WARP-008,PREC-002,BUILD-004
 expect "suppressed total" "$tmp/out" "0 errors, 0 warnings, 0 notes"
 mkdir -p "$repo/.hipport"
 printf '[scan]\n\tsuppress = API-005, ATOM-001\n\tmaxSize = 20000000\n' >"$repo/.hipport/config"
