@@ -8,7 +8,9 @@
 
 #include <git2.h>
 
+#include "analyze/analysis.h"
 #include "analyze/compile_db.h"
+#include "build/build.h"
 #include "check/compile.h"
 #include "check/toolchain.h"
 #include "cmd/check_compile.h"
@@ -131,8 +133,15 @@ void cmd_compile_env_close(cmd_compile_env *env)
 	memset(env, 0, sizeof(*env));
 }
 
+bool cmd_compile_applies(const char *path)
+{
+	return !an_is_python(path) && bld_kind_of(path) == BLD_NONE;
+}
+
 bool cmd_compile_wanted(const rv_session *session, const rv_proposal *p)
 {
+	if (!cmd_compile_applies(p->path))
+		return false;
 	const rv_session_file *rec = p->state == RV_PROPOSAL_OK ? rv_session_find(session, p->path) : NULL;
 
 	return rec && rec->written[0] && !rv_session_stale(rec, p->source.ptr, p->source.len);

@@ -28,6 +28,10 @@ void cmd_compile_env_close(cmd_compile_env *env);
 /* The sources read again (the review changes them between compiles). */
 void cmd_compile_env_refresh(cmd_compile_env *env);
 
+/* Whether hipcc can check the file at all: not for Triton (Python) files
+ * and build files, which the review validates hunk by hunk. */
+bool cmd_compile_applies(const char *path);
+
 /* Whether p is a file to compile: reviewed, its working tree holding what
  * its decisions wrote. */
 bool cmd_compile_wanted(const rv_session *session, const rv_proposal *p);

@@ -6,6 +6,7 @@
 
 #include "check/arch.h"
 #include "check/spec_list.h"
+#include "cmd/check_compile.h"
 #include "cmd/commit.h"
 #include "cmd/propose.h"
 #include "review/message.h"
@@ -78,7 +79,7 @@ static int plan_file(cmd_context *ctx, cmd_commit_plan *plan, rv_proposal *p, rv
 	if ((error = cmd_count_findings(ctx, f->proposal, rec->fixes, f->findings, NULL)) < 0)
 		return error;
 	rv_validate(v, &plan->session, rec, p->path, pending, rv_session_stale(rec, p->source.ptr, p->source.len),
-		    plan->blobs[k], plan->arch.value, specs, nspecs);
+		    plan->blobs[k], plan->arch.value, cmd_compile_applies(p->path), specs, nspecs);
 	plan->refused += !v->committable;
 	return 0;
 }

@@ -169,6 +169,9 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 	} else {
 		cmd_compile_env_refresh(&r->compile);
 	}
+	if (!cmd_compile_applies(reviewed->path))
+		return util_error_set(UTIL_EINPUT, "%s: hipcc checks CUDA and HIP sources, not Triton or build files",
+				      reviewed->path);
 	if ((error = rv_proposal_read(&now, reviewed->path, reviewed->fs_path, true, 0)) < 0)
 		return error;
 	if (!cmd_compile_wanted(&r->session, &now)) {
@@ -286,7 +289,9 @@ static int commit_prepare(void *payload, tui_commit_info *out)
 		const rv_validation *v = r->plan.validations[i];
 		util_buf line = UTIL_BUF_INIT;
 
-		if (v->committable)
+		if (v->committable && !v->compile)
+			util_buf_printf(&line, "  %s  reviewed: no compile or kernel checks apply", r->plan.files[i].path);
+		else if (v->committable)
 			util_buf_printf(&line, "  %s  validated: compile for %s pass, %zu kernel check%s pass",
 					r->plan.files[i].path, v->compile->arch, v->nkernels, v->nkernels == 1 ? "" : "s");
 		else

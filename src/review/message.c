@@ -61,6 +61,10 @@ static void checks_line(util_buf *out, const rv_validation *v)
 		util_buf_printf(out, "  checks: not validated (committed with --force: %s)\n", v ? v->why : "");
 		return;
 	}
+	if (!v->compile) {
+		util_buf_puts(out, "  checks: none apply (a Triton or build file): every hunk reviewed\n");
+		return;
+	}
 	util_buf_printf(out, "  checks: compile for %s pass", v->compile->arch);
 	for (i = 0; i < v->nkernels; i++) {
 		const rv_session_check *c = v->kernels[i];
@@ -115,7 +119,7 @@ int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *
 				f->findings[AN_WARNING] == 1 ? "" : "s", f->findings[AN_NOTE],
 				f->findings[AN_NOTE] == 1 ? "" : "s");
 		checks_line(out, f->validation);
-		if (f->validation && f->validation->committable) {
+		if (f->validation && f->validation->committable && f->validation->compile) {
 			add_arch(archs, &narchs, f->validation->compile);
 			for (k = 0; k < f->validation->nkernels; k++)
 				add_arch(archs, &narchs, f->validation->kernels[k]);

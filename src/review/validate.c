@@ -52,8 +52,8 @@ static const char *kernel_problem(const rv_session_check *c, const char *blob)
 }
 
 void rv_validate(rv_validation *out, const rv_session *s, const rv_session_file *rec, const char *path,
-		 size_t pending, bool stale, const char *blob, const char *arch, const char *const *specs,
-		 size_t nspecs)
+		 size_t pending, bool stale, const char *blob, const char *arch, bool needs_compile,
+		 const char *const *specs, size_t nspecs)
 {
 	const rv_session_check *compile = find_check(s, path, RV_COMPILE_CHECK);
 	char what[256];
@@ -70,6 +70,10 @@ void rv_validate(rv_validation *out, const rv_session *s, const rv_session_file 
 	}
 	if (!rec->written[0] || strcmp(rec->written, blob) != 0)
 		return refuse(out, "does not hold what its decisions wrote: hipport review %s%s", path, NULL);
+	if (!needs_compile) {
+		out->committable = true;
+		return;
+	}
 	/* without an offload arch here, the arch it was checked for stands */
 	if (!compile || strcmp(compile->port, blob) != 0 || (arch && strcmp(compile->arch, arch) != 0)) {
 		snprintf(what, sizeof(what), "no compile check of its current content%s%s", arch ? " for " : "",
