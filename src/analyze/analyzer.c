@@ -239,6 +239,7 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 		if ((err = an_python_tokenize(src, len, (port_token **)&ctx.tokens, &ctx.ntokens)))
 			return err;
 		an_triton_tokens(&ctx);
+		an_setup_py_tokens(&ctx);
 		goto done;
 	}
 	if ((err = port_lexer_tokenize(lexer, fs_path, src, len, (port_token **)&ctx.tokens, &ctx.ntokens)))

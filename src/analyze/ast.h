@@ -173,6 +173,8 @@ void an_arch_tokens(an_ctx *ctx);
 void an_memory_tokens(an_ctx *ctx);
 /* The TRITON family, on Python tokens (a .py file has no C++ checks). */
 void an_triton_tokens(an_ctx *ctx);
+/* BUILD findings of a setup.py with CUDAExtension, on Python tokens. */
+void an_setup_py_tokens(an_ctx *ctx);
 /* Before a file's walk: pointers the file allocates as managed or host memory. */
 void an_memory_collect(an_ctx *ctx, CXCursor c);
 
