@@ -108,6 +108,8 @@ bool an_has_attr(CXCursor decl, enum CXCursorKind attr);
 #define AN_TOKEN_IS(ctx, i, lit) \
 	((ctx)->tokens[i].end - (ctx)->tokens[i].start == sizeof(lit) - 1 && \
 	 memcmp((ctx)->src + (ctx)->tokens[i].start, lit, sizeof(lit) - 1) == 0)
+/* AN_TOKEN_IS where i may lie past the last token (false then). */
+#define AN_TOKEN_AT(ctx, i, lit) ((i) < (ctx)->ntokens && AN_TOKEN_IS(ctx, i, lit))
 /* Whether the expression uses a variable of the set. */
 bool an_uses_var(CXCursor e, const an_vars *s);
 /* Whether the expression calls a function whose name is in names (NULL-ended). */

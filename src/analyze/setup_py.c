@@ -7,7 +7,6 @@
 
 #include "analyze/ast.h"
 
-#define TOK(ctx, i, lit) ((i) < (ctx)->ntokens && AN_TOKEN_IS(ctx, i, lit))
 
 /* nvcc flags that hipcc refuses or ignores, by prefix. */
 static const char *const nvcc_only[] = { "--use_fast_math", "-use_fast_math", "--expt-relaxed-constexpr",
@@ -44,7 +43,7 @@ void an_setup_py_tokens(an_ctx *ctx)
 	bool extension = false;
 
 	for (i = 0; i < ctx->ntokens; i++)
-		if (TOK(ctx, i, "CUDAExtension") && TOK(ctx, i + 1, "(")) {
+		if (AN_TOKEN_AT(ctx, i, "CUDAExtension") && AN_TOKEN_AT(ctx, i + 1, "(")) {
 			an_add(ctx, "BUILD-008", AN_NOTE, ctx->tokens[i].start, ctx->tokens[i].end,
 			       "CUDAExtension: a ROCm build of PyTorch hipifies its sources and compiles them with hipcc "
 			       "itself; what it passes on unchanged is below");

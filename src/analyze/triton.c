@@ -8,7 +8,6 @@
 #include "analyze/ast.h"
 #include "analyze/pylex.h"
 
-#define TOK(ctx, i, lit) ((i) < (ctx)->ntokens && AN_TOKEN_IS(ctx, i, lit))
 
 /* The token closing the bracket opened at i (ntokens when unclosed). */
 static size_t closing(const an_ctx *ctx, size_t i, size_t to)
@@ -16,8 +15,8 @@ static size_t closing(const an_ctx *ctx, size_t i, size_t to)
 	int depth = 0;
 
 	for (; i < to; i++) {
-		depth += TOK(ctx, i, "(") || TOK(ctx, i, "[") || TOK(ctx, i, "{");
-		depth -= TOK(ctx, i, ")") || TOK(ctx, i, "]") || TOK(ctx, i, "}");
+		depth += AN_TOKEN_AT(ctx, i, "(") || AN_TOKEN_AT(ctx, i, "[") || AN_TOKEN_AT(ctx, i, "{");
+		depth -= AN_TOKEN_AT(ctx, i, ")") || AN_TOKEN_AT(ctx, i, "]") || AN_TOKEN_AT(ctx, i, "}");
 		if (depth == 0)
 			return i;
 	}
@@ -31,22 +30,12 @@ static size_t argument_end(const an_ctx *ctx, size_t i, size_t close)
 	int depth = 0;
 
 	for (; i < close; i++) {
-		depth += TOK(ctx, i, "(") || TOK(ctx, i, "[") || TOK(ctx, i, "{");
-		depth -= TOK(ctx, i, ")") || TOK(ctx, i, "]") || TOK(ctx, i, "}");
-		if (depth == 0 && TOK(ctx, i, ","))
+		depth += AN_TOKEN_AT(ctx, i, "(") || AN_TOKEN_AT(ctx, i, "[") || AN_TOKEN_AT(ctx, i, "{");
+		depth -= AN_TOKEN_AT(ctx, i, ")") || AN_TOKEN_AT(ctx, i, "]") || AN_TOKEN_AT(ctx, i, "}");
+		if (depth == 0 && AN_TOKEN_AT(ctx, i, ","))
 			return i;
 	}
 	return close;
-}
-
-/* Whether tokens i.. spell tl.NAME( (a call of triton.language). */
-static bool tl_call(const an_ctx *ctx, size_t i, const char *name)
-{
-	size_t n = strlen(name);
-
-	return TOK(ctx, i, "tl") && TOK(ctx, i + 1, ".") && i + 3 < ctx->ntokens &&
-	       ctx->tokens[i + 2].end - ctx->tokens[i + 2].start == n &&
-	       memcmp(ctx->src + ctx->tokens[i + 2].start, name, n) == 0 && TOK(ctx, i + 3, "(");
 }
 
 static bool token_is(const an_ctx *ctx, size_t i, const char *text, size_t n)
@@ -55,28 +44,25 @@ static bool token_is(const an_ctx *ctx, size_t i, const char *text, size_t n)
 	       memcmp(ctx->src + ctx->tokens[i].start, text, n) == 0;
 }
 
+/* Whether tokens i.. spell tl.NAME( (a call of triton.language). */
+static bool tl_call(const an_ctx *ctx, size_t i, const char *name)
+{
+	return AN_TOKEN_AT(ctx, i, "tl") && AN_TOKEN_AT(ctx, i + 1, ".") && token_is(ctx, i + 2, name, strlen(name)) &&
+	       AN_TOKEN_AT(ctx, i + 3, "(");
+}
+
+
 /* A keyword argument NAME= at depth one of the call opened at open. */
 static size_t keyword_arg(const an_ctx *ctx, size_t open, size_t close, const char *name)
 {
 	size_t i = open + 1;
 
 	while (i < close) {
-		if (token_is(ctx, i, name, strlen(name)) && TOK(ctx, i + 1, "="))
+		if (token_is(ctx, i, name, strlen(name)) && AN_TOKEN_AT(ctx, i + 1, "="))
 			return i;
 		i = argument_end(ctx, i, close) + 1;
 	}
 	return 0;
-}
-
-static char *text_of(const an_ctx *ctx, uint32_t start, uint32_t end)
-{
-	char *s = malloc(end - start + 1);
-
-	if (s) {
-		memcpy(s, ctx->src + start, end - start);
-		s[end - start] = '\0';
-	}
-	return s;
 }
 
 /* Whether the file speaks of 16-bit floats: then a load used in arithmetic
@@ -97,8 +83,8 @@ static bool mentions_half(const an_ctx *ctx)
 
 static bool arithmetic(const an_ctx *ctx, size_t i)
 {
-	return TOK(ctx, i, "+") || TOK(ctx, i, "-") || TOK(ctx, i, "*") || TOK(ctx, i, "/") || TOK(ctx, i, "**") ||
-	       TOK(ctx, i, "+=") || TOK(ctx, i, "-=") || TOK(ctx, i, "*=") || TOK(ctx, i, "/=");
+	return AN_TOKEN_AT(ctx, i, "+") || AN_TOKEN_AT(ctx, i, "-") || AN_TOKEN_AT(ctx, i, "*") || AN_TOKEN_AT(ctx, i, "/") || AN_TOKEN_AT(ctx, i, "**") ||
+	       AN_TOKEN_AT(ctx, i, "+=") || AN_TOKEN_AT(ctx, i, "-=") || AN_TOKEN_AT(ctx, i, "*=") || AN_TOKEN_AT(ctx, i, "/=");
 }
 
 /* Whether token i names a pointer (x_ptr, ptr): arithmetic with it is an
@@ -120,7 +106,7 @@ static bool used_in_arithmetic(const an_ctx *ctx, size_t v, size_t from, size_t 
 
 	for (i = from; i < to; i++) {
 		if (i == v || !token_is(ctx, i, ctx->src + name->start, name->end - name->start) ||
-		    (i > 0 && TOK(ctx, i - 1, ".")))
+		    (i > 0 && AN_TOKEN_AT(ctx, i - 1, ".")))
 			continue;
 		if (i >= 2 && arithmetic(ctx, i - 1) && !pointer_name(ctx, i - 2))
 			return true;
@@ -142,10 +128,10 @@ static bool loads(an_ctx *ctx, size_t from, size_t to, bool half)
 		an_hit *h;
 
 		if (!(ctx->tokens[i].flags & PORT_TOKEN_LINE_START) || ctx->tokens[i].kind != PORT_TOKEN_IDENT ||
-		    !TOK(ctx, i + 1, "=") || !tl_call(ctx, i + 2, "load"))
+		    !AN_TOKEN_AT(ctx, i + 1, "=") || !tl_call(ctx, i + 2, "load"))
 			continue;
 		close = closing(ctx, i + 5, to);
-		if (close >= to || TOK(ctx, close + 1, ".") || !used_in_arithmetic(ctx, i, i + 1, to))
+		if (close >= to || AN_TOKEN_AT(ctx, close + 1, ".") || !used_in_arithmetic(ctx, i, i + 1, to))
 			continue;
 		h = an_add(ctx, "TRITON-002", half ? AN_WARNING : AN_NOTE, ctx->tokens[i + 2].start, ctx->tokens[close].end,
 			   "%.*s is loaded and used in arithmetic in its own type: fp16/bf16 math is not rounded as on "
@@ -153,7 +139,7 @@ static bool loads(an_ctx *ctx, size_t from, size_t to, bool half)
 			   (int)(ctx->tokens[i].end - ctx->tokens[i].start), ctx->src + ctx->tokens[i].start);
 		if (h) {
 			an_range r = { "match", ctx->tokens[i + 2].start, ctx->tokens[close].end };
-			char *call = text_of(ctx, r.start, r.end);
+			char *call = strndup(ctx->src + r.start, r.end - r.start);
 			an_capture c = { "call", call };
 
 			if (call)
@@ -191,8 +177,9 @@ static void stores(an_ctx *ctx, size_t from, size_t to)
 			continue;
 		h = an_add(ctx, "TRITON-002", AN_NOTE, ctx->tokens[ptr_end + 1].start, ctx->tokens[value_end - 1].end,
 			   "stored value computed from up-cast loads: cast it back to the pointer's element type");
-		value = text_of(ctx, ctx->tokens[ptr_end + 1].start, ctx->tokens[value_end - 1].end);
-		ptr = text_of(ctx, ctx->tokens[k].start, ctx->tokens[k].end);
+		value = strndup(ctx->src + ctx->tokens[ptr_end + 1].start,
+				ctx->tokens[value_end - 1].end - ctx->tokens[ptr_end + 1].start);
+		ptr = strndup(ctx->src + ctx->tokens[k].start, ctx->tokens[k].end - ctx->tokens[k].start);
 		if (h && value && ptr) {
 			an_range r = { "match", ctx->tokens[ptr_end + 1].start, ctx->tokens[value_end - 1].end };
 			an_capture c[2] = { { "value", value }, { "ptr", ptr } };
@@ -216,11 +203,11 @@ static bool loaded_uncast(const an_ctx *ctx, size_t v, size_t from, size_t to)
 		return false;
 	for (i = from; i + 5 < to; i++)
 		if ((ctx->tokens[i].flags & PORT_TOKEN_LINE_START) &&
-		    token_is(ctx, i, ctx->src + name->start, name->end - name->start) && TOK(ctx, i + 1, "=") &&
+		    token_is(ctx, i, ctx->src + name->start, name->end - name->start) && AN_TOKEN_AT(ctx, i + 1, "=") &&
 		    tl_call(ctx, i + 2, "load")) {
 			size_t close = closing(ctx, i + 5, to);
 
-			return close < to && !TOK(ctx, close + 1, ".");
+			return close < to && !AN_TOKEN_AT(ctx, close + 1, ".");
 		}
 	return false;
 }
@@ -234,7 +221,7 @@ static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 		const port_token *name = &ctx->tokens[i + 2];
 		size_t close, k;
 
-		if (!TOK(ctx, i, "tl") || !TOK(ctx, i + 1, ".") || !TOK(ctx, i + 3, "("))
+		if (!AN_TOKEN_AT(ctx, i, "tl") || !AN_TOKEN_AT(ctx, i + 1, ".") || !AN_TOKEN_AT(ctx, i + 3, "("))
 			continue;
 		close = closing(ctx, i + 3, to);
 		if (name->end - name->start > 7 && memcmp(ctx->src + name->start, "atomic_", 7) == 0 &&
@@ -249,7 +236,7 @@ static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 			/* the value: the second argument, when a name loaded in its own 16-bit type */
 			size_t value = argument_end(ctx, i + 4, close) + 1;
 
-			if (value + 1 < close && (TOK(ctx, value + 1, ",") || TOK(ctx, value + 1, ")")) &&
+			if (value + 1 < close && (AN_TOKEN_AT(ctx, value + 1, ",") || AN_TOKEN_AT(ctx, value + 1, ")")) &&
 			    loaded_uncast(ctx, value, from, to))
 				an_add(ctx, "TRITON-001", AN_WARNING, ctx->tokens[i].start, name->end,
 				       "tl.%.*s of %.*s, loaded as fp16/bf16: 16-bit float atomics are emulated on AMD "
@@ -262,7 +249,7 @@ static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 			an_add(ctx, "TRITON-005", AN_ERROR, ctx->tokens[i].start, name->end,
 			       "tl.inline_asm_elementwise: PTX assembly does not run on AMD GPUs");
 		if (AN_TOKEN_IS(ctx, i + 2, "dot")) {
-			if ((k = keyword_arg(ctx, i + 3, close, "allow_tf32")) && TOK(ctx, k + 2, "True")) {
+			if ((k = keyword_arg(ctx, i + 3, close, "allow_tf32")) && AN_TOKEN_AT(ctx, k + 2, "True")) {
 				an_hit *h = an_add(ctx, "TRITON-004", AN_WARNING, ctx->tokens[k].start, ctx->tokens[k + 2].end,
 						   "tl.dot with allow_tf32=True: TF32 is NVIDIA's; MI200 has none, MI300's "
 						   "xf32 rounds differently");
@@ -299,7 +286,7 @@ static void warps(an_ctx *ctx)
 	for (i = 0; i + 2 < ctx->ntokens; i++) {
 		long n;
 
-		if (!TOK(ctx, i, "num_warps") || !TOK(ctx, i + 1, "=") || TOK(ctx, i + 2, "=") ||
+		if (!AN_TOKEN_AT(ctx, i, "num_warps") || !AN_TOKEN_AT(ctx, i + 1, "=") || AN_TOKEN_AT(ctx, i + 2, "=") ||
 		    ctx->tokens[i + 2].kind != PORT_TOKEN_LITERAL)
 			continue;
 		n = strtol(ctx->src + ctx->tokens[i + 2].start, NULL, 10);
@@ -321,18 +308,18 @@ void an_triton_tokens(an_ctx *ctx)
 		size_t d, end;
 		unsigned indent;
 
-		if (!(ctx->tokens[i].flags & PORT_TOKEN_LINE_START) || !TOK(ctx, i, "@"))
+		if (!(ctx->tokens[i].flags & PORT_TOKEN_LINE_START) || !AN_TOKEN_AT(ctx, i, "@"))
 			continue;
 		for (d = i + 1; d < ctx->ntokens && !(ctx->tokens[d].flags & PORT_TOKEN_LINE_START); d++)
-			if (TOK(ctx, d, "jit") && !TOK(ctx, d + 1, "."))
+			if (AN_TOKEN_AT(ctx, d, "jit") && !AN_TOKEN_AT(ctx, d + 1, "."))
 				break;
 		if (d == ctx->ntokens || (ctx->tokens[d].flags & PORT_TOKEN_LINE_START))
 			continue;
 		/* the def, after any further decorator lines */
-		for (d++; d < ctx->ntokens && !(TOK(ctx, d, "def") && (ctx->tokens[d].flags & PORT_TOKEN_LINE_START)); d++)
-			if ((ctx->tokens[d].flags & PORT_TOKEN_LINE_START) && !TOK(ctx, d, "@"))
+		for (d++; d < ctx->ntokens && !(AN_TOKEN_AT(ctx, d, "def") && (ctx->tokens[d].flags & PORT_TOKEN_LINE_START)); d++)
+			if ((ctx->tokens[d].flags & PORT_TOKEN_LINE_START) && !AN_TOKEN_AT(ctx, d, "@"))
 				break;
-		if (d == ctx->ntokens || !TOK(ctx, d, "def"))
+		if (d == ctx->ntokens || !AN_TOKEN_AT(ctx, d, "def"))
 			continue;
 		indent = an_python_indent(ctx->src, ctx->tokens[d].start);
 		ctx->decl_start = ctx->tokens[i].start;

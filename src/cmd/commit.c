@@ -53,7 +53,6 @@ static int plan_file(cmd_context *ctx, cmd_commit_plan *plan, rv_proposal *p, rv
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	plan->validations[k] = v;
 	plan->n++; /* disposed with the plan from here on */
-	rv_blob_id(plan->blobs[k], p->source.ptr, p->source.len);
 	if ((error = cmd_proposal_reviewed(ctx, &plan->session, rec, p, &plan->reviewed[k], plan->lexer,
 					   plan->analyzer)) < 0)
 		return error;
@@ -112,7 +111,7 @@ int cmd_commit_plan_make(cmd_context *ctx, cmd_commit_plan *plan)
 	for (i = 0; i < plan->set.n; i++) {
 		rv_proposal *p = &plan->set.items[i];
 		rv_session_file *rec = p->state == RV_PROPOSAL_OK ? rv_session_find(&plan->session, p->path) : NULL;
-		char blob[41];
+		char *blob = plan->blobs[plan->n]; /* the next file's slot */
 
 		if (!rec)
 			continue; /* not reviewed: not the commit's business */

@@ -328,31 +328,34 @@ void rv_session_decisions(const rv_session_file *f, const rv_hunks *hunks, rv_de
 	}
 }
 
+/* rv_session_stale, given the blob id of what the tree holds. */
+static bool stale_id(const rv_session_file *f, const char *id)
+{
+	if (f->written[0])
+		return strcmp(id, f->written) != 0 && strcmp(id, f->previous) != 0;
+	return strcmp(id, f->base) != 0;
+}
+
 bool rv_session_stale(const rv_session_file *f, const char *tree, size_t tree_len)
 {
 	char id[41];
 
 	rv_blob_id(id, tree, tree_len);
-	if (f->written[0])
-		return strcmp(id, f->written) != 0 && strcmp(id, f->previous) != 0;
-	return strcmp(id, f->base) != 0;
+	return stale_id(f, id);
 }
 
 rv_file_state rv_session_state(const rv_session_file *f, const rv_hunks *hunks, const char *tree, size_t tree_len)
 {
 	rv_decision *d;
 	size_t i, decided = 0;
+	char id[41];
 
 	if (!f)
 		return RV_STATE_PENDING;
-	if (f->committed[0]) {
-		char id[41];
-
-		rv_blob_id(id, tree, tree_len);
-		if (strcmp(id, f->committed) == 0)
-			return RV_STATE_COMMITTED;
-	}
-	if (rv_session_stale(f, tree, tree_len))
+	rv_blob_id(id, tree, tree_len); /* once: committed and stale both ask */
+	if (f->committed[0] && strcmp(id, f->committed) == 0)
+		return RV_STATE_COMMITTED;
+	if (stale_id(f, id))
 		return RV_STATE_STALE;
 	d = calloc(hunks->count + 1, sizeof(*d));
 	if (!d)
