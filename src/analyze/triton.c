@@ -83,8 +83,13 @@ static bool mentions_half(const an_ctx *ctx)
 
 static bool arithmetic(const an_ctx *ctx, size_t i)
 {
-	return AN_TOKEN_AT(ctx, i, "+") || AN_TOKEN_AT(ctx, i, "-") || AN_TOKEN_AT(ctx, i, "*") || AN_TOKEN_AT(ctx, i, "/") || AN_TOKEN_AT(ctx, i, "**") ||
-	       AN_TOKEN_AT(ctx, i, "+=") || AN_TOKEN_AT(ctx, i, "-=") || AN_TOKEN_AT(ctx, i, "*=") || AN_TOKEN_AT(ctx, i, "/=");
+	static const char *const ops[] = { "+", "-", "*", "/", "**", "+=", "-=", "*=", "/=", NULL };
+	size_t k;
+
+	for (k = 0; ops[k]; k++)
+		if (token_is(ctx, i, ops[k], strlen(ops[k])))
+			return true;
+	return false;
 }
 
 /* Whether token i names a pointer (x_ptr, ptr): arithmetic with it is an
