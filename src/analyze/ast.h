@@ -121,6 +121,9 @@ bool an_is_ballot(const char *name);
 /* --- preprocessor lines (tokens) --- */
 /* The end (exclusive) of the directive whose "#" is token i. */
 size_t an_directive_end(const an_ctx *ctx, size_t i);
+/* Whether token i is part of a #pragma line (which does not change what
+ * the code around it is). */
+bool an_in_pragma(const an_ctx *ctx, size_t i);
 /* Whether tokens [i, end) name a HIP or ROCm macro (USE_ROCM, __HIP_PLATFORM_AMD__ ...). */
 bool an_mentions_hip(const an_ctx *ctx, size_t i, size_t end);
 /* Whether offset lies in a branch of an #if that asks about HIP or ROCm:

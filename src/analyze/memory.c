@@ -64,14 +64,35 @@ static enum CXChildVisitResult launches(CXCursor c, CXCursor parent, CXClientDat
 	return CXChildVisit_Recurse;
 }
 
+/* A walk of the main file only: the prelude and the headers have no
+ * allocations of the file, and walking them costs more than the file. */
+typedef struct main_walk {
+	an_ctx *ctx;
+	CXCursorVisitor visit;
+} main_walk;
+
+static enum CXChildVisitResult in_main_file(CXCursor c, CXCursor parent, CXClientData data)
+{
+	main_walk *w = data;
+
+	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	if (w->visit(c, parent, w->ctx) == CXChildVisit_Recurse)
+		clang_visitChildren(c, w->visit, w->ctx);
+	return CXChildVisit_Continue;
+}
+
 void an_memory_collect(an_ctx *ctx, CXCursor root)
 {
+	main_walk w = { ctx, allocations };
+
 	if (!memmem(ctx->src, ctx->len, "cudaMallocManaged", 17) && !memmem(ctx->src, ctx->len, "__managed__", 11) &&
 	    !memmem(ctx->src, ctx->len, "cudaMallocHost", 14) && !memmem(ctx->src, ctx->len, "cudaHostAlloc", 13))
 		return; /* nothing to follow: spare the walk */
-	clang_visitChildren(root, allocations, ctx);
+	clang_visitChildren(root, in_main_file, &w);
+	w.visit = launches;
 	if (ctx->fine_grained.n)
-		clang_visitChildren(root, launches, ctx);
+		clang_visitChildren(root, in_main_file, &w);
 }
 
 void an_memory_tokens(an_ctx *ctx)

@@ -7,23 +7,33 @@
 
 #include "analyze/ast.h"
 
+typedef struct word {
+	const char *s;
+	size_t n;
+} word;
+#define WORD(lit) { lit, sizeof(lit) - 1 }
+
 static bool ident_wants_ast(const char *s, size_t n)
 {
-	static const char *const prefixes[] = { "atomic", "__shfl", "__ballot", "__activemask", "__popc", "__ffs",
-						"__clz", "__brev", "__half", "half", "__nv_bfloat16", "nv_bfloat16",
-						"__syncwarp", "__any", "__all", "__uni", "__match", "__reduce",
-						"__lane_id", "cudaFuncSetAttribute", NULL };
-	static const char *const names[] = { "asm", "__asm__", "__asm", NULL };
+	static const word prefixes[] = { WORD("atomic"), WORD("__shfl"), WORD("__ballot"), WORD("__activemask"),
+					 WORD("__popc"), WORD("__ffs"), WORD("__clz"), WORD("__brev"),
+					 WORD("__half"), WORD("half"), WORD("__nv_bfloat16"), WORD("nv_bfloat16"),
+					 WORD("__syncwarp"), WORD("__any"), WORD("__all"), WORD("__uni"),
+					 WORD("__match"), WORD("__reduce"), WORD("__lane_id"),
+					 WORD("cudaFuncSetAttribute") };
+	static const word names[] = { WORD("asm"), WORD("__asm__"), WORD("__asm") };
 	size_t i;
 
-	for (i = 0; prefixes[i]; i++)
-		if (n >= strlen(prefixes[i]) && memcmp(s, prefixes[i], strlen(prefixes[i])) == 0)
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (n >= prefixes[i].n && s[0] == prefixes[i].s[0] && memcmp(s, prefixes[i].s, prefixes[i].n) == 0)
 			return true;
-	for (i = 0; names[i]; i++)
-		if (n == strlen(names[i]) && memcmp(s, names[i], n) == 0)
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (n == names[i].n && memcmp(s, names[i].s, n) == 0)
 			return true;
+	if (n < 4 || s[0] != '_' || s[1] != '_') /* the fast-math intrinsics all start so */
+		return false;
 	for (i = 0; an_fast_math[i]; i++)
-		if (n == strlen(an_fast_math[i]) && memcmp(s, an_fast_math[i], n) == 0)
+		if (strncmp(s, an_fast_math[i], n) == 0 && an_fast_math[i][n] == '\0')
 			return true;
 	return false;
 }
@@ -40,13 +50,14 @@ typedef struct wants {
 	bool large;  /* a literal of 1024 or more */
 	bool now;    /* something an AST check looks at */
 	bool memory; /* managed or host allocations, launches: followed into kernels */
+	bool fine;   /* managed or host allocations themselves */
 } wants;
 
 static void look(const an_ctx *ctx, size_t from, size_t to, wants *w)
 {
 	size_t i;
 
-	for (i = from; i < to && !w->now; i++) {
+	for (i = from; i < to; i++) {
 		const port_token *t = &ctx->tokens[i];
 		const char *s = ctx->src + t->start;
 		size_t n = t->end - t->start;
@@ -54,8 +65,9 @@ static void look(const an_ctx *ctx, size_t from, size_t to, wants *w)
 		if (t->kind == PORT_TOKEN_IDENT || t->kind == PORT_TOKEN_KEYWORD) { /* asm is a keyword */
 			w->now |= ident_wants_ast(s, n);
 			w->shared |= AN_TOKEN_IS(ctx, i, "__shared__");
-			w->memory |= (n > 10 && memcmp(s, "cudaMalloc", 10) == 0) || AN_TOKEN_IS(ctx, i, "cudaHostAlloc") ||
-				     AN_TOKEN_IS(ctx, i, "__managed__");
+			w->fine |= AN_TOKEN_IS(ctx, i, "cudaMallocManaged") || AN_TOKEN_IS(ctx, i, "cudaMallocHost") ||
+				   AN_TOKEN_IS(ctx, i, "cudaHostAlloc") || AN_TOKEN_IS(ctx, i, "__managed__");
+			w->memory |= w->fine;
 		} else if (t->kind == PORT_TOKEN_PUNCT && AN_TOKEN_IS(ctx, i, "<<<")) {
 			w->shared = w->memory = true;
 		} else if (t->kind == PORT_TOKEN_LITERAL && s[0] >= '0' && s[0] <= '9') {
@@ -75,10 +87,19 @@ static void look(const an_ctx *ctx, size_t from, size_t to, wants *w)
 
 bool an_needs_ast(const an_ctx *ctx)
 {
-	wants w = { false, false, false, false };
+	wants w = { false, false, false, false, false };
 
 	look(ctx, 0, ctx->ntokens, &w);
 	return w.now || (w.shared && w.large);
+}
+
+/* Whether a function body is needed, given what it and the whole file
+ * hold: shared memory sizes only count in a file with large literals (as
+ * for the whole file above), launches and allocations only in a file with
+ * managed or host memory to follow into kernels. */
+static bool body_needed(const wants *body, const wants *file)
+{
+	return body->now || (body->shared && file->large) || (body->memory && file->fine);
 }
 
 /* The previous token that is not a comment, or SIZE_MAX. */
@@ -150,12 +171,14 @@ char *an_reduced_text(const an_ctx *ctx)
 	frame stack[256];
 	size_t depth = 0, bodies = 0, i;
 	char *copy = NULL;
+	wants file = { false, false, false, false, false };
 
+	look(ctx, 0, ctx->ntokens, &file);
 	for (i = 0; i < ctx->ntokens; i++) {
 		const port_token *t = &ctx->tokens[i];
 
 		if (t->flags & PORT_TOKEN_DIRECTIVE) {
-			if (bodies)
+			if (bodies && !an_in_pragma(ctx, i)) /* #pragma unroll changes no braces */
 				stack[depth - 1].directive = true;
 			continue;
 		}
@@ -171,7 +194,7 @@ char *an_reduced_text(const an_ctx *ctx)
 			depth++;
 		} else if (AN_TOKEN_IS(ctx, i, "}")) {
 			frame f;
-			wants w = { false, false, false, false };
+			wants w = { false, false, false, false, false };
 
 			if (!depth)
 				goto give_up;
@@ -184,7 +207,7 @@ char *an_reduced_text(const an_ctx *ctx)
 			if (f.directive)
 				continue;
 			look(ctx, declaration_start(ctx, f.open), i, &w);
-			if (w.now || w.shared || w.memory)
+			if (body_needed(&w, &file))
 				continue;
 			if (!copy) {
 				if (!(copy = malloc(ctx->len ? ctx->len : 1)))

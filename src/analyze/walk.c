@@ -538,6 +538,15 @@ size_t an_directive_end(const an_ctx *ctx, size_t i)
 	return k;
 }
 
+bool an_in_pragma(const an_ctx *ctx, size_t i)
+{
+	while (i > 0 && !(ctx->tokens[i].flags & PORT_TOKEN_LINE_START))
+		i--;
+	return (ctx->tokens[i].flags & PORT_TOKEN_DIRECTIVE) && i + 1 < ctx->ntokens &&
+	       (ctx->tokens[i + 1].flags & PORT_TOKEN_DIRECTIVE) && !(ctx->tokens[i + 1].flags & PORT_TOKEN_LINE_START) &&
+	       AN_TOKEN_IS(ctx, i + 1, "pragma");
+}
+
 bool an_mentions_hip(const an_ctx *ctx, size_t i, size_t end)
 {
 	for (; i < end; i++) {
