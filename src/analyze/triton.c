@@ -283,7 +283,20 @@ static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 		stores(ctx, from, to);
 }
 
-/* TRITON-003: num_warps=N as a launch option or in a triton.Config. */
+/* The literal N of "name=N" at token i (not "name=="), or -1. */
+static long option_value(const an_ctx *ctx, size_t i, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (ctx->tokens[i].end - ctx->tokens[i].start != n || memcmp(ctx->src + ctx->tokens[i].start, name, n) != 0 ||
+	    !AN_TOKEN_AT(ctx, i + 1, "=") || AN_TOKEN_AT(ctx, i + 2, "=") || i + 2 >= ctx->ntokens ||
+	    ctx->tokens[i + 2].kind != PORT_TOKEN_LITERAL)
+		return -1;
+	return strtol(ctx->src + ctx->tokens[i + 2].start, NULL, 10);
+}
+
+/* TRITON-003: num_warps=N, and num_stages=N above 2, as a launch option or
+ * in a triton.Config. */
 static void warps(an_ctx *ctx)
 {
 	size_t i;
@@ -291,14 +304,16 @@ static void warps(an_ctx *ctx)
 	for (i = 0; i + 2 < ctx->ntokens; i++) {
 		long n;
 
-		if (!AN_TOKEN_AT(ctx, i, "num_warps") || !AN_TOKEN_AT(ctx, i + 1, "=") || AN_TOKEN_AT(ctx, i + 2, "=") ||
-		    ctx->tokens[i + 2].kind != PORT_TOKEN_LITERAL)
-			continue;
-		n = strtol(ctx->src + ctx->tokens[i + 2].start, NULL, 10);
-		an_add(ctx, "TRITON-003", AN_NOTE, ctx->tokens[i].start, ctx->tokens[i + 2].end,
-		       "num_warps=%ld: %ld threads on AMD (64-lane warps), %ld on NVIDIA; tune it (and num_stages) for "
-		       "the AMD GPU",
-		       n, n * 64, n * 32);
+		if ((n = option_value(ctx, i, "num_warps")) >= 0)
+			an_add(ctx, "TRITON-003", AN_NOTE, ctx->tokens[i].start, ctx->tokens[i + 2].end,
+			       "num_warps=%ld: %ld threads on AMD (64-lane warps), %ld on NVIDIA; tune it (and "
+			       "num_stages) for the AMD GPU",
+			       n, n * 64, n * 32);
+		else if ((n = option_value(ctx, i, "num_stages")) > 2)
+			an_add(ctx, "TRITON-003", AN_NOTE, ctx->tokens[i].start, ctx->tokens[i + 2].end,
+			       "num_stages=%ld: pipelining depth tuned for NVIDIA's async copies; AMD's stream "
+			       "pipeliner usually wants 2, and each stage holds its tiles in the 64 KiB of LDS",
+			       n);
 	}
 }
 

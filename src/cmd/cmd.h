@@ -44,7 +44,7 @@ typedef struct cmd_context {
 	const char *format;
 	unsigned jobs;           /* 0: the number of cores */
 	bool no_cache;
-	bool build_files;        /* walks take build files too (scan, diff, apply) */
+	bool build_files;        /* walks take build files too (all but check) */
 	size_t max_size;
 	int fail_on;             /* an_severity, or -1 */
 	bool max_size_given;

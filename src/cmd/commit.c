@@ -90,6 +90,7 @@ int cmd_commit_plan_make(cmd_context *ctx, cmd_commit_plan *plan)
 
 	memset(plan, 0, sizeof(*plan));
 	ctx->analyze = true; /* the findings left open go into the message */
+	ctx->build_files = true;
 	if ((code = cmd_proposals_make(ctx, &plan->set)) != 0)
 		return code;
 	if (!plan->set.walk.git_dir)

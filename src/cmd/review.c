@@ -72,6 +72,7 @@ static int load(cmd_context *ctx, review *r)
 
 	r->ctx = ctx;
 	ctx->analyze = true;
+	ctx->build_files = true;
 	if ((code = cmd_proposals_make(ctx, &r->set)) != 0)
 		return code;
 	if (!r->set.walk.git_dir)

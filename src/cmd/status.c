@@ -154,6 +154,7 @@ int cmd_status(cmd_context *ctx)
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
 		return cmd_fail(CMD_EXIT_USAGE, "status: --format must be text or json, not '%s'", format);
 	ctx->analyze = true;
+	ctx->build_files = true;
 	if ((code = cmd_proposals_make(ctx, &set)) != 0) {
 		cmd_proposals_dispose(&set);
 		return code;

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "analyze/finding.h"
+#include "analyze/pylex.h"
+#include "build/build.h"
 #include "review/validate.h"
 #include "tui/views.h"
 #include "util/error.h"
@@ -113,12 +115,19 @@ static int split_file(tui_app *app, tui_file *f)
 	if ((error = split_lines(p->source.ptr, p->source.len, &f->old_lines, &f->nold)) < 0 ||
 	    (error = split_lines(p->port.output.ptr, p->port.output.len, &f->new_lines, &f->nnew)) < 0)
 		return error;
-	if (app->lexer &&
-	    (port_lexer_tokenize(app->lexer, p->path, p->source.ptr, p->source.len, &f->old_tokens,
-				 &f->nold_tokens) < 0 ||
-	     port_lexer_tokenize(app->lexer, p->path, p->port.output.ptr, p->port.output.len, &f->new_tokens,
-				 &f->nnew_tokens) < 0))
+	/* colour from the file's own language: C++ tokens, Python tokens, and
+	 * none for CMake and make, whose "#" comments C++ would read as directives */
+	if (an_is_python(p->path)) {
+		if (an_python_tokenize(p->source.ptr, p->source.len, &f->old_tokens, &f->nold_tokens) < 0 ||
+		    an_python_tokenize(p->port.output.ptr, p->port.output.len, &f->new_tokens, &f->nnew_tokens) < 0)
+			util_error_clear();
+	} else if (app->lexer && bld_kind_of(p->path) == BLD_NONE &&
+		   (port_lexer_tokenize(app->lexer, p->path, p->source.ptr, p->source.len, &f->old_tokens,
+					&f->nold_tokens) < 0 ||
+		    port_lexer_tokenize(app->lexer, p->path, p->port.output.ptr, p->port.output.len, &f->new_tokens,
+					&f->nnew_tokens) < 0)) {
 		util_error_clear();
+	}
 	return 0;
 }
 

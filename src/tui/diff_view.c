@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyze/analysis.h"
+#include "build/build.h"
 #include "tui/views.h"
 
 typedef struct diff_row {
@@ -279,6 +280,30 @@ static void changed_span(const tui_line *a, const tui_line *b, size_t *a_start, 
 	*b_end = b->len - q;
 }
 
+/* What each side of the diff holds: a Python file stays Python (only its
+ * fixes change it), a build file stays a build file for HIP. */
+static void side_titles(const char *path, const char **old_title, const char **new_title)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	if (strcmp(base, "setup.py") == 0) {
+		*old_title = "setup.py";
+		*new_title = "setup.py for ROCm";
+	} else if (an_is_python(path)) {
+		*old_title = "Triton";
+		*new_title = "Triton on AMD";
+	} else if (bld_kind_of(path) == BLD_CMAKE) {
+		*old_title = "CMake, CUDA";
+		*new_title = "CMake, HIP";
+	} else if (bld_kind_of(path) == BLD_MAKE) {
+		*old_title = "make, CUDA";
+		*new_title = "make, HIP";
+	} else {
+		*old_title = "CUDA";
+		*new_title = "HIP";
+	}
+}
+
 void tui_diff_draw(tui_app *app, const tui_layout *l)
 {
 	tui_screen *s = &app->screen;
@@ -287,17 +312,18 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 	diff_row *rows;
 	size_t n, i;
 	char title[64];
+	const char *old_title, *new_title;
 	side old_side, new_side;
 
 	for (row = 0; row < l->rows; row++)
 		tui_screen_fill(s, l->top + row, l->diff_x, l->diff_width, TUI_NORMAL);
 	if (!f || l->rows < 2 || half < 8)
 		return;
-	/* a Triton file stays Python: only its fixes change it */
-	snprintf(title, sizeof(title), an_is_python(f->p->path) ? " original (Triton)" : " original (CUDA)");
+	side_titles(f->p->path, &old_title, &new_title);
 	tui_screen_fill(s, l->top, l->diff_x, l->diff_width, TUI_TITLE);
+	snprintf(title, sizeof(title), " original (%s)", old_title);
 	tui_screen_put(s, l->top, l->diff_x, half, title, strlen(title), TUI_TITLE);
-	snprintf(title, sizeof(title), an_is_python(f->p->path) ? " proposed (Triton on AMD)" : " proposed (HIP)");
+	snprintf(title, sizeof(title), " proposed (%s)", new_title);
 	tui_screen_put(s, l->top, l->diff_x + half + 1, half, title, strlen(title), TUI_TITLE);
 	if (!(rows = rows_of(f, &n)))
 		return;

@@ -15,7 +15,7 @@ cp -r "$src/share/examples/fastops" "$repo" || exit 2
 (cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -q -m example) || exit 2
 script="$tmp/accept-all.script"
 : >"$script"
-for i in 1 2 3 4 5 6 7 8; do
+for i in 1 2 3 4 5 6 7 8 9; do
 	printf 'Enter A Tab j\n' >>"$script"
 done
 (cd "$repo" && "$hipport" status --format json --target-hip=5.2 >/dev/null) # fills the cache

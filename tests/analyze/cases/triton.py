@@ -83,3 +83,5 @@ def launch(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 
 
 configs = [triton.Config({"BLOCK": 128}, num_warps=8, num_stages=3)]  # expect: TRITON-003
+deep = [triton.Config({"BLOCK": 64}, num_stages=4)]  # expect: TRITON-003
+shallow = [triton.Config({"BLOCK": 64}, num_stages=2)]
