@@ -115,6 +115,18 @@ expect "the error shown" "$tmp/out" "needs PORT_FLAG"
 mkdir -p .hipport && printf '[check]\n\tflags = -DPORT_FLAG=1\n' >.hipport/config
 check "e.cu with check.flags" 0 "$hipport" check --offload-arch=gfx90a e.cu
 
+# a build file: validated by its review alone, no checks apply to it
+printf 'cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nadd_library(p a.cu)\ntarget_link_libraries(p CUDA::cudart)\n' >CMakeLists.txt
+git add CMakeLists.txt && git commit -q -m cmake || exit 2
+check "status lists the build file" 0 "$hipport" status --target-hip=5.2
+expect "build file in status" "$tmp/out" "CMakeLists.txt"
+check "apply CMakeLists.txt" 0 "$hipport" apply --target-hip=5.2 CMakeLists.txt
+check "commit CMakeLists.txt" 0 "$hipport" commit --target-hip=5.2 -m "Port the build to HIP" CMakeLists.txt
+truth "only CMakeLists.txt committed" test "$(git diff --name-only HEAD~1 HEAD)" = "CMakeLists.txt"
+truth "HIP language committed" sh -c "git show HEAD:CMakeLists.txt | grep -q 'LANGUAGES CXX HIP'"
+git log -1 --format=%B >"$tmp/message"
+expect "build file: no checks apply" "$tmp/message" "checks: none apply"
+
 # bad input: -m over lines, outside a repository
 check "bad -m" 2 "$hipport" commit -m "$(printf 'a\nb')"
 plain=$(mktemp -d "${TMPDIR:-/tmp}/hipport-plain.XXXXXX") || exit 2
