@@ -217,6 +217,47 @@ static bool loaded_uncast(const an_ctx *ctx, size_t v, size_t from, size_t to)
 	return false;
 }
 
+/* Whether keyword argument k's value is a string literal other than the
+ * strongest (one of weaker, NULL-ended); its inside is then *r. */
+static bool weaker_literal(const an_ctx *ctx, size_t k, size_t close, const char *const *weaker, an_range *r)
+{
+	const port_token *v;
+	size_t n, i;
+
+	if (!k || k + 2 >= close || ctx->tokens[k + 2].kind != PORT_TOKEN_LITERAL || k + 3 != argument_end(ctx, k + 2, close))
+		return false;
+	v = &ctx->tokens[k + 2];
+	n = v->end - v->start;
+	if (n < 2 || (ctx->src[v->start] != '"' && ctx->src[v->start] != '\''))
+		return false;
+	for (i = 0; weaker[i]; i++)
+		if (strlen(weaker[i]) == n - 2 && memcmp(ctx->src + v->start + 1, weaker[i], n - 2) == 0) {
+			r->start = v->start + 1;
+			r->end = v->end - 1;
+			return true;
+		}
+	return false;
+}
+
+/* TRITON-001's fix: an order weaker than acq_rel and the cta scope become
+ * acq_rel and gpu, trading speed for the guarantee. */
+static void strengthen(an_ctx *ctx, an_hit *h, size_t open, size_t close)
+{
+	static const char *const orders[] = { "relaxed", "acquire", "release", NULL };
+	static const char *const scopes[] = { "cta", NULL };
+	an_range r[2] = { { "sem", 0, 0 }, { "scope", 0, 0 } };
+	bool sem, scope;
+
+	if (!h)
+		return;
+	sem = weaker_literal(ctx, keyword_arg(ctx, open, close, "sem"), close, orders, &r[0]);
+	scope = weaker_literal(ctx, keyword_arg(ctx, open, close, "scope"), close, scopes, &r[1]);
+	if (sem && scope)
+		an_fix(ctx, h, "both", r, 2, NULL, 0);
+	else if (sem || scope)
+		an_fix(ctx, h, sem ? "sem" : "scope", sem ? &r[0] : &r[1], 1, NULL, 0);
+}
+
 /* TRITON-001, -004, -005 and the loads and stores of one kernel [from, to). */
 static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 {
@@ -231,11 +272,13 @@ static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 		close = closing(ctx, i + 3, to);
 		if (name->end - name->start > 7 && memcmp(ctx->src + name->start, "atomic_", 7) == 0 &&
 		    ((k = keyword_arg(ctx, i + 3, close, "sem")) || (k = keyword_arg(ctx, i + 3, close, "scope"))))
-			an_add(ctx, "TRITON-001", AN_WARNING, ctx->tokens[i].start, name->end,
-			       "tl.%.*s with %.*s=: the memory order and scope of atomics differ on AMD, and fp atomics on "
-			       "fine-grained memory may not be atomic",
-			       (int)(name->end - name->start), ctx->src + name->start,
-			       (int)(ctx->tokens[k].end - ctx->tokens[k].start), ctx->src + ctx->tokens[k].start);
+			strengthen(ctx, an_add(ctx, "TRITON-001", AN_WARNING, ctx->tokens[i].start, name->end,
+					       "tl.%.*s with %.*s=: the memory order and scope of atomics differ on AMD, "
+					       "and fp atomics on fine-grained memory may not be atomic",
+					       (int)(name->end - name->start), ctx->src + name->start,
+					       (int)(ctx->tokens[k].end - ctx->tokens[k].start),
+					       ctx->src + ctx->tokens[k].start),
+				   i + 3, close);
 		else if (half && name->end - name->start > 7 && memcmp(ctx->src + name->start, "atomic_", 7) == 0 &&
 			 close < to) {
 			/* the value: the second argument, when a name loaded in its own 16-bit type */

@@ -135,4 +135,12 @@ expect "-p bad database message" "$tmp/err" "not a compilation database"
 check "-C" 0 "$hipport" -C "$src/share/examples/fastops" translate --target-hip=5.2 src/reduce_softmax.cu
 truth "-C output" cmp -s "$tmp/out" "$tmp/stdout.hip"
 
+# Triton: TRITON-001's fix makes a weaker order and scope acq_rel and gpu,
+# keeping the quotes; the strongest ones are left as written
+triton="$src/tests/analyze/cases/triton.py"
+check "triton fix" 0 "$hipport" translate --fix=TRITON-001 "$triton"
+expect "weaker order and scope strengthened" "$tmp/out" "sem='acq_rel', scope=\"gpu\")"
+expect "strongest left as written" "$tmp/out" "sem=\"acq_rel\", scope=\"sys\")"
+truth "only the fix changed the file" sh -c "diff '$triton' '$tmp/out' | grep -c '^>' | grep -qx 1"
+
 finish

@@ -32,6 +32,13 @@ def gather_counts(idx_ptr, counts_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def relaxed_counts(idx_ptr, counts_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    idx = tl.load(idx_ptr + offs, mask=offs < n, other=0)
+    tl.atomic_add(counts_ptr + idx, 1, mask=offs < n, sem='relaxed', scope="cta")  # expect: TRITON-001
+
+
+@triton.jit
 def scatter_half_grads(grad_ptr, idx_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     g = tl.load(grad_ptr + offs, mask=offs < n)
