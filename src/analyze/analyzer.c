@@ -98,19 +98,32 @@ static void learn_value(an_ctx *ctx, CXCursor var, CXCursor value)
 	}
 }
 
-/* Whether a call goes to a function of the file found to be warp-level
- * (by name when the call depends on template parameters). */
-static bool calls_warp_function(const an_ctx *ctx, CXCursor call, const char *name)
+/* Whether a call goes to a function of the file found to be warp-level, by
+ * name (a call that depends on template parameters has no declaration). */
+static bool calls_warp_function(const an_ctx *ctx, const char *name)
 {
-	char other[64];
-	size_t i;
+	char needle[66];
+	size_t n = strlen(name);
 
-	if (an_vars_has(&ctx->warp_functions, clang_getCursorReferenced(call)))
-		return true;
-	for (i = 0; i < ctx->warp_functions.n; i++)
-		if (strcmp(an_spelling(ctx->warp_functions.v[i], other, sizeof(other)), name) == 0)
-			return true;
-	return false;
+	if (!ctx->warp_functions.len || n >= 64)
+		return false;
+	needle[0] = '\0';
+	memcpy(needle + 1, name, n);
+	needle[n + 1] = '\0';
+	return memmem(ctx->warp_functions.ptr, ctx->warp_functions.len, needle, n + 2) != NULL;
+}
+
+/* Adds function c to the warp-level ones: its name, between NULs. */
+static void add_warp_function(an_ctx *ctx, CXCursor c)
+{
+	char name[64];
+
+	if (!ctx->warp_functions.len)
+		util_buf_putc(&ctx->warp_functions, '\0');
+	util_buf_puts(&ctx->warp_functions, an_spelling(c, name, sizeof(name)));
+	util_buf_putc(&ctx->warp_functions, '\0');
+	if (util_buf_oom(&ctx->warp_functions))
+		ctx->error = UTIL_ENOMEM;
 }
 
 static enum CXChildVisitResult learn(CXCursor c, CXCursor parent, CXClientData data)
@@ -123,7 +136,7 @@ static enum CXChildVisitResult learn(CXCursor c, CXCursor parent, CXClientData d
 
 	(void)parent;
 	if (k == CXCursor_CallExpr && (an_is_warp_intrinsic(an_callee(c, name, sizeof(name))) ||
-				       calls_warp_function(ctx, c, name)))
+				       calls_warp_function(ctx, name)))
 		ctx->fn.warp_level = true;
 	if (k == CXCursor_VarDecl) {
 		n = an_children(c, kids, 4);
@@ -194,7 +207,7 @@ static enum CXChildVisitResult declaration(CXCursor c, CXCursor parent, CXClient
 		ctx->in_function = true;
 		clang_visitChildren(c, learn, ctx);
 		if (ctx->fn.warp_level) /* its callers are warp-level code too */
-			an_vars_add(ctx, &ctx->warp_functions, c);
+			add_warp_function(ctx, c);
 		clang_visitChildren(c, check, ctx);
 		ctx->in_function = false;
 		return CXChildVisit_Continue;
@@ -266,7 +279,7 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 done:
 	function_reset(&ctx);
 	an_vars_dispose(&ctx.fine_grained);
-	an_vars_dispose(&ctx.warp_functions);
+	util_buf_dispose(&ctx.warp_functions);
 	free((void *)ctx.tokens);
 	out->hits = ctx.hits;
 	out->count = ctx.count;

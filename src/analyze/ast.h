@@ -11,6 +11,8 @@
 
 #include "analyze/analysis.h"
 #include "port/lex.h"
+#include "util/buf.h"
+#include "util/text.h"
 
 /* A set of variables (their declaration cursors). */
 typedef struct an_vars {
@@ -46,8 +48,10 @@ typedef struct an_ctx {
 	bool in_function;
 	uint32_t decl_start; /* where the current top-level declaration starts (helpers go there) */
 	an_vars fine_grained; /* pointers allocated as managed or host memory in this file */
-	an_vars warp_functions; /* functions of the file walked so far that use warp intrinsics */
+	util_buf warp_functions; /* names of the file's functions walked so far that use warp
+				  * intrinsics, each between NULs */
 	bool fine_grained_known;
+	util_text_cursor where; /* the line of the last hit, for the next one's */
 } an_ctx;
 
 /* --- hits (walk.c) --- */
@@ -121,6 +125,8 @@ bool an_is_ballot(const char *name);
 /* --- preprocessor lines (tokens) --- */
 /* The end (exclusive) of the directive whose "#" is token i. */
 size_t an_directive_end(const an_ctx *ctx, size_t i);
+/* The first token starting at or after offset (ntokens when none). */
+size_t an_token_index(const an_ctx *ctx, uint32_t offset);
 /* Whether token i is part of a #pragma line (which does not change what
  * the code around it is). */
 bool an_in_pragma(const an_ctx *ctx, size_t i);

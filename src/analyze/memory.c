@@ -20,8 +20,8 @@ static bool managed_variable(const an_ctx *ctx, CXCursor var)
 
 	if (!an_extent(ctx, var, &start, &end) || !an_offset(ctx, clang_getCursorLocation(var), &name))
 		return false;
-	for (i = 0; i < ctx->ntokens && ctx->tokens[i].start < name; i++)
-		if (ctx->tokens[i].start >= start && AN_TOKEN_IS(ctx, i, "__managed__"))
+	for (i = an_token_index(ctx, start); i < ctx->ntokens && ctx->tokens[i].start < name; i++)
+		if (AN_TOKEN_IS(ctx, i, "__managed__"))
 			return true;
 	return false;
 }
@@ -122,6 +122,8 @@ void an_memory_tokens(an_ctx *ctx)
 			       "texture reference: removed in HIP 6; use a texture object");
 			continue;
 		}
+		if (n < 10 || memcmp(s, "cuda", 4) != 0) /* the names below all start so */
+			continue;
 		for (k = 0; textures[k]; k++)
 			if (strlen(textures[k]) == n && memcmp(textures[k], s, n) == 0)
 				an_add(ctx, "MEM-002", AN_ERROR, t->start, t->end,

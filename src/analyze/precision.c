@@ -125,6 +125,8 @@ static bool tf32_mode(const an_ctx *ctx, size_t i)
 	const char *s = ctx->src + t->start;
 	size_t n = t->end - t->start, k;
 
+	if (n < 4 || !memchr(s, '3', n)) /* every name below holds "tf32" or "TF32" */
+		return false;
 	if (n == 4 && memcmp(s, "tf32", 4) == 0)
 		return i > 0 && AN_TOKEN_IS(ctx, i - 1, "::");
 	for (k = 0; switches[k]; k++)

@@ -45,61 +45,77 @@ static bool lane_operator(const an_ctx *ctx, size_t i)
 	       AN_TOKEN_IS(ctx, i, ">>=") || AN_TOKEN_IS(ctx, i, "/=");
 }
 
-typedef struct wants {
-	bool shared; /* __shared__ or a launch: the sizes matter if some are large */
-	bool large;  /* a literal of 1024 or more */
-	bool now;    /* something an AST check looks at */
-	bool memory; /* managed or host allocations, launches: followed into kernels */
-	bool fine;   /* managed or host allocations themselves */
-} wants;
+/* What a token asks of the parse (bits). */
+enum {
+	WANT_NOW = 1,    /* something an AST check looks at */
+	WANT_SHARED = 2, /* __shared__ or a launch: the sizes matter if some are large */
+	WANT_LARGE = 4,  /* a literal of 1024 or more */
+	WANT_MEMORY = 8, /* managed or host allocations, launches: followed into kernels */
+	WANT_FINE = 16   /* managed or host allocations themselves */
+};
 
-static void look(const an_ctx *ctx, size_t from, size_t to, wants *w)
+static unsigned token_wants(const an_ctx *ctx, size_t i)
 {
-	size_t i;
+	const port_token *t = &ctx->tokens[i];
+	const char *s = ctx->src + t->start;
+	size_t n = t->end - t->start;
+	unsigned w = 0;
 
-	for (i = from; i < to; i++) {
-		const port_token *t = &ctx->tokens[i];
-		const char *s = ctx->src + t->start;
-		size_t n = t->end - t->start;
+	if (t->kind == PORT_TOKEN_IDENT || t->kind == PORT_TOKEN_KEYWORD) { /* asm is a keyword */
+		if (ident_wants_ast(s, n))
+			w |= WANT_NOW;
+		if (AN_TOKEN_IS(ctx, i, "__shared__"))
+			w |= WANT_SHARED;
+		if (AN_TOKEN_IS(ctx, i, "cudaMallocManaged") || AN_TOKEN_IS(ctx, i, "cudaMallocHost") ||
+		    AN_TOKEN_IS(ctx, i, "cudaHostAlloc") || AN_TOKEN_IS(ctx, i, "__managed__"))
+			w |= WANT_FINE | WANT_MEMORY;
+	} else if (t->kind == PORT_TOKEN_PUNCT && AN_TOKEN_IS(ctx, i, "<<<")) {
+		w |= WANT_SHARED | WANT_MEMORY;
+	} else if (t->kind == PORT_TOKEN_LITERAL && s[0] >= '0' && s[0] <= '9') {
+		unsigned long long v = strtoull(s, NULL, 0);
 
-		if (t->kind == PORT_TOKEN_IDENT || t->kind == PORT_TOKEN_KEYWORD) { /* asm is a keyword */
-			w->now |= ident_wants_ast(s, n);
-			w->shared |= AN_TOKEN_IS(ctx, i, "__shared__");
-			w->fine |= AN_TOKEN_IS(ctx, i, "cudaMallocManaged") || AN_TOKEN_IS(ctx, i, "cudaMallocHost") ||
-				   AN_TOKEN_IS(ctx, i, "cudaHostAlloc") || AN_TOKEN_IS(ctx, i, "__managed__");
-			w->memory |= w->fine;
-		} else if (t->kind == PORT_TOKEN_PUNCT && AN_TOKEN_IS(ctx, i, "<<<")) {
-			w->shared = w->memory = true;
-		} else if (t->kind == PORT_TOKEN_LITERAL && s[0] >= '0' && s[0] <= '9') {
-			unsigned long long v = strtoull(s, NULL, 0);
-
-			w->large |= v >= 1024;
-			if ((v == 31 || v == 32 || v == 5) && i > from && ctx->tokens[i - 1].kind == PORT_TOKEN_PUNCT &&
-			    lane_operator(ctx, i - 1))
-				w->now = true;
-			/* a lane mask built by shifting 1 or all ones */
-			if ((v == 1 || v == 0 || v == 0xffffffffULL) && i + 1 < to &&
-			    (AN_TOKEN_IS(ctx, i + 1, "<<") || AN_TOKEN_IS(ctx, i + 1, ">>")))
-				w->now = true;
-		}
+		if (v >= 1024)
+			w |= WANT_LARGE;
+		if ((v == 31 || v == 32 || v == 5) && i > 0 && ctx->tokens[i - 1].kind == PORT_TOKEN_PUNCT &&
+		    lane_operator(ctx, i - 1))
+			w |= WANT_NOW;
+		/* a lane mask built by shifting 1 or all ones */
+		if ((v == 1 || v == 0 || v == 0xffffffffULL) && i + 1 < ctx->ntokens &&
+		    (AN_TOKEN_IS(ctx, i + 1, "<<") || AN_TOKEN_IS(ctx, i + 1, ">>")))
+			w |= WANT_NOW;
 	}
+	return w;
 }
 
 bool an_needs_ast(const an_ctx *ctx)
 {
-	wants w = { false, false, false, false, false };
+	unsigned w = 0;
+	size_t i;
 
-	look(ctx, 0, ctx->ntokens, &w);
-	return w.now || (w.shared && w.large);
+	for (i = 0; i < ctx->ntokens; i++)
+		if ((w |= token_wants(ctx, i)) & WANT_NOW)
+			return true;
+	return (w & WANT_SHARED) && (w & WANT_LARGE);
 }
 
 /* Whether a function body is needed, given what it and the whole file
  * hold: shared memory sizes only count in a file with large literals (as
  * for the whole file above), launches and allocations only in a file with
  * managed or host memory to follow into kernels. */
-static bool body_needed(const wants *body, const wants *file)
+static bool body_needed(unsigned body, unsigned file)
 {
-	return body->now || (body->shared && file->large) || (body->memory && file->fine);
+	return (body & WANT_NOW) || ((body & WANT_SHARED) && (file & WANT_LARGE)) ||
+	       ((body & WANT_MEMORY) && (file & WANT_FINE));
+}
+
+/* What tokens [from, to) want, from each token's wants. */
+static unsigned range_wants(const uint8_t *wants, size_t from, size_t to)
+{
+	unsigned w = 0;
+
+	for (; from < to && !(w & WANT_NOW); from++)
+		w |= wants[from];
+	return w;
 }
 
 /* The previous token that is not a comment, or SIZE_MAX. */
@@ -171,9 +187,13 @@ char *an_reduced_text(const an_ctx *ctx)
 	frame stack[256];
 	size_t depth = 0, bodies = 0, i;
 	char *copy = NULL;
-	wants file = { false, false, false, false, false };
+	uint8_t *wants = malloc(ctx->ntokens ? ctx->ntokens : 1);
+	unsigned file = 0;
 
-	look(ctx, 0, ctx->ntokens, &file);
+	if (!wants)
+		return NULL;
+	for (i = 0; i < ctx->ntokens; i++)
+		file |= wants[i] = (uint8_t)token_wants(ctx, i);
 	for (i = 0; i < ctx->ntokens; i++) {
 		const port_token *t = &ctx->tokens[i];
 
@@ -194,7 +214,6 @@ char *an_reduced_text(const an_ctx *ctx)
 			depth++;
 		} else if (AN_TOKEN_IS(ctx, i, "}")) {
 			frame f;
-			wants w = { false, false, false, false, false };
 
 			if (!depth)
 				goto give_up;
@@ -206,20 +225,22 @@ char *an_reduced_text(const an_ctx *ctx)
 			bodies--;
 			if (f.directive)
 				continue;
-			look(ctx, declaration_start(ctx, f.open), i, &w);
-			if (body_needed(&w, &file))
+			if (body_needed(range_wants(wants, declaration_start(ctx, f.open), i), file))
 				continue;
 			if (!copy) {
 				if (!(copy = malloc(ctx->len ? ctx->len : 1)))
-					return NULL;
+					goto give_up;
 				memcpy(copy, ctx->src, ctx->len);
 			}
 			blank(copy, ctx->tokens[f.open].end, t->start);
 		}
 	}
-	if (!depth)
+	if (!depth) {
+		free(wants);
 		return copy;
+	}
 give_up: /* braces that do not balance over every #if branch: parse as written */
+	free(wants);
 	free(copy);
 	return NULL;
 }

@@ -37,7 +37,7 @@ an_hit *an_add(an_ctx *ctx, const char *id, an_severity severity, uint32_t start
 		ctx->error = UTIL_ENOMEM;
 		return NULL;
 	}
-	util_text_position(ctx->src, start < ctx->len ? start : ctx->len, &line, &col);
+	util_text_position_from(&ctx->where, ctx->src, start < ctx->len ? start : ctx->len, &line, &col);
 	h = &ctx->hits[ctx->count++];
 	memset(h, 0, sizeof(*h));
 	h->id = id;
@@ -536,6 +536,21 @@ size_t an_directive_end(const an_ctx *ctx, size_t i)
 	       !(ctx->tokens[k].flags & PORT_TOKEN_LINE_START && AN_TOKEN_IS(ctx, k, "#")))
 		k++;
 	return k;
+}
+
+size_t an_token_index(const an_ctx *ctx, uint32_t offset)
+{
+	size_t lo = 0, hi = ctx->ntokens;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ctx->tokens[mid].start < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 bool an_in_pragma(const an_ctx *ctx, size_t i)

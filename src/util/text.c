@@ -48,17 +48,28 @@ size_t util_text_find_invalid_utf8(const char *data, size_t len)
 	return len;
 }
 
+void util_text_position_from(util_text_cursor *cursor, const char *data, size_t offset, unsigned *line,
+			     unsigned *col)
+{
+	const char *p, *end = data + offset;
+
+	if (cursor->data != data || offset < cursor->offset) {
+		cursor->data = data;
+		cursor->offset = cursor->line_start = 0;
+		cursor->line = 1;
+	}
+	for (p = data + cursor->offset; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++) {
+		cursor->line++;
+		cursor->line_start = (size_t)(p - data) + 1;
+	}
+	cursor->offset = offset;
+	*line = cursor->line;
+	*col = (unsigned)(offset - cursor->line_start + 1);
+}
+
 void util_text_position(const char *data, size_t offset, unsigned *line, unsigned *col)
 {
-	unsigned l = 1;
-	size_t i, start = 0;
+	util_text_cursor cursor = { NULL, 0, 0, 1 };
 
-	for (i = 0; i < offset; i++) {
-		if (data[i] == '\n') {
-			l++;
-			start = i + 1;
-		}
-	}
-	*line = l;
-	*col = (unsigned)(offset - start + 1);
+	util_text_position_from(&cursor, data, offset, line, col);
 }

@@ -14,4 +14,18 @@ size_t util_text_find_invalid_utf8(const char *data, size_t len);
 /* 1-based line and column (in bytes) of offset. */
 void util_text_position(const char *data, size_t offset, unsigned *line, unsigned *col);
 
+/* A place of a text whose line is known (zeroed: none yet). Positions at or
+ * after it are counted from it rather than from the start: findings come
+ * mostly in source order, and counting from the start each time makes a
+ * file's findings cost the square of its size. */
+typedef struct util_text_cursor {
+	const char *data;
+	size_t offset, line_start;
+	unsigned line;
+} util_text_cursor;
+
+/* util_text_position, starting from *cursor where it can; moves *cursor to offset. */
+void util_text_position_from(util_text_cursor *cursor, const char *data, size_t offset, unsigned *line,
+			     unsigned *col);
+
 #endif
