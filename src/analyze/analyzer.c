@@ -151,6 +151,7 @@ static enum CXChildVisitResult learn(CXCursor c, CXCursor parent, CXClientData d
 
 static void function_reset(an_ctx *ctx)
 {
+	an_binop_memo_clear(ctx->binops);
 	an_vars_dispose(&ctx->fn.thread);
 	an_vars_dispose(&ctx->fn.warp_id);
 	an_vars_dispose(&ctx->fn.lane);
@@ -239,12 +240,14 @@ bool an_is_python(const char *path)
 int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *fs_path, const char *src,
 	       size_t len)
 {
+	an_binop_memo binops = { NULL, 0, 0 };
 	an_ctx ctx;
 	int err;
 	size_t i, n;
 
 	memset(out, 0, sizeof(*out));
 	memset(&ctx, 0, sizeof(ctx));
+	ctx.binops = &binops;
 	ctx.src = src;
 	ctx.len = len;
 	ctx.target_hip = a->target_hip;

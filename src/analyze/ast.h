@@ -32,6 +32,21 @@ typedef struct an_function {
 	uint32_t wide_start, wide_end; /* an expression converted to 64 bits */
 } an_function;
 
+/* an_binop's answers for the function being walked: its facts and its
+ * checks ask about the same operators, and each answer costs the extents
+ * of both operands. */
+typedef struct an_binop_entry {
+	const void *expr; /* the cursor's expression; NULL: a free slot */
+	bool ok;
+	char op[4];
+	CXCursor lhs, rhs;
+} an_binop_entry;
+typedef struct an_binop_memo {
+	an_binop_entry *v;
+	size_t cap, n;
+} an_binop_memo;
+void an_binop_memo_clear(an_binop_memo *m);
+
 typedef struct an_ctx {
 	port_version target_hip;
 	CXTranslationUnit tu;
@@ -52,6 +67,7 @@ typedef struct an_ctx {
 				  * intrinsics, each between NULs */
 	bool fine_grained_known;
 	util_text_cursor where; /* the line of the last hit, for the next one's */
+	an_binop_memo *binops;  /* behind a pointer: filled by an_binop, which reads the rest */
 } an_ctx;
 
 /* --- hits (walk.c) --- */

@@ -225,17 +225,15 @@ static bool skip_space(const char *s, size_t len, size_t *i)
 	return true;
 }
 
-bool an_binop(const an_ctx *ctx, CXCursor c, char op[4], CXCursor *lhs, CXCursor *rhs)
+static bool binop_of(const an_ctx *ctx, CXCursor c, char op[4], CXCursor *lhs, CXCursor *rhs)
 {
 	CXCursor kids[2];
 	uint32_t ls, le, rs, re;
 	size_t i, n = 0;
-	enum CXCursorKind k = clang_getCursorKind(c);
 
 	/* the operator is read from the text between the operands, so a macro
 	 * operand is fine; an operator produced by a macro is not found there */
-	if ((k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator) ||
-	    an_children(c, kids, 2) != 2)
+	if (an_children(c, kids, 2) != 2)
 		return false;
 	if (!an_extent(ctx, kids[0], &ls, &le) || !an_extent(ctx, kids[1], &rs, &re) || le > rs)
 		return false;
@@ -249,6 +247,66 @@ bool an_binop(const an_ctx *ctx, CXCursor c, char op[4], CXCursor *lhs, CXCursor
 		return false;
 	*lhs = kids[0];
 	*rhs = kids[1];
+	return true;
+}
+
+void an_binop_memo_clear(an_binop_memo *m)
+{
+	free(m->v);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The slot of expr in m (free when it is not there); m has a free slot. */
+static an_binop_entry *memo_slot(an_binop_memo *m, const void *expr)
+{
+	size_t i = ((uintptr_t)expr >> 4) & (m->cap - 1);
+
+	while (m->v[i].expr && m->v[i].expr != expr)
+		i = (i + 1) & (m->cap - 1);
+	return &m->v[i];
+}
+
+/* Room for one more answer (the table at most half full); false when out of memory. */
+static bool memo_room(an_binop_memo *m)
+{
+	an_binop_memo bigger;
+	size_t i;
+
+	if (m->cap && (m->n + 1) * 2 <= m->cap)
+		return true;
+	bigger.cap = m->cap ? m->cap * 2 : 64;
+	bigger.n = m->n;
+	if (!(bigger.v = calloc(bigger.cap, sizeof(*bigger.v))))
+		return false;
+	for (i = 0; i < m->cap; i++)
+		if (m->v[i].expr)
+			*memo_slot(&bigger, m->v[i].expr) = m->v[i];
+	free(m->v);
+	*m = bigger;
+	return true;
+}
+
+bool an_binop(const an_ctx *ctx, CXCursor c, char op[4], CXCursor *lhs, CXCursor *rhs)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	an_binop_memo *m = ctx->binops;
+	an_binop_entry *e;
+
+	if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator)
+		return false;
+	if (!m || !c.data[1] || !memo_room(m))
+		return binop_of(ctx, c, op, lhs, rhs);
+	e = memo_slot(m, c.data[1]);
+	if (!e->expr) {
+		e->expr = c.data[1];
+		e->ok = binop_of(ctx, c, e->op, &e->lhs, &e->rhs);
+		m->n++;
+	}
+	if (!e->ok)
+		return false;
+	memcpy(op, e->op, 4);
+	*lhs = e->lhs;
+	*rhs = e->rhs;
 	return true;
 }
 
