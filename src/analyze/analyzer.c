@@ -271,6 +271,7 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 			free((void *)ctx.tokens);
 			return err;
 		}
+		an_macro_uses_collect(&ctx);
 		an_memory_collect(&ctx, clang_getTranslationUnitCursor(ctx.tu));
 		clang_visitChildren(clang_getTranslationUnitCursor(ctx.tu), declaration, &ctx);
 	}
@@ -283,6 +284,7 @@ done:
 	function_reset(&ctx);
 	an_vars_dispose(&ctx.fine_grained);
 	util_buf_dispose(&ctx.warp_functions);
+	free(ctx.macro_uses);
 	free((void *)ctx.tokens);
 	out->hits = ctx.hits;
 	out->count = ctx.count;

@@ -47,6 +47,10 @@ typedef struct an_binop_memo {
 } an_binop_memo;
 void an_binop_memo_clear(an_binop_memo *m);
 
+typedef struct an_span {
+	uint32_t start, end;
+} an_span;
+
 typedef struct an_ctx {
 	port_version target_hip;
 	CXTranslationUnit tu;
@@ -68,6 +72,8 @@ typedef struct an_ctx {
 	bool fine_grained_known;
 	util_text_cursor where; /* the line of the last hit, for the next one's */
 	an_binop_memo *binops;  /* behind a pointer: filled by an_binop, which reads the rest */
+	an_span *macro_uses;    /* the file's macro uses, sorted, disjoint */
+	size_t nmacro_uses;
 } an_ctx;
 
 /* --- hits (walk.c) --- */
@@ -84,6 +90,9 @@ an_hit *an_add_at(an_ctx *ctx, const char *id, an_severity severity, CXCursor c,
 bool an_offset(const an_ctx *ctx, CXSourceLocation loc, uint32_t *offset);
 /* The extent of a cursor in the file; false outside it. */
 bool an_extent(const an_ctx *ctx, CXCursor c, uint32_t *start, uint32_t *end);
+/* Collects the file's macro uses from the preprocessing record (once,
+ * after the parse): an_written asks them. */
+void an_macro_uses_collect(an_ctx *ctx);
 /* Whether the cursor's text is written out in the file (not produced by a
  * macro): only then can a fix rewrite it. */
 bool an_written(const an_ctx *ctx, CXCursor c);

@@ -2,41 +2,11 @@
  * of a file, and most of it goes into function bodies: files with nothing
  * for the AST checks are not parsed at all, and the bodies of functions with
  * nothing for them are blanked in the text libclang gets. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/ast.h"
-
-typedef struct word {
-	const char *s;
-	size_t n;
-} word;
-#define WORD(lit) { lit, sizeof(lit) - 1 }
-
-static bool ident_wants_ast(const char *s, size_t n)
-{
-	static const word prefixes[] = { WORD("atomic"), WORD("__shfl"), WORD("__ballot"), WORD("__activemask"),
-					 WORD("__popc"), WORD("__ffs"), WORD("__clz"), WORD("__brev"),
-					 WORD("__half"), WORD("half"), WORD("__nv_bfloat16"), WORD("nv_bfloat16"),
-					 WORD("__syncwarp"), WORD("__any"), WORD("__all"), WORD("__uni"),
-					 WORD("__match"), WORD("__reduce"), WORD("__lane_id"),
-					 WORD("cudaFuncSetAttribute") };
-	static const word names[] = { WORD("asm"), WORD("__asm__"), WORD("__asm") };
-	size_t i;
-
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (n >= prefixes[i].n && s[0] == prefixes[i].s[0] && memcmp(s, prefixes[i].s, prefixes[i].n) == 0)
-			return true;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (n == names[i].n && memcmp(s, names[i].s, n) == 0)
-			return true;
-	if (n < 4 || s[0] != '_' || s[1] != '_') /* the fast-math intrinsics all start so */
-		return false;
-	for (i = 0; an_fast_math[i]; i++)
-		if (strncmp(s, an_fast_math[i], n) == 0 && an_fast_math[i][n] == '\0')
-			return true;
-	return false;
-}
 
 static bool lane_operator(const an_ctx *ctx, size_t i)
 {
@@ -54,6 +24,61 @@ enum {
 	WANT_FINE = 16   /* managed or host allocations themselves */
 };
 
+/* The identifiers that ask something of the parse: prefixes, or whole names. */
+typedef struct trigger {
+	const char *s;
+	size_t n;
+	bool prefix;
+	unsigned wants;
+} trigger;
+#define PREFIX(lit) { lit, sizeof(lit) - 1, true, WANT_NOW }
+#define NAME(lit, wants) { lit, sizeof(lit) - 1, false, wants }
+
+static const trigger triggers[] = {
+	PREFIX("atomic"), PREFIX("__shfl"), PREFIX("__ballot"), PREFIX("__activemask"), PREFIX("__popc"),
+	PREFIX("__ffs"), PREFIX("__clz"), PREFIX("__brev"), PREFIX("__half"), PREFIX("half"),
+	PREFIX("__nv_bfloat16"), PREFIX("nv_bfloat16"), PREFIX("__syncwarp"), PREFIX("__any"), PREFIX("__all"),
+	PREFIX("__uni"), PREFIX("__match"), PREFIX("__reduce"), PREFIX("__lane_id"), PREFIX("cudaFuncSetAttribute"),
+	NAME("asm", WANT_NOW), NAME("__asm__", WANT_NOW), NAME("__asm", WANT_NOW), /* asm is a keyword */
+	NAME("__shared__", WANT_SHARED),
+	NAME("cudaMallocManaged", WANT_FINE | WANT_MEMORY), NAME("cudaMallocHost", WANT_FINE | WANT_MEMORY),
+	NAME("cudaHostAlloc", WANT_FINE | WANT_MEMORY), NAME("__managed__", WANT_FINE | WANT_MEMORY),
+};
+#define NTRIGGERS (sizeof(triggers) / sizeof(triggers[0]))
+
+/* The first characters of the triggers and the fast-math names: most
+ * identifiers start otherwise, and are settled by one look-up. */
+static bool first_chars[256];
+static pthread_once_t first_chars_once = PTHREAD_ONCE_INIT;
+
+static void first_chars_init(void)
+{
+	size_t i;
+
+	for (i = 0; i < NTRIGGERS; i++)
+		first_chars[(unsigned char)triggers[i].s[0]] = true;
+	for (i = 0; an_fast_math[i]; i++)
+		first_chars[(unsigned char)an_fast_math[i][0]] = true;
+}
+
+static unsigned ident_wants(const char *s, size_t n)
+{
+	unsigned w = 0;
+	size_t i;
+
+	pthread_once(&first_chars_once, first_chars_init);
+	if (!n || !first_chars[(unsigned char)s[0]])
+		return 0;
+	for (i = 0; i < NTRIGGERS; i++)
+		if (s[0] == triggers[i].s[0] && (triggers[i].prefix ? n >= triggers[i].n : n == triggers[i].n) &&
+		    memcmp(s, triggers[i].s, triggers[i].n) == 0)
+			w |= triggers[i].wants;
+	for (i = 0; an_fast_math[i]; i++)
+		if (an_fast_math[i][0] == s[0] && strncmp(s, an_fast_math[i], n) == 0 && an_fast_math[i][n] == '\0')
+			w |= WANT_NOW;
+	return w;
+}
+
 static unsigned token_wants(const an_ctx *ctx, size_t i)
 {
 	const port_token *t = &ctx->tokens[i];
@@ -61,14 +86,8 @@ static unsigned token_wants(const an_ctx *ctx, size_t i)
 	size_t n = t->end - t->start;
 	unsigned w = 0;
 
-	if (t->kind == PORT_TOKEN_IDENT || t->kind == PORT_TOKEN_KEYWORD) { /* asm is a keyword */
-		if (ident_wants_ast(s, n))
-			w |= WANT_NOW;
-		if (AN_TOKEN_IS(ctx, i, "__shared__"))
-			w |= WANT_SHARED;
-		if (AN_TOKEN_IS(ctx, i, "cudaMallocManaged") || AN_TOKEN_IS(ctx, i, "cudaMallocHost") ||
-		    AN_TOKEN_IS(ctx, i, "cudaHostAlloc") || AN_TOKEN_IS(ctx, i, "__managed__"))
-			w |= WANT_FINE | WANT_MEMORY;
+	if (t->kind == PORT_TOKEN_IDENT || t->kind == PORT_TOKEN_KEYWORD) {
+		w = ident_wants(s, n);
 	} else if (t->kind == PORT_TOKEN_PUNCT && AN_TOKEN_IS(ctx, i, "<<<")) {
 		w |= WANT_SHARED | WANT_MEMORY;
 	} else if (t->kind == PORT_TOKEN_LITERAL && s[0] >= '0' && s[0] <= '9') {

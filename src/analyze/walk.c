@@ -95,12 +95,69 @@ bool an_extent(const an_ctx *ctx, CXCursor c, uint32_t *start, uint32_t *end)
 
 /* Whether [start, end) begins or ends inside a macro expansion (libclang 15
  * reports the expansion for spelling locations, so the preprocessing
- * record decides: the cursor at a place in a macro use is the expansion). */
+ * record decides: the macro uses it holds for the file, collected once). */
 static bool at_macro(const an_ctx *ctx, uint32_t offset)
 {
-	CXCursor c = clang_getCursor(ctx->tu, clang_getLocationForOffset(ctx->tu, ctx->file, offset));
+	size_t lo = 0, hi = ctx->nmacro_uses;
 
-	return clang_getCursorKind(c) == CXCursor_MacroExpansion;
+	/* the last use starting at or before offset */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ctx->macro_uses[mid].start <= offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && offset < ctx->macro_uses[lo - 1].end;
+}
+
+static enum CXChildVisitResult macro_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+	an_ctx *ctx = data;
+	uint32_t start, end;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_MacroExpansion || !an_extent(ctx, c, &start, &end) || end <= start)
+		return CXChildVisit_Continue;
+	if (ctx->nmacro_uses % 64 == 0) {
+		an_span *m = realloc(ctx->macro_uses, (ctx->nmacro_uses + 64) * sizeof(*m));
+
+		if (!m) {
+			ctx->error = UTIL_ENOMEM;
+			return CXChildVisit_Break;
+		}
+		ctx->macro_uses = m;
+	}
+	ctx->macro_uses[ctx->nmacro_uses].start = start;
+	ctx->macro_uses[ctx->nmacro_uses++].end = end;
+	return CXChildVisit_Continue;
+}
+
+static int span_order(const void *a, const void *b)
+{
+	const an_span *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+void an_macro_uses_collect(an_ctx *ctx)
+{
+	size_t i, n = 0;
+
+	clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), macro_use, ctx);
+	if (!ctx->nmacro_uses)
+		return;
+	qsort(ctx->macro_uses, ctx->nmacro_uses, sizeof(*ctx->macro_uses), span_order);
+	for (i = 0; i < ctx->nmacro_uses; i++) { /* a use inside another's arguments merges into it */
+		if (n && ctx->macro_uses[i].start < ctx->macro_uses[n - 1].end) {
+			if (ctx->macro_uses[i].end > ctx->macro_uses[n - 1].end)
+				ctx->macro_uses[n - 1].end = ctx->macro_uses[i].end;
+			continue;
+		}
+		ctx->macro_uses[n++] = ctx->macro_uses[i];
+	}
+	ctx->nmacro_uses = n;
 }
 
 static bool in_macro(const an_ctx *ctx, uint32_t start, uint32_t end)
