@@ -135,7 +135,7 @@ static enum CXChildVisitResult learn(CXCursor c, CXCursor parent, CXClientData d
 	size_t n;
 
 	(void)parent;
-	if (k == CXCursor_CallExpr && (an_is_warp_intrinsic(an_callee(c, name, sizeof(name))) ||
+	if (k == CXCursor_CallExpr && (an_is_warp_intrinsic(an_callee_of(ctx, c, name, sizeof(name))) ||
 				       calls_warp_function(ctx, name)))
 		ctx->fn.warp_level = true;
 	if (k == CXCursor_VarDecl) {
@@ -151,7 +151,7 @@ static enum CXChildVisitResult learn(CXCursor c, CXCursor parent, CXClientData d
 
 static void function_reset(an_ctx *ctx)
 {
-	an_binop_memo_clear(ctx->binops);
+	an_expr_memo_clear(ctx->memo);
 	an_vars_dispose(&ctx->fn.thread);
 	an_vars_dispose(&ctx->fn.warp_id);
 	an_vars_dispose(&ctx->fn.lane);
@@ -172,7 +172,7 @@ static enum CXChildVisitResult check(CXCursor c, CXCursor parent, CXClientData d
 	if (ctx->error)
 		return CXChildVisit_Break;
 	if (n.kind == CXCursor_CallExpr)
-		an_callee(c, callee, sizeof(callee));
+		an_callee_of(ctx, c, callee, sizeof(callee));
 	an_atomics_visit(ctx, &n);
 	an_precision_visit(ctx, &n);
 	an_warp_visit(ctx, &n);
@@ -240,14 +240,14 @@ bool an_is_python(const char *path)
 int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *fs_path, const char *src,
 	       size_t len)
 {
-	an_binop_memo binops = { NULL, 0, 0 };
+	an_expr_memo memo = { NULL, 0, 0 };
 	an_ctx ctx;
 	int err;
 	size_t i, n;
 
 	memset(out, 0, sizeof(*out));
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.binops = &binops;
+	ctx.memo = &memo;
 	ctx.src = src;
 	ctx.len = len;
 	ctx.target_hip = a->target_hip;

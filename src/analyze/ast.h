@@ -32,20 +32,22 @@ typedef struct an_function {
 	uint32_t wide_start, wide_end; /* an expression converted to 64 bits */
 } an_function;
 
-/* an_binop's answers for the function being walked: its facts and its
- * checks ask about the same operators, and each answer costs the extents
- * of both operands. */
-typedef struct an_binop_entry {
+/* What an_binop and an_callee_of answered for the function being walked:
+ * its facts and its checks ask about the same expressions, and each answer
+ * costs several libclang calls. */
+typedef struct an_expr_entry {
 	const void *expr; /* the cursor's expression; NULL: a free slot */
-	bool ok;
+	bool binop_known, binop;
 	char op[4];
 	CXCursor lhs, rhs;
-} an_binop_entry;
-typedef struct an_binop_memo {
-	an_binop_entry *v;
+	bool callee_known;
+	char callee[64];
+} an_expr_entry;
+typedef struct an_expr_memo {
+	an_expr_entry *v;
 	size_t cap, n;
-} an_binop_memo;
-void an_binop_memo_clear(an_binop_memo *m);
+} an_expr_memo;
+void an_expr_memo_clear(an_expr_memo *m);
 
 typedef struct an_span {
 	uint32_t start, end;
@@ -71,7 +73,7 @@ typedef struct an_ctx {
 				  * intrinsics, each between NULs */
 	bool fine_grained_known;
 	util_text_cursor where; /* the line of the last hit, for the next one's */
-	an_binop_memo *binops;  /* behind a pointer: filled by an_binop, which reads the rest */
+	an_expr_memo *memo;     /* behind a pointer: filled by an_binop and an_callee_of, which read the rest */
 	an_span *macro_uses;    /* the file's macro uses, sorted, disjoint */
 	size_t nmacro_uses;
 } an_ctx;
@@ -107,6 +109,9 @@ CXCursor an_strip(CXCursor c);
 const char *an_spelling(CXCursor c, char *buf, size_t size);
 /* The name of the function a call calls, into buf. */
 const char *an_callee(CXCursor call, char *buf, size_t size);
+/* an_callee, remembered for the function being walked (the memo may move:
+ * the name is copied into buf). */
+const char *an_callee_of(const an_ctx *ctx, CXCursor call, char *buf, size_t size);
 /* The operator of a binary or compound assignment operator ("&", ">>=");
  * false when it cannot be read from the source (macros). */
 bool an_binop(const an_ctx *ctx, CXCursor c, char op[4], CXCursor *lhs, CXCursor *rhs);

@@ -307,14 +307,14 @@ static bool binop_of(const an_ctx *ctx, CXCursor c, char op[4], CXCursor *lhs, C
 	return true;
 }
 
-void an_binop_memo_clear(an_binop_memo *m)
+void an_expr_memo_clear(an_expr_memo *m)
 {
 	free(m->v);
 	memset(m, 0, sizeof(*m));
 }
 
 /* The slot of expr in m (free when it is not there); m has a free slot. */
-static an_binop_entry *memo_slot(an_binop_memo *m, const void *expr)
+static an_expr_entry *memo_slot(an_expr_memo *m, const void *expr)
 {
 	size_t i = ((uintptr_t)expr >> 4) & (m->cap - 1);
 
@@ -323,48 +323,67 @@ static an_binop_entry *memo_slot(an_binop_memo *m, const void *expr)
 	return &m->v[i];
 }
 
-/* Room for one more answer (the table at most half full); false when out of memory. */
-static bool memo_room(an_binop_memo *m)
+/* The entry of cursor c, made when new; NULL when it cannot be kept. */
+static an_expr_entry *memo_entry(const an_ctx *ctx, CXCursor c)
 {
-	an_binop_memo bigger;
+	an_expr_memo *m = ctx->memo, bigger;
+	an_expr_entry *e;
 	size_t i;
 
-	if (m->cap && (m->n + 1) * 2 <= m->cap)
-		return true;
-	bigger.cap = m->cap ? m->cap * 2 : 64;
-	bigger.n = m->n;
-	if (!(bigger.v = calloc(bigger.cap, sizeof(*bigger.v))))
-		return false;
-	for (i = 0; i < m->cap; i++)
-		if (m->v[i].expr)
-			*memo_slot(&bigger, m->v[i].expr) = m->v[i];
-	free(m->v);
-	*m = bigger;
-	return true;
+	if (!m || !c.data[1])
+		return NULL;
+	if (!m->cap || (m->n + 1) * 2 > m->cap) { /* at most half full */
+		bigger.cap = m->cap ? m->cap * 2 : 64;
+		bigger.n = m->n;
+		if (!(bigger.v = calloc(bigger.cap, sizeof(*bigger.v))))
+			return NULL;
+		for (i = 0; i < m->cap; i++)
+			if (m->v[i].expr)
+				*memo_slot(&bigger, m->v[i].expr) = m->v[i];
+		free(m->v);
+		*m = bigger;
+	}
+	e = memo_slot(m, c.data[1]);
+	if (!e->expr) {
+		e->expr = c.data[1];
+		m->n++;
+	}
+	return e;
 }
 
 bool an_binop(const an_ctx *ctx, CXCursor c, char op[4], CXCursor *lhs, CXCursor *rhs)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
-	an_binop_memo *m = ctx->binops;
-	an_binop_entry *e;
+	an_expr_entry *e;
 
 	if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator)
 		return false;
-	if (!m || !c.data[1] || !memo_room(m))
+	if (!(e = memo_entry(ctx, c)))
 		return binop_of(ctx, c, op, lhs, rhs);
-	e = memo_slot(m, c.data[1]);
-	if (!e->expr) {
-		e->expr = c.data[1];
-		e->ok = binop_of(ctx, c, e->op, &e->lhs, &e->rhs);
-		m->n++;
+	if (!e->binop_known) {
+		e->binop = binop_of(ctx, c, e->op, &e->lhs, &e->rhs);
+		e->binop_known = true;
 	}
-	if (!e->ok)
+	if (!e->binop)
 		return false;
 	memcpy(op, e->op, 4);
 	*lhs = e->lhs;
 	*rhs = e->rhs;
 	return true;
+}
+
+const char *an_callee_of(const an_ctx *ctx, CXCursor call, char *buf, size_t size)
+{
+	an_expr_entry *e = memo_entry(ctx, call);
+
+	if (!e)
+		return an_callee(call, buf, size);
+	if (!e->callee_known) {
+		an_callee(call, e->callee, sizeof(e->callee));
+		e->callee_known = true;
+	}
+	snprintf(buf, size, "%s", e->callee);
+	return buf;
 }
 
 bool an_eval_int(CXCursor c, long long *value)
