@@ -151,7 +151,6 @@ static enum CXChildVisitResult learn(CXCursor c, CXCursor parent, CXClientData d
 
 static void function_reset(an_ctx *ctx)
 {
-	an_expr_memo_clear(ctx->memo);
 	an_vars_dispose(&ctx->fn.thread);
 	an_vars_dispose(&ctx->fn.warp_id);
 	an_vars_dispose(&ctx->fn.lane);
@@ -282,6 +281,7 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	an_memory_tokens(&ctx);
 done:
 	function_reset(&ctx);
+	an_expr_memo_clear(&memo);
 	an_vars_dispose(&ctx.fine_grained);
 	util_buf_dispose(&ctx.warp_functions);
 	free(ctx.macro_uses);

@@ -32,9 +32,9 @@ typedef struct an_function {
 	uint32_t wide_start, wide_end; /* an expression converted to 64 bits */
 } an_function;
 
-/* What an_binop and an_callee_of answered for the function being walked:
- * its facts and its checks ask about the same expressions, and each answer
- * costs several libclang calls. */
+/* What an_binop and an_callee_of answered for the file: the walk of its
+ * allocations, the facts of a function and its checks ask about the same
+ * expressions, and each answer costs several libclang calls. */
 typedef struct an_expr_entry {
 	const void *expr; /* the cursor's expression; NULL: a free slot */
 	bool binop_known, binop;
@@ -109,8 +109,8 @@ CXCursor an_strip(CXCursor c);
 const char *an_spelling(CXCursor c, char *buf, size_t size);
 /* The name of the function a call calls, into buf. */
 const char *an_callee(CXCursor call, char *buf, size_t size);
-/* an_callee, remembered for the function being walked (the memo may move:
- * the name is copied into buf). */
+/* an_callee, remembered for the file (the memo may move: the name is
+ * copied into buf). */
 const char *an_callee_of(const an_ctx *ctx, CXCursor call, char *buf, size_t size);
 /* The operator of a binary or compound assignment operator ("&", ">>=");
  * false when it cannot be read from the source (macros). */

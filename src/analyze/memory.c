@@ -38,7 +38,7 @@ static enum CXChildVisitResult allocations(CXCursor c, CXCursor parent, CXClient
 		return CXChildVisit_Continue;
 	}
 	if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) >= 2 &&
-	    is_fine_grained_alloc(an_callee(c, name, sizeof(name))) &&
+	    is_fine_grained_alloc(an_callee_of(ctx, c, name, sizeof(name))) &&
 	    an_base_var(clang_Cursor_getArgument(c, 0), &var))
 		an_vars_add(ctx, &ctx->fine_grained, var);
 	return CXChildVisit_Recurse;
