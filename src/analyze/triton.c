@@ -329,11 +329,8 @@ static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 /* The literal N of "name=N" at token i (not "name=="), or -1. */
 static long option_value(const an_ctx *ctx, size_t i, const char *name)
 {
-	size_t n = strlen(name);
-
-	if (ctx->tokens[i].end - ctx->tokens[i].start != n || memcmp(ctx->src + ctx->tokens[i].start, name, n) != 0 ||
-	    !AN_TOKEN_AT(ctx, i + 1, "=") || AN_TOKEN_AT(ctx, i + 2, "=") || i + 2 >= ctx->ntokens ||
-	    ctx->tokens[i + 2].kind != PORT_TOKEN_LITERAL)
+	if (!token_is(ctx, i, name, strlen(name)) || !AN_TOKEN_AT(ctx, i + 1, "=") || i + 2 >= ctx->ntokens ||
+	    AN_TOKEN_IS(ctx, i + 2, "=") || ctx->tokens[i + 2].kind != PORT_TOKEN_LITERAL)
 		return -1;
 	return strtol(ctx->src + ctx->tokens[i + 2].start, NULL, 10);
 }
