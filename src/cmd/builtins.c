@@ -63,8 +63,9 @@ const cmd_builtin cmd_builtins[] = {
 		     "docs/scan-json.md, the findings in docs/findings.md." },
 	{ .name = "status", .run = cmd_status, .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_FORMAT | CMD_OPT_ANALYZE,
 	  .usage = "status [PATH...] [--format text|json]",
-	  .summary = "Print the review session: for each CUDA file its state (pending, partial, accepted,\n"
-		     "stale), its hunks by decision (accepted, rejected, edited, pending) and its findings.\n"
+	  .summary = "Print the review session: for each file (CUDA, Triton, build file) its state (pending,\n"
+		     "partial, accepted, committed, stale), its hunks by decision (accepted, rejected,\n"
+		     "edited, pending) and its findings.\n"
 		     "The session lives in .git/hipport/session.json; docs/review.md describes it." },
 	{ .name = "translate", .run = cmd_translate,
 	  .options = CMD_OPT_PORT | CMD_OPT_OUTPUT | CMD_OPT_FIX | CMD_OPT_ANALYZE | CMD_OPT_ARCH,

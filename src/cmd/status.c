@@ -1,5 +1,6 @@
 /* hipport status [PATH...] [--format text|json]: what the review session
- * holds for each CUDA file: its state, its hunks by decision, its findings. */
+ * holds for each file (CUDA, Triton, build file): its state, its hunks by
+ * decision, its findings. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
