@@ -1,7 +1,8 @@
 /* What the parse needs to see. Parsing costs several times the translation
  * of a file, and most of it goes into function bodies: files with nothing
- * for the AST checks are not parsed at all, and the bodies of functions with
- * nothing for them are blanked in the text libclang gets. */
+ * for the AST checks are not parsed at all, the bodies of functions with
+ * nothing for them are blanked in the text libclang gets, and those kept for
+ * their shared memory alone keep only its declarations. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,8 @@ static bool lane_operator(const an_ctx *ctx, size_t i)
 /* What a token asks of the parse (bits). */
 enum {
 	WANT_NOW = 1,    /* something an AST check looks at */
-	WANT_SHARED = 2, /* __shared__ or a launch: the sizes matter if some are large */
-	WANT_LARGE = 4,  /* a literal of 1024 or more */
+	WANT_SHARED = 2, /* __shared__: the sizes of its declarations */
+	WANT_LAUNCH = 4, /* a launch whose dynamic shared memory may be above 64 KiB */
 	WANT_MEMORY = 8, /* managed or host allocations, launches: followed into kernels */
 	WANT_FINE = 16   /* managed or host allocations themselves */
 };
@@ -79,6 +80,60 @@ static unsigned ident_wants(const char *s, size_t n)
 	return w;
 }
 
+/* Whether token i is an integer literal of at most max (a floating one
+ * is not). */
+static bool small_integer(const an_ctx *ctx, size_t i, unsigned long long max)
+{
+	const port_token *t = &ctx->tokens[i];
+	const char *s = ctx->src + t->start;
+	char *end;
+	unsigned long long v;
+
+	if (t->kind != PORT_TOKEN_LITERAL || s[0] < '0' || s[0] > '9')
+		return false;
+	v = strtoull(s, &end, 0);
+	while (end < ctx->src + t->end && *end && strchr("uUlL", *end))
+		end++;
+	return end == ctx->src + t->end && v <= max;
+}
+
+/* Whether the launch whose "<<<" is token i may ask for more than 64 KiB
+ * of dynamic shared memory: a third argument other than a literal of at
+ * most 65536. */
+static bool launch_may_share_much(const an_ctx *ctx, size_t i)
+{
+	size_t k, arg = 0, first = 0, depth = 0;
+
+	for (k = i + 1; k < ctx->ntokens && k < i + 512; k++) {
+		const port_token *t = &ctx->tokens[k];
+
+		if (t->kind == PORT_TOKEN_COMMENT || t->kind != PORT_TOKEN_PUNCT)
+			continue;
+		if (AN_TOKEN_IS(ctx, k, "(") || AN_TOKEN_IS(ctx, k, "[") || AN_TOKEN_IS(ctx, k, "{")) {
+			depth++;
+		} else if (AN_TOKEN_IS(ctx, k, ")") || AN_TOKEN_IS(ctx, k, "]") || AN_TOKEN_IS(ctx, k, "}")) {
+			if (!depth--)
+				return true;
+		} else if (!depth && AN_TOKEN_IS(ctx, k, ",")) {
+			if (++arg == 2)
+				first = k + 1;
+			else if (arg == 3)
+				break;
+		} else if (!depth && AN_TOKEN_IS(ctx, k, ">>>")) {
+			break;
+		}
+	}
+	if (k >= ctx->ntokens || k >= i + 512)
+		return true; /* no end in sight: let the parse tell */
+	if (arg < 2)
+		return false; /* no dynamic shared memory */
+	while (first < k && ctx->tokens[first].kind == PORT_TOKEN_COMMENT)
+		first++;
+	if (first + 1 != k && !(first < k && ctx->tokens[first + 1].kind == PORT_TOKEN_COMMENT))
+		return true; /* an expression or a name */
+	return !small_integer(ctx, first, 65536);
+}
+
 static unsigned token_wants(const an_ctx *ctx, size_t i)
 {
 	const port_token *t = &ctx->tokens[i];
@@ -89,12 +144,10 @@ static unsigned token_wants(const an_ctx *ctx, size_t i)
 	if (t->kind == PORT_TOKEN_IDENT || t->kind == PORT_TOKEN_KEYWORD) {
 		w = ident_wants(s, n);
 	} else if (t->kind == PORT_TOKEN_PUNCT && AN_TOKEN_IS(ctx, i, "<<<")) {
-		w |= WANT_SHARED | WANT_MEMORY;
+		w |= WANT_MEMORY | (launch_may_share_much(ctx, i) ? WANT_LAUNCH : 0);
 	} else if (t->kind == PORT_TOKEN_LITERAL && s[0] >= '0' && s[0] <= '9') {
 		unsigned long long v = strtoull(s, NULL, 0);
 
-		if (v >= 1024)
-			w |= WANT_LARGE;
 		if ((v == 31 || v == 32 || v == 5) && i > 0 && ctx->tokens[i - 1].kind == PORT_TOKEN_PUNCT &&
 		    lane_operator(ctx, i - 1))
 			w |= WANT_NOW;
@@ -112,19 +165,22 @@ bool an_needs_ast(const an_ctx *ctx)
 	size_t i;
 
 	for (i = 0; i < ctx->ntokens; i++)
-		if ((w |= token_wants(ctx, i)) & WANT_NOW)
+		if ((w |= token_wants(ctx, i)) & (WANT_NOW | WANT_SHARED | WANT_LAUNCH))
 			return true;
-	return (w & WANT_SHARED) && (w & WANT_LARGE);
+	return false;
 }
 
-/* Whether a function body is needed, given what it and the whole file
- * hold: shared memory sizes only count in a file with large literals (as
- * for the whole file above), launches and allocations only in a file with
- * managed or host memory to follow into kernels. */
-static bool body_needed(unsigned body, unsigned file)
+/* What a function body needs of the parse, given what it and the whole
+ * file hold: all of it, its shared memory declarations, or nothing.
+ * Launches and allocations only count in a file with managed or host
+ * memory to follow into kernels. */
+enum { BODY_BLANK, BODY_SHARED, BODY_WHOLE };
+
+static int body_need(unsigned body, unsigned file)
 {
-	return (body & WANT_NOW) || ((body & WANT_SHARED) && (file & WANT_LARGE)) ||
-	       ((body & WANT_MEMORY) && (file & WANT_FINE));
+	if ((body & (WANT_NOW | WANT_LAUNCH)) || ((body & WANT_MEMORY) && (file & WANT_FINE)))
+		return BODY_WHOLE;
+	return body & WANT_SHARED ? BODY_SHARED : BODY_BLANK;
 }
 
 /* What tokens [from, to) want, from each token's wants. */
@@ -195,6 +251,65 @@ static void blank(char *copy, uint32_t from, uint32_t to)
 			copy[p] = ' ';
 }
 
+/* Whether the statement of tokens [from, to) stays in a body kept for its
+ * shared memory: a __shared__ declaration, or a constant, type or enum that
+ * its sizes may name. */
+static bool keeps_statement(const an_ctx *ctx, size_t from, size_t to)
+{
+	size_t k;
+
+	while (from < to && (ctx->tokens[from].kind == PORT_TOKEN_COMMENT || AN_TOKEN_IS(ctx, from, "static")))
+		from++;
+	if (from == to)
+		return false;
+	if (AN_TOKEN_IS(ctx, from, "const") || AN_TOKEN_IS(ctx, from, "constexpr") ||
+	    AN_TOKEN_IS(ctx, from, "enum") || AN_TOKEN_IS(ctx, from, "typedef") || AN_TOKEN_IS(ctx, from, "using"))
+		return true;
+	for (k = from; k < to; k++)
+		if (AN_TOKEN_IS(ctx, k, "__shared__"))
+			return true;
+	return false;
+}
+
+static bool separates(const an_ctx *ctx, size_t k)
+{
+	return ctx->tokens[k].kind == PORT_TOKEN_PUNCT &&
+	       (AN_TOKEN_IS(ctx, k, ";") || AN_TOKEN_IS(ctx, k, "{") || AN_TOKEN_IS(ctx, k, "}"));
+}
+
+/* Blanks the statements of the body between the tokens open ("{") and
+ * close ("}") but those keeps_statement wants. Every ";", "{" and "}"
+ * stays: what remains are empty statements and blocks around the kept
+ * ones, whatever the statements were (for headers, lambdas, initializer
+ * lists). Preprocessor lines (#pragma) go. */
+static void slice_body(const an_ctx *ctx, char *copy, size_t open, size_t close)
+{
+	size_t from = open + 1, k, depth;
+	bool keep_next = false; /* the declarators after a kept "{ ... }" */
+
+	for (k = open + 1; k < close; k++) {
+		bool directive = ctx->tokens[k].flags & PORT_TOKEN_DIRECTIVE;
+
+		if (!directive && !separates(ctx, k))
+			continue;
+		if (!directive && (keep_next || keeps_statement(ctx, from, k))) {
+			keep_next = false;
+			if (AN_TOKEN_IS(ctx, k, "{")) { /* an enum, a struct, an initializer: all of it */
+				for (depth = 1; depth && ++k < close;)
+					depth += AN_TOKEN_IS(ctx, k, "{") - AN_TOKEN_IS(ctx, k, "}");
+				keep_next = true;
+			}
+		} else if (from < k) {
+			blank(copy, ctx->tokens[from].start, ctx->tokens[k - 1].end);
+		}
+		if (directive)
+			blank(copy, ctx->tokens[k].start, ctx->tokens[k].end);
+		from = k + 1;
+	}
+	if (from < close && !keep_next && !keeps_statement(ctx, from, close))
+		blank(copy, ctx->tokens[from].start, ctx->tokens[close - 1].end);
+}
+
 typedef struct frame {
 	size_t open;    /* the "{" token */
 	bool body;      /* a function body (outside any other) */
@@ -208,6 +323,7 @@ char *an_reduced_text(const an_ctx *ctx)
 	char *copy = NULL;
 	uint8_t *wants = malloc(ctx->ntokens ? ctx->ntokens : 1);
 	unsigned file = 0;
+	int need;
 
 	if (!wants)
 		return NULL;
@@ -244,14 +360,18 @@ char *an_reduced_text(const an_ctx *ctx)
 			bodies--;
 			if (f.directive)
 				continue;
-			if (body_needed(range_wants(wants, declaration_start(ctx, f.open), i), file))
+			need = body_need(range_wants(wants, declaration_start(ctx, f.open), i), file);
+			if (need == BODY_WHOLE)
 				continue;
 			if (!copy) {
 				if (!(copy = malloc(ctx->len ? ctx->len : 1)))
 					goto give_up;
 				memcpy(copy, ctx->src, ctx->len);
 			}
-			blank(copy, ctx->tokens[f.open].end, t->start);
+			if (need == BODY_SHARED)
+				slice_body(ctx, copy, f.open, i);
+			else
+				blank(copy, ctx->tokens[f.open].end, t->start);
 		}
 	}
 	if (!depth) {
