@@ -199,7 +199,10 @@ int an_parser_new(an_parser **out)
 	*out = NULL;
 	if (!p)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
-	if (!(p->index = clang_createIndex(0, 0))) {
+	/* declarations from the precompiled prelude are left out of walks of
+	 * the translation unit: they would be read back from it for every file,
+	 * and no check looks at them */
+	if (!(p->index = clang_createIndex(1, 0))) {
 		free(p);
 		return util_error_set(UTIL_ETOOLCHAIN, "libclang: cannot create an index");
 	}
