@@ -266,7 +266,8 @@ template <class T> __device__ unsigned int __match_any_sync(unsigned int mask, T
 template <class T> __device__ unsigned int __match_all_sync(unsigned int mask, T value, int *pred);
 template <class T> __device__ T __reduce_add_sync(unsigned int mask, T value);
 __device__ void __syncwarp(unsigned int mask = 0xffffffff);
-__device__ void __syncthreads();
+/* __syncthreads is a builtin of the NVPTX side (the auxiliary target):
+ * declaring it too makes every call ambiguous */
 __device__ int __syncthreads_count(int);
 __device__ int __syncthreads_and(int);
 __device__ int __syncthreads_or(int);
