@@ -139,6 +139,22 @@ printf '#pragma clang __debug overflow_stack\n#include "/dev/zero"\n_Pragma("cla
 check "defused parse" 0 "$hipport" scan --no-cache "$tmp/defuse/k.cu"
 expect "defused parse still analyzed" "$tmp/out" "k.cu:4:42: error: atomicAdd on __half"
 
+# quoted includes resolve from each file's own directory, also when one
+# thread parses files of several directories in turn (and a directory with
+# a quote in its name, which no #include can spell)
+for d in half single 'q"uote'; do mkdir -p "$tmp/incl/$d"; done
+printf 'typedef __half scalar_t;\n' >"$tmp/incl/half/defs.h"
+printf 'typedef float scalar_t;\n' >"$tmp/incl/single/defs.h"
+printf 'typedef __half scalar_t;\n' >"$tmp/incl/q\"uote/defs.h"
+for d in half single 'q"uote'; do
+	printf '#include "defs.h"\n__global__ void k(scalar_t *p, scalar_t v) { atomicAdd(p, v); }\n' >"$tmp/incl/$d/k.cu"
+done
+check "includes per directory" 1 "$hipport" scan --no-cache --jobs 1 --fail-on error "$tmp/incl/half/k.cu" \
+	"$tmp/incl/single/k.cu" "$tmp/incl/q\"uote/k.cu"
+expect "header of half/" "$tmp/out" "half/k.cu:2:46: error: atomicAdd on __half"
+expect "header of q\"uote/" "$tmp/out" "uote/k.cu:2:46: error: atomicAdd on __half"
+truth "header of single/" sh -c "! grep -q 'single/k.cu:.*error' '$tmp/out'"
+
 # --jobs: the same report whatever the number of threads
 "$hipport" -C "$repo" scan --format json --no-cache --jobs 1 >"$tmp/j1.json" 2>/dev/null
 "$hipport" -C "$repo" scan --format json --no-cache --jobs 4 >"$tmp/j4.json" 2>/dev/null
