@@ -398,6 +398,14 @@ cudaError_t cudaPeekAtLastError();
 const char *cudaGetErrorString(cudaError_t e);
 cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value);
 template <class T> cudaError_t cudaFuncSetAttribute(T *entry, cudaFuncAttribute attr, int value);
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem = 0,
+			     cudaStream_t stream = 0);
+template <class T> cudaError_t cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
+						size_t sharedMem = 0, cudaStream_t stream = 0);
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+					size_t sharedMem = 0, cudaStream_t stream = 0);
+template <class T> cudaError_t cudaLaunchCooperativeKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
+							   size_t sharedMem = 0, cudaStream_t stream = 0);
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned int flags);
 cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer);
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t n);

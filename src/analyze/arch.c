@@ -41,16 +41,24 @@ static void shared_attribute(an_ctx *ctx, CXCursor call, const char *name)
 		  "dynamic shared memory of %lld bytes; AMD GPUs have 65536 bytes of LDS per workgroup", v);
 }
 
+/* The dynamic shared memory of a launch: the third argument of the
+ * configuration of kernel<<<...>>> (or cudaConfigureCall), the fifth of
+ * cudaLaunchKernel and cudaLaunchCooperativeKernel. */
 static void launch_shared(an_ctx *ctx, CXCursor call, const char *name)
 {
+	unsigned arg;
 	long long v;
 
-	if (strcmp(name, "__cudaPushCallConfiguration") != 0 && strcmp(name, "cudaConfigureCall") != 0)
+	if (strcmp(name, "__cudaPushCallConfiguration") == 0 || strcmp(name, "cudaConfigureCall") == 0)
+		arg = 2;
+	else if (strcmp(name, "cudaLaunchKernel") == 0 || strcmp(name, "cudaLaunchCooperativeKernel") == 0)
+		arg = 4;
+	else
 		return;
-	if (clang_Cursor_getNumArguments(call) < 3 || !an_eval_int(clang_Cursor_getArgument(call, 2), &v) ||
+	if (clang_Cursor_getNumArguments(call) <= (int)arg || !an_eval_int(clang_Cursor_getArgument(call, arg), &v) ||
 	    v <= LDS_BYTES)
 		return;
-	an_add_at(ctx, "ARCH-004", AN_ERROR, clang_Cursor_getArgument(call, 2),
+	an_add_at(ctx, "ARCH-004", AN_ERROR, clang_Cursor_getArgument(call, arg),
 		  "kernel launch with %lld bytes of dynamic shared memory; AMD GPUs have 65536 bytes of LDS per "
 		  "workgroup",
 		  v);

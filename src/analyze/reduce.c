@@ -41,7 +41,8 @@ static const trigger triggers[] = {
 	PREFIX("__nv_bfloat16"), PREFIX("nv_bfloat16"), PREFIX("__syncwarp"), PREFIX("__any"), PREFIX("__all"),
 	PREFIX("__uni"), PREFIX("__match"), PREFIX("__reduce"), PREFIX("__lane_id"), PREFIX("cudaFuncSetAttribute"),
 	NAME("asm", WANT_NOW), NAME("__asm__", WANT_NOW), NAME("__asm", WANT_NOW), /* asm is a keyword */
-	NAME("__shared__", WANT_SHARED),
+	NAME("__shared__", WANT_SHARED), NAME("cudaLaunchKernel", WANT_LAUNCH),
+	NAME("cudaLaunchCooperativeKernel", WANT_LAUNCH),
 	NAME("cudaMallocManaged", WANT_FINE | WANT_MEMORY), NAME("cudaMallocHost", WANT_FINE | WANT_MEMORY),
 	NAME("cudaHostAlloc", WANT_FINE | WANT_MEMORY), NAME("__managed__", WANT_FINE | WANT_MEMORY),
 };

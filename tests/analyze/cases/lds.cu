@@ -61,4 +61,7 @@ void launch_all(float *v, const float *a, const float *b, int n, cudaStream_t st
   scale_dynamic<<<1, 128, big, stream>>>(v, n); // expect: ARCH-004
   scale_dynamic<<<1, 128, 3 << 15, stream>>>(v, n); // expect: ARCH-004
   scale_dynamic<<<1, 128>>>(v, n);
+  void *args[] = { &v, &n };
+  cudaLaunchKernel((const void *)scale_dynamic, dim3(1), dim3(128), args, 80 << 10, stream); // expect: ARCH-004
+  cudaLaunchCooperativeKernel(scale_dynamic, dim3(1), dim3(128), args, small, stream);
 }
