@@ -151,6 +151,8 @@ bool an_calls(CXCursor e, const char *const *names);
 /* Whether name is a warp intrinsic (shuffle, vote, ballot, __syncwarp, match). */
 bool an_is_warp_intrinsic(const char *name);
 bool an_is_ballot(const char *name);
+/* Whether a name says it holds the warp size: WARP_SIZE, kWarpSize, ... */
+bool an_is_warp_size_name(const char *name);
 
 /* --- preprocessor lines (tokens) --- */
 /* The end (exclusive) of the directive whose "#" is token i. */

@@ -135,6 +135,19 @@ static bool launch_may_share_much(const an_ctx *ctx, size_t i)
 	return !small_integer(ctx, first, 65536);
 }
 
+/* Whether the identifier s (n bytes) names a warp size other than the
+ * builtin warpSize, which is no constant of 32. */
+static bool warp_size_constant(const char *s, size_t n)
+{
+	char name[64];
+
+	if (n >= sizeof(name) || (n == 8 && memcmp(s, "warpSize", 8) == 0))
+		return false;
+	memcpy(name, s, n);
+	name[n] = '\0';
+	return an_is_warp_size_name(name);
+}
+
 static unsigned token_wants(const an_ctx *ctx, size_t i)
 {
 	const port_token *t = &ctx->tokens[i];
@@ -144,6 +157,9 @@ static unsigned token_wants(const an_ctx *ctx, size_t i)
 
 	if (t->kind == PORT_TOKEN_IDENT || t->kind == PORT_TOKEN_KEYWORD) {
 		w = ident_wants(s, n);
+		if (i > 0 && ctx->tokens[i - 1].kind == PORT_TOKEN_PUNCT && lane_operator(ctx, i - 1) &&
+		    warp_size_constant(s, n))
+			w |= WANT_NOW; /* threadIdx.x / WARP_SIZE: a macro or constant of 32 */
 	} else if (t->kind == PORT_TOKEN_PUNCT && AN_TOKEN_IS(ctx, i, "<<<")) {
 		w |= WANT_MEMORY | (launch_may_share_much(ctx, i) ? WANT_LAUNCH : 0);
 	} else if (t->kind == PORT_TOKEN_LITERAL && s[0] >= '0' && s[0] <= '9') {

@@ -8,8 +8,7 @@
 
 #include "analyze/ast.h"
 
-/* Whether a name says it holds the warp size: WARP_SIZE, kWarpSize, ... */
-static bool warp_size_name(const char *name)
+bool an_is_warp_size_name(const char *name)
 {
 	static const char *const words[] = { "warpsize", "warpsz", "threadsperwarp", "wavefrontsize",
 					     "wavesize", NULL };
@@ -393,7 +392,7 @@ static void warp_constant(an_ctx *ctx, CXCursor c)
 
 	if (k != CXCursor_VarDecl && k != CXCursor_EnumConstantDecl)
 		return;
-	if (!warp_size_name(an_spelling(c, name, sizeof(name))) || !an_eval_int(c, &v) || v != 32)
+	if (!an_is_warp_size_name(an_spelling(c, name, sizeof(name))) || !an_eval_int(c, &v) || v != 32)
 		return;
 	if (k == CXCursor_VarDecl && !clang_isConstQualifiedType(clang_getCursorType(c)))
 		return;
@@ -512,7 +511,7 @@ void an_warp_tokens(an_ctx *ctx)
 			/* WARP_SIZE 32, or its log LOG2_WARP_SIZE 5, alone on the line,
 			 * outside code that picks it for HIP already */
 			log2 = strcasestr(name, "log") != NULL;
-			if (!warp_size_name(name) || v->kind != PORT_TOKEN_LITERAL ||
+			if (!an_is_warp_size_name(name) || v->kind != PORT_TOKEN_LITERAL ||
 			    strtoull(ctx->src + v->start, NULL, 0) != (log2 ? 5 : 32) ||
 			    an_hip_guarded(ctx, t->start) ||
 			    (i + 4 < ctx->ntokens && (ctx->tokens[i + 4].flags & PORT_TOKEN_DIRECTIVE) &&

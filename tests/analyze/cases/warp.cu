@@ -202,3 +202,15 @@ __device__ int scan_total(int v)
   const int in_half = __shfl_sync(0xffffffff, v, 31, 32);
   return total + in_half;
 }
+
+// A block's second stage, the warp id from the WARP_SIZE macro alone (no
+// literal 32 in the function), as llama.cpp's two-stage reductions do.
+__device__ float block_total_second_stage(float partial)
+{
+  __shared__ float per_warp[32]; // expect: WARP-008
+  const int warp = threadIdx.x / WARP_SIZE;
+  const int lane = threadIdx.x % WARP_SIZE;
+  if (lane == 0) per_warp[warp] = partial;
+  __syncthreads();
+  return lane < (int)(blockDim.x / WARP_SIZE) ? per_warp[lane] : 0.0f;
+}
