@@ -156,20 +156,6 @@ static bool arch_directives(an_ctx *ctx)
 	return mma;
 }
 
-/* Whether token i is the literal 1 (1u, 1U, 1l ...). */
-static bool at_least_one(const an_ctx *ctx, size_t i)
-{
-	const port_token *t;
-	uint32_t p;
-
-	if (i >= ctx->ntokens || (t = &ctx->tokens[i])->kind != PORT_TOKEN_LITERAL || ctx->src[t->start] != '1')
-		return false;
-	for (p = t->start + 1; p < t->end; p++)
-		if (!strchr("uUlL", ctx->src[p]) || !ctx->src[p])
-			return false;
-	return true;
-}
-
 void an_arch_tokens(an_ctx *ctx)
 {
 	size_t i;
@@ -186,6 +172,7 @@ void an_arch_tokens(an_ctx *ctx)
 			       "tensor-core wmma: AMD GPUs need rocWMMA (other fragment shapes on wave64) or a library");
 		}
 		if (AN_TOKEN_IS(ctx, i, "__launch_bounds__") && AN_TOKEN_IS(ctx, i + 1, "(")) {
+			unsigned long long min;
 			size_t k;
 			int depth = 0;
 
@@ -201,7 +188,7 @@ void an_arch_tokens(an_ctx *ctx)
 			}
 			/* a minimum of 1 (block per SM, wave per EU) asks nothing on either side */
 			if (k < ctx->ntokens && depth == 1 && !(t->flags & PORT_TOKEN_DIRECTIVE) &&
-			    !(at_least_one(ctx, k + 1) && AN_TOKEN_AT(ctx, k + 2, ")")))
+			    !(an_token_integer(ctx, k + 1, &min) && min == 1 && AN_TOKEN_AT(ctx, k + 2, ")")))
 				an_add(ctx, "ARCH-003", AN_WARNING, t->start, t->end,
 				       "__launch_bounds__ second argument: minimum blocks per SM in CUDA, minimum "
 				       "waves per EU in HIP");

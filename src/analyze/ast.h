@@ -157,6 +157,9 @@ bool an_is_warp_size_name(const char *name);
 /* --- preprocessor lines (tokens) --- */
 /* The end (exclusive) of the directive whose "#" is token i. */
 size_t an_directive_end(const an_ctx *ctx, size_t i);
+/* Whether token i is an integer literal (suffixes u and l allowed, a
+ * floating one is not), and its value. */
+bool an_token_integer(const an_ctx *ctx, size_t i, unsigned long long *value);
 /* The first token starting at or after offset (ntokens when none). */
 size_t an_token_index(const an_ctx *ctx, uint32_t offset);
 /* Whether token i is part of a #pragma line (which does not change what
@@ -171,7 +174,8 @@ bool an_hip_guarded(const an_ctx *ctx, uint32_t offset);
 /* --- what the parse needs to see (reduce.c) --- */
 /* Whether the file holds anything the AST checks look at (atomics, 16-bit
  * floats, warp intrinsics, inline asm, fast-math calls, a literal 31 / 32 /
- * 5 after a lane operator, shared memory with large sizes). */
+ * 5 or a warp-size name after a lane operator, __shared__, a launch whose
+ * dynamic shared memory may pass 64 KiB). */
 bool an_needs_ast(const an_ctx *ctx);
 /* A copy of the file for libclang with the bodies of functions that hold
  * none of that blanked (same length, lines kept), or NULL to parse it as it is. */

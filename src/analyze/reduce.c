@@ -81,34 +81,16 @@ static unsigned ident_wants(const char *s, size_t n)
 	return w;
 }
 
-/* Whether token i is an integer literal of at most max (a floating one
- * is not). */
-static bool small_integer(const an_ctx *ctx, size_t i, unsigned long long max)
-{
-	const port_token *t = &ctx->tokens[i];
-	const char *s = ctx->src + t->start;
-	char *end;
-	unsigned long long v;
-
-	if (t->kind != PORT_TOKEN_LITERAL || s[0] < '0' || s[0] > '9')
-		return false;
-	v = strtoull(s, &end, 0);
-	while (end < ctx->src + t->end && *end && strchr("uUlL", *end))
-		end++;
-	return end == ctx->src + t->end && v <= max;
-}
-
 /* Whether the launch whose "<<<" is token i may ask for more than 64 KiB
  * of dynamic shared memory: a third argument other than a literal of at
  * most 65536. */
 static bool launch_may_share_much(const an_ctx *ctx, size_t i)
 {
-	size_t k, arg = 0, first = 0, depth = 0;
+	size_t k, arg = 0, first = 0, depth = 0, written = 0, last = 0;
+	unsigned long long v;
 
 	for (k = i + 1; k < ctx->ntokens && k < i + 512; k++) {
-		const port_token *t = &ctx->tokens[k];
-
-		if (t->kind == PORT_TOKEN_COMMENT || t->kind != PORT_TOKEN_PUNCT)
+		if (ctx->tokens[k].kind != PORT_TOKEN_PUNCT)
 			continue;
 		if (AN_TOKEN_IS(ctx, k, "(") || AN_TOKEN_IS(ctx, k, "[") || AN_TOKEN_IS(ctx, k, "{")) {
 			depth++;
@@ -128,11 +110,13 @@ static bool launch_may_share_much(const an_ctx *ctx, size_t i)
 		return true; /* no end in sight: let the parse tell */
 	if (arg < 2)
 		return false; /* no dynamic shared memory */
-	while (first < k && ctx->tokens[first].kind == PORT_TOKEN_COMMENT)
-		first++;
-	if (first + 1 != k && !(first < k && ctx->tokens[first + 1].kind == PORT_TOKEN_COMMENT))
-		return true; /* an expression or a name */
-	return !small_integer(ctx, first, 65536);
+	for (; first < k; first++) /* the argument's tokens, comments aside */
+		if (ctx->tokens[first].kind != PORT_TOKEN_COMMENT) {
+			written++;
+			last = first;
+		}
+	/* an expression or a name may be anything */
+	return written != 1 || !an_token_integer(ctx, last, &v) || v > 65536;
 }
 
 /* Whether the identifier s (n bytes) names a warp size other than the
@@ -178,11 +162,10 @@ static unsigned token_wants(const an_ctx *ctx, size_t i)
 
 bool an_needs_ast(const an_ctx *ctx)
 {
-	unsigned w = 0;
 	size_t i;
 
 	for (i = 0; i < ctx->ntokens; i++)
-		if ((w |= token_wants(ctx, i)) & (WANT_NOW | WANT_SHARED | WANT_LAUNCH))
+		if (token_wants(ctx, i) & (WANT_NOW | WANT_SHARED | WANT_LAUNCH))
 			return true;
 	return false;
 }

@@ -672,6 +672,22 @@ size_t an_directive_end(const an_ctx *ctx, size_t i)
 	return k;
 }
 
+bool an_token_integer(const an_ctx *ctx, size_t i, unsigned long long *value)
+{
+	const port_token *t;
+	const char *end;
+	char *stop;
+
+	if (i >= ctx->ntokens || (t = &ctx->tokens[i])->kind != PORT_TOKEN_LITERAL || ctx->src[t->start] < '0' ||
+	    ctx->src[t->start] > '9')
+		return false;
+	end = ctx->src + t->end;
+	*value = strtoull(ctx->src + t->start, &stop, 0);
+	while (stop < end && *stop && strchr("uUlL", *stop))
+		stop++;
+	return stop == end;
+}
+
 size_t an_token_index(const an_ctx *ctx, uint32_t offset)
 {
 	size_t lo = 0, hi = ctx->ntokens;
