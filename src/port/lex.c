@@ -41,8 +41,11 @@ static void choose_delimiter(char delim[16], const char *src, size_t len)
 	}
 }
 
+/* CUDA for the <<< and >>> tokens; no predefined macros (-undef), which the
+ * raw string never expands and clang would build for host and GPU side on
+ * every reparse */
 static const char *const parse_args[] = {
-	"-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-host-only", "-fsyntax-only",
+	"-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-host-only", "-fsyntax-only", "-undef",
 	"-std=c++17", "-w", "-Xclang", "-fno-spell-checking", "-ferror-limit=0"
 };
 
