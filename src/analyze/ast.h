@@ -160,6 +160,9 @@ size_t an_directive_end(const an_ctx *ctx, size_t i);
 /* Whether token i is an integer literal (suffixes u and l allowed, a
  * floating one is not), and its value. */
 bool an_token_integer(const an_ctx *ctx, size_t i, unsigned long long *value);
+/* Whether tokens [from, to) are an integer constant of literals, sizeof of
+ * builtin types, + - * / << and parentheses, and its value (capped at 2^40). */
+bool an_tokens_fold(const an_ctx *ctx, size_t from, size_t to, unsigned long long *value);
 /* The first token starting at or after offset (ntokens when none). */
 size_t an_token_index(const an_ctx *ctx, uint32_t offset);
 /* Whether token i is part of a #pragma line (which does not change what

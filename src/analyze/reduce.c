@@ -41,8 +41,7 @@ static const trigger triggers[] = {
 	PREFIX("__nv_bfloat16"), PREFIX("nv_bfloat16"), PREFIX("__syncwarp"), PREFIX("__any"), PREFIX("__all"),
 	PREFIX("__uni"), PREFIX("__match"), PREFIX("__reduce"), PREFIX("__lane_id"), PREFIX("cudaFuncSetAttribute"),
 	NAME("asm", WANT_NOW), NAME("__asm__", WANT_NOW), NAME("__asm", WANT_NOW), /* asm is a keyword */
-	NAME("__shared__", WANT_SHARED), NAME("cudaLaunchKernel", WANT_LAUNCH),
-	NAME("cudaLaunchCooperativeKernel", WANT_LAUNCH),
+	NAME("__shared__", WANT_SHARED),
 	NAME("cudaMallocManaged", WANT_FINE | WANT_MEMORY), NAME("cudaMallocHost", WANT_FINE | WANT_MEMORY),
 	NAME("cudaHostAlloc", WANT_FINE | WANT_MEMORY), NAME("__managed__", WANT_FINE | WANT_MEMORY),
 };
@@ -81,42 +80,51 @@ static unsigned ident_wants(const char *s, size_t n)
 	return w;
 }
 
-/* Whether the launch whose "<<<" is token i may ask for more than 64 KiB
- * of dynamic shared memory: a third argument other than a literal of at
- * most 65536. */
-static bool launch_may_share_much(const an_ctx *ctx, size_t i)
+/* Whether argument index (from 0) of the launch or call whose "<<<" or
+ * "(" is token open may ask for more than 64 KiB of dynamic shared memory:
+ * it is there, and its tokens do not fold to at most 65536. */
+static bool shares_much(const an_ctx *ctx, size_t open, unsigned index)
 {
-	size_t k, arg = 0, first = 0, depth = 0, written = 0, last = 0;
+	bool call = AN_TOKEN_IS(ctx, open, "(");
+	size_t k, first = open + 1, depth = 0;
+	unsigned arg = 0;
 	unsigned long long v;
 
-	for (k = i + 1; k < ctx->ntokens && k < i + 512; k++) {
+	for (k = open + 1; k < ctx->ntokens && k < open + 512; k++) {
 		if (ctx->tokens[k].kind != PORT_TOKEN_PUNCT)
 			continue;
 		if (AN_TOKEN_IS(ctx, k, "(") || AN_TOKEN_IS(ctx, k, "[") || AN_TOKEN_IS(ctx, k, "{")) {
 			depth++;
 		} else if (AN_TOKEN_IS(ctx, k, ")") || AN_TOKEN_IS(ctx, k, "]") || AN_TOKEN_IS(ctx, k, "}")) {
+			if (!depth && call && AN_TOKEN_IS(ctx, k, ")"))
+				break;
 			if (!depth--)
 				return true;
 		} else if (!depth && AN_TOKEN_IS(ctx, k, ",")) {
-			if (++arg == 2)
-				first = k + 1;
-			else if (arg == 3)
+			if (arg == index)
 				break;
-		} else if (!depth && AN_TOKEN_IS(ctx, k, ">>>")) {
+			arg++;
+			first = k + 1;
+		} else if (!depth && !call && AN_TOKEN_IS(ctx, k, ">>>")) {
 			break;
 		}
 	}
-	if (k >= ctx->ntokens || k >= i + 512)
+	if (k >= ctx->ntokens || k >= open + 512)
 		return true; /* no end in sight: let the parse tell */
-	if (arg < 2)
+	if (arg < index)
 		return false; /* no dynamic shared memory */
-	for (; first < k; first++) /* the argument's tokens, comments aside */
-		if (ctx->tokens[first].kind != PORT_TOKEN_COMMENT) {
-			written++;
-			last = first;
-		}
-	/* an expression or a name may be anything */
-	return written != 1 || !an_token_integer(ctx, last, &v) || v > 65536;
+	return !an_tokens_fold(ctx, first, k, &v) || v > 65536;
+}
+
+/* Whether cudaLaunchKernel or cudaLaunchCooperativeKernel at token i may ask
+ * for more than 64 KiB: its fifth argument, when it is called right there. */
+static bool launch_call_shares_much(const an_ctx *ctx, size_t i)
+{
+	size_t k = i + 1;
+
+	while (k < ctx->ntokens && ctx->tokens[k].kind == PORT_TOKEN_COMMENT)
+		k++;
+	return !AN_TOKEN_AT(ctx, k, "(") || shares_much(ctx, k, 4);
 }
 
 /* Whether the identifier s (n bytes) names a warp size other than the
@@ -141,11 +149,14 @@ static unsigned token_wants(const an_ctx *ctx, size_t i)
 
 	if (t->kind == PORT_TOKEN_IDENT || t->kind == PORT_TOKEN_KEYWORD) {
 		w = ident_wants(s, n);
+		if ((n == 16 && memcmp(s, "cudaLaunchKernel", 16) == 0) ||
+		    (n == 27 && memcmp(s, "cudaLaunchCooperativeKernel", 27) == 0))
+			w |= launch_call_shares_much(ctx, i) ? WANT_LAUNCH : 0;
 		if (i > 0 && ctx->tokens[i - 1].kind == PORT_TOKEN_PUNCT && lane_operator(ctx, i - 1) &&
 		    warp_size_constant(s, n))
 			w |= WANT_NOW; /* threadIdx.x / WARP_SIZE: a macro or constant of 32 */
 	} else if (t->kind == PORT_TOKEN_PUNCT && AN_TOKEN_IS(ctx, i, "<<<")) {
-		w |= WANT_MEMORY | (launch_may_share_much(ctx, i) ? WANT_LAUNCH : 0);
+		w |= WANT_MEMORY | (shares_much(ctx, i, 2) ? WANT_LAUNCH : 0);
 	} else if (t->kind == PORT_TOKEN_LITERAL && s[0] >= '0' && s[0] <= '9') {
 		unsigned long long v = strtoull(s, NULL, 0);
 
