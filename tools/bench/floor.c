@@ -65,8 +65,8 @@ static int ifzero; /* --ifzero: the #if 0 wrapper instead of the raw string lite
 
 /* The same as src/port/lex.c. */
 static const char *const parse_args[] = {
-	"-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-host-only", "-fsyntax-only",
-	"-std=c++17", "-w", "-Xclang", "-fno-spell-checking", "-ferror-limit=0"
+	"-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-host-only", "-fsyntax-only", "-undef",
+	"--target=xcore", "-std=c++17", "-w", "-Xclang", "-fno-spell-checking", "-ferror-limit=0"
 };
 static const unsigned parse_flags = CXTranslationUnit_SingleFileParse | CXTranslationUnit_SkipFunctionBodies;
 
