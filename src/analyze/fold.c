@@ -22,26 +22,10 @@ static void skip_comments(fold *f)
 		f->at++;
 }
 
-static bool next_is(fold *f, const char *lit, size_t n)
-{
-	const port_token *t;
-
-	skip_comments(f);
-	if (f->at >= f->end)
-		return false;
-	t = &f->ctx->tokens[f->at];
-	return t->end - t->start == n && memcmp(f->ctx->src + t->start, lit, n) == 0;
-}
-#define NEXT_IS(f, lit) next_is(f, lit, sizeof(lit) - 1)
-
-static bool take(fold *f, const char *lit, size_t n)
-{
-	if (!next_is(f, lit, n))
-		return false;
-	f->at++;
-	return true;
-}
-#define TAKE(f, lit) take(f, lit, sizeof(lit) - 1)
+/* Whether the next token, comments aside, is lit (a string literal); TAKE
+ * also steps past it. */
+#define NEXT_IS(f, lit) (skip_comments(f), (f)->at < (f)->end && AN_TOKEN_IS((f)->ctx, (f)->at, lit))
+#define TAKE(f, lit) (NEXT_IS(f, lit) && ((f)->at++, true))
 
 /* The size of a builtin type spelled by keywords (unsigned long long, double,
  * ...) on the LP64 hosts the parse runs for; 0 for anything else (long

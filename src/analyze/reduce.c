@@ -149,8 +149,7 @@ static unsigned token_wants(const an_ctx *ctx, size_t i)
 
 	if (t->kind == PORT_TOKEN_IDENT || t->kind == PORT_TOKEN_KEYWORD) {
 		w = ident_wants(s, n);
-		if ((n == 16 && memcmp(s, "cudaLaunchKernel", 16) == 0) ||
-		    (n == 27 && memcmp(s, "cudaLaunchCooperativeKernel", 27) == 0))
+		if (AN_TOKEN_IS(ctx, i, "cudaLaunchKernel") || AN_TOKEN_IS(ctx, i, "cudaLaunchCooperativeKernel"))
 			w |= launch_call_shares_much(ctx, i) ? WANT_LAUNCH : 0;
 		if (i > 0 && ctx->tokens[i - 1].kind == PORT_TOKEN_PUNCT && lane_operator(ctx, i - 1) &&
 		    warp_size_constant(s, n))
