@@ -28,6 +28,9 @@ typedef struct scan_report {
 int scan_print_json(FILE *out, const scan_report *r);
 /* Prints doc indented, with a final newline, and releases it. */
 int scan_print_document(FILE *out, json_t *doc);
+/* A JSON string of text that may hold bytes that are not UTF-8 (a source's
+ * Latin-1 comment, a path): those bytes read as Windows-1252. NULL for NULL. */
+json_t *scan_json_text(const char *text);
 int scan_print_sarif(FILE *out, const scan_report *r);
 
 #endif

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd/scan.h"
+#include "util/text.h"
 
 static json_t *family_counts(const rv_proposal *p)
 {
@@ -30,10 +31,10 @@ static json_t *fix_json(const an_finding *fd)
 	size_t i;
 
 	for (i = 0; i < fd->nedits; i++)
-		json_array_append_new(edits, json_pack("{s:i, s:i, s:s, s:s*}", "offset", (json_int_t)fd->edits[i].offset,
+		json_array_append_new(edits, json_pack("{s:i, s:i, s:o, s:s*}", "offset", (json_int_t)fd->edits[i].offset,
 						       "length", (json_int_t)fd->edits[i].length, "text",
-						       fd->edits[i].text, "helper", fd->edits[i].helper));
-	return json_pack("{s:s, s:o}", "title", fd->fix, "edits", edits);
+						       scan_json_text(fd->edits[i].text), "helper", fd->edits[i].helper));
+	return json_pack("{s:o, s:o}", "title", scan_json_text(fd->fix), "edits", edits);
 }
 
 static json_t *findings_json(const scan_file *f)
@@ -44,9 +45,10 @@ static json_t *findings_json(const scan_file *f)
 	for (i = 0; i < f->nfindings; i++) {
 		const an_finding *fd = &f->findings[i];
 
-		json_t *item = json_pack("{s:s, s:s, s:i, s:i, s:i, s:s, s:s*, s:s*}", "id", fd->id, "severity",
+		json_t *item = json_pack("{s:s, s:s, s:i, s:i, s:i, s:o, s:o*, s:s*}", "id", fd->id, "severity",
 					 an_severity_name(fd->severity), "line", fd->line, "column", fd->col,
-					 "end_column", fd->end_col, "message", fd->message, "name", fd->name, "family",
+					 "end_column", fd->end_col, "message", scan_json_text(fd->message), "name",
+					 scan_json_text(fd->name), "family",
 					 fd->family);
 
 		if (item && fd->fix)
@@ -59,6 +61,20 @@ static json_t *findings_json(const scan_file *f)
 static void add_to(json_t *obj, const char *key, json_int_t n)
 {
 	json_object_set_new(obj, key, json_integer(json_integer_value(json_object_get(obj, key)) + n));
+}
+
+json_t *scan_json_text(const char *text)
+{
+	char *utf8;
+	json_t *s;
+
+	if (!text)
+		return NULL;
+	if (!(utf8 = util_text_utf8_dup(text, strlen(text))))
+		return NULL;
+	s = json_string(utf8);
+	free(utf8);
+	return s;
 }
 
 int scan_print_document(FILE *out, json_t *doc)
@@ -89,8 +105,8 @@ int scan_print_json(FILE *out, const scan_report *r)
 		const rv_proposal *p = f->p;
 
 		json_array_append_new(
-			files, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:b, s:s, s:i, s:i, s:{s:i, s:i, s:o}, s:o}",
-					 "path", p->path, "lines", p->lines, "lines_added", p->additions, "lines_removed",
+			files, json_pack("{s:o, s:i, s:i, s:i, s:i, s:i, s:b, s:s, s:i, s:i, s:{s:i, s:i, s:o}, s:o}",
+					 "path", scan_json_text(p->path), "lines", p->lines, "lines_added", p->additions, "lines_removed",
 					 p->deletions, "kernels", p->port.kernels, "launches", p->port.launches,
 					 "runtime_header_inserted", p->port.header_inserted, "effort", f->effort,
 					 "findings_with_fixes", (json_int_t)f->fixable, "findings_by_hand", (json_int_t)f->manual,
@@ -111,17 +127,17 @@ int scan_print_json(FILE *out, const scan_report *r)
 	json_object_set_new(totals, "findings", findings);
 	json_object_set_new(totals, "effort", effort);
 	for (i = 0; i < r->set->walk.nnotes; i++)
-		json_array_append_new(skipped, json_pack("{s:s}", "note", r->set->walk.notes[i]));
+		json_array_append_new(skipped, json_pack("{s:o}", "note", scan_json_text(r->set->walk.notes[i])));
 	for (i = 0; i < r->set->n; i++)
 		if (r->set->items[i].state == RV_PROPOSAL_BAD_INPUT)
-			json_array_append_new(skipped, json_pack("{s:s, s:s}", "path", r->set->items[i].path,
-								 "note", r->set->items[i].message));
+			json_array_append_new(skipped, json_pack("{s:o, s:o}", "path", scan_json_text(r->set->items[i].path),
+								 "note", scan_json_text(r->set->items[i].message)));
 	port_version_format(target, sizeof(target), r->ctx->port.target_hip);
-	doc = json_pack("{s:s, s:i, s:{s:s, s:s}, s:s, s:{s:s, s:b, s:b, s:b}, s:s?, s:o, s:o, s:o}",
+	doc = json_pack("{s:s, s:i, s:{s:s, s:s}, s:s, s:{s:s, s:b, s:b, s:b}, s:o?, s:o, s:o, s:o}",
 			"schema", "hipport-scan", "version", 1, "tool", "name", "hipport", "version",
 			HIPPORT_VERSION, "target_hip", target, "options", "kernel_launch",
 			r->ctx->port.launch == PORT_LAUNCH_HIP ? "hip" : "keep", "roc", r->ctx->port.roc,
 			"experimental", r->ctx->port.experimental, "cache", !r->ctx->no_cache, "root",
-			r->set->walk.root, "files", files, "skipped", skipped, "totals", totals);
+			scan_json_text(r->set->walk.root), "files", files, "skipped", skipped, "totals", totals);
 	return scan_print_document(out, doc);
 }

@@ -50,10 +50,11 @@ static json_t *fixes_json(const an_finding *fd, const char *uri, bool rooted)
 
 	for (i = 0; i < fd->nedits; i++)
 		json_array_append_new(replacements,
-				      json_pack("{s:{s:i, s:i}, s:{s:s}}", "deletedRegion", "charOffset",
+				      json_pack("{s:{s:i, s:i}, s:{s:o}}", "deletedRegion", "charOffset",
 						(json_int_t)fd->edits[i].offset, "charLength", (json_int_t)fd->edits[i].length,
-						"insertedContent", "text", fd->edits[i].text));
-	return json_pack("[{s:{s:s}, s:[{s:{s:s, s:s*}, s:o}]}]", "description", "text", fd->fix, "artifactChanges",
+						"insertedContent", "text", scan_json_text(fd->edits[i].text)));
+	return json_pack("[{s:{s:o}, s:[{s:{s:s, s:s*}, s:o}]}]", "description", "text", scan_json_text(fd->fix),
+			 "artifactChanges",
 			 "artifactLocation", "uri", uri, "uriBaseId", rooted ? "SRCROOT" : NULL, "replacements",
 			 replacements);
 }
@@ -81,9 +82,10 @@ int scan_print_sarif(FILE *out, const scan_report *r)
 
 		for (k = 0; k < f->nfindings; k++) {
 			const an_finding *fd = &f->findings[k];
-			json_t *result = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:s, s:s*}, s:{s:i, s:i, s:i}}}]}",
+			json_t *result = json_pack("{s:s, s:i, s:s, s:{s:o}, s:[{s:{s:{s:s, s:s*}, s:{s:i, s:i, s:i}}}]}",
 					  "ruleId", fd->id, "ruleIndex", rule_index(fd->id), "level",
-					  sarif_level(fd->severity), "message", "text", fd->message, "locations",
+					  sarif_level(fd->severity), "message", "text", scan_json_text(fd->message),
+					  "locations",
 					  "physicalLocation", "artifactLocation", "uri", uri, "uriBaseId",
 					  r->set->walk.root ? "SRCROOT" : NULL,
 					  "region", "startLine", fd->line, "startColumn", fd->col, "endColumn",
@@ -96,12 +98,12 @@ int scan_print_sarif(FILE *out, const scan_report *r)
 		free(uri);
 	}
 	for (i = 0; i < r->set->walk.nnotes; i++)
-		json_array_append_new(notes, json_pack("{s:{s:s}, s:s}", "message", "text", r->set->walk.notes[i],
+		json_array_append_new(notes, json_pack("{s:{s:o}, s:s}", "message", "text", scan_json_text(r->set->walk.notes[i]),
 						       "level", "note"));
 	for (i = 0; i < r->set->n; i++)
 		if (r->set->items[i].state == RV_PROPOSAL_BAD_INPUT)
-			json_array_append_new(notes, json_pack("{s:{s:s}, s:s}", "message", "text",
-							       r->set->items[i].message, "level",
+			json_array_append_new(notes, json_pack("{s:{s:o}, s:s}", "message", "text",
+							       scan_json_text(r->set->items[i].message), "level",
 							       r->set->walk.files[i].named ? "error" : "warning"));
 	run = json_pack("{s:{s:{s:s, s:s, s:o}}, s:o, s:[{s:b, s:o}]}", "tool", "driver", "name", "hipport",
 			"version", HIPPORT_VERSION, "rules", rules_json(), "results", results, "invocations", "executionSuccessful",

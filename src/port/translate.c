@@ -392,17 +392,12 @@ static size_t count_kernels(const xlate *x)
 int port_source_check(const char *name, const char *src, size_t len)
 {
 	size_t bad;
-	unsigned line, col;
 
 	if (len == 0)
 		return util_error_set(UTIL_EINPUT, "%s: file is empty", name);
+	/* source files are bytes: Latin-1 or invalid UTF-8 ports byte for byte */
 	if ((bad = util_text_find_nul(src, len)) < len)
 		return util_error_set(UTIL_EINPUT, "%s: binary file (NUL byte at offset %zu)", name, bad);
-	if ((bad = util_text_find_invalid_utf8(src, len)) < len) {
-		util_text_position(src, bad, &line, &col);
-		return util_error_set(UTIL_EINPUT, "%s:%u:%u: invalid UTF-8 (byte 0x%02x)", name, line, col,
-				      (unsigned char)src[bad]);
-	}
 	return 0;
 }
 

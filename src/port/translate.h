@@ -52,7 +52,8 @@ typedef struct port_result {
 	bool header_inserted;
 } port_result;
 
-/* Rejects what is not CUDA source text: empty, binary, invalid UTF-8. */
+/* Rejects what is not CUDA source text: empty or binary (a NUL byte). Any
+ * other bytes are source: a Latin-1 comment is ported byte for byte. */
 int port_source_check(const char *name, const char *src, size_t len);
 
 /* Translates src. On a lexical error (unterminated comment or literal,

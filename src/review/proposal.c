@@ -97,7 +97,7 @@ int rv_proposal_analyze(rv_proposal *p, an_analyzer *analyzer, port_lexer *lexer
 	/* a build file's findings come with its translation; libclang is not for it */
 	if (p->state != RV_PROPOSAL_OK || p->analyzed || bld_kind_of(p->path) != BLD_NONE)
 		return 0;
-	/* what the translation rejects (binary, not UTF-8) is not analyzed either */
+	/* what the translation rejects (empty, binary) is not analyzed either */
 	if (port_source_check(p->path, p->source.ptr, p->source.len) < 0) {
 		util_error_clear();
 		return 0;

@@ -13,7 +13,7 @@
 typedef enum rv_proposal_state {
 	RV_PROPOSAL_OK,
 	RV_PROPOSAL_NOT_CUDA, /* found by a walk, holds no CUDA: skipped quietly */
-	RV_PROPOSAL_BAD_INPUT /* unreadable, binary, not UTF-8, too large, broken syntax */
+	RV_PROPOSAL_BAD_INPUT /* unreadable, binary, too large, broken syntax */
 } rv_proposal_state;
 
 typedef struct rv_proposal {

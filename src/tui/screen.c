@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/text.h"
 
 int tui_screen_init(tui_screen *s, int width, int height)
 {
@@ -71,7 +72,8 @@ int tui_screen_put(tui_screen *s, int y, int x, int width, const char *text, siz
 		int w;
 
 		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-			wc = L'?';
+			/* a byte that is not UTF-8 (a Latin-1 comment) shows as Windows-1252 */
+			wc = (wchar_t)util_text_cp1252_char((unsigned char)text[i]);
 			n = 1;
 			memset(&st, 0, sizeof(st));
 		}

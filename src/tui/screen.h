@@ -44,7 +44,8 @@ void tui_screen_dispose(tui_screen *s);
 int tui_screen_resize(tui_screen *s, int width, int height);
 void tui_screen_clear(tui_screen *s);
 /* Writes UTF-8 text at (y, x), at most width columns; returns columns used.
- * Tabs become spaces, control characters '?'. */
+ * Tabs become spaces, control characters '?'; a byte that is not UTF-8
+ * shows as its Windows-1252 (Latin-1) character. */
 int tui_screen_put(tui_screen *s, int y, int x, int width, const char *text, size_t len, tui_attr attr);
 /* Fills (y, x .. x + width) with spaces of attr. */
 void tui_screen_fill(tui_screen *s, int y, int x, int width, tui_attr attr);

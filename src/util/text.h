@@ -11,6 +11,17 @@ size_t util_text_find_nul(const char *data, size_t len);
 /* Offset of the first byte that is not valid UTF-8, or len when all is valid. */
 size_t util_text_find_invalid_utf8(const char *data, size_t len);
 
+/* The Unicode character a byte that is not UTF-8 stands for, read as
+ * Windows-1252 (Latin-1 with printable 0x80..0x9f); '?' for its five
+ * unassigned bytes. */
+unsigned util_text_cp1252_char(unsigned char byte);
+
+/* A valid UTF-8 copy of len bytes (malloc'd, NUL-terminated; NULL when out
+ * of memory): valid sequences are kept, every other byte becomes the
+ * character util_text_cp1252_char gives it. For JSON and the screen; the
+ * file itself is never rewritten this way. */
+char *util_text_utf8_dup(const char *data, size_t len);
+
 /* 1-based line and column (in bytes) of offset. */
 void util_text_position(const char *data, size_t offset, unsigned *line, unsigned *col);
 

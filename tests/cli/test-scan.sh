@@ -38,16 +38,27 @@ check "missing path" 2 "$hipport" -C "$repo" scan --no-cache nothere.cu
 expect "missing path message" "$tmp/err" "nothere.cu: no such file or directory"
 
 # bad files: a note during walks, exit 2 when named
-printf 'int \377;\n__global__ void k() {}\n' >"$repo/latin1.cu"
 printf 'x\0__global__' >"$repo/binary.cu"
 check "bad files walked" 0 "$hipport" -C "$repo" scan --no-cache
-expect "bad file note" "$tmp/err" "note: latin1.cu:1:5: invalid UTF-8 (byte 0xff) (skipped)"
 expect "binary note" "$tmp/err" "note: binary.cu: binary file"
-check "bad file named" 2 "$hipport" -C "$repo" scan --no-cache latin1.cu
-expect "bad file named message" "$tmp/err" "hipport: latin1.cu:1:5: invalid UTF-8"
+check "bad file named" 2 "$hipport" -C "$repo" scan --no-cache binary.cu
+expect "bad file named message" "$tmp/err" "hipport: binary.cu: binary file"
 check "big file named" 2 "$hipport" -C "$repo" scan --no-cache --max-size=100 src/transpose.cu
 expect "big file message" "$tmp/err" "file too large"
-rm -f "$repo/latin1.cu" "$repo/binary.cu"
+rm -f "$repo/binary.cu"
+
+# bytes that are not UTF-8 (Latin-1, Windows-1252, cut sequences) are source,
+# in a file's text and its name; JSON and SARIF stay valid UTF-8
+printf '// \251 \223q\224 \303\n#include <cuda_runtime.h>\n__global__ void k(int *c) { atomicAdd(c, 1); }\nvoid f() { cudaMemcpyToSymbol(0, 0, 0); puts("\351"); }\n' >"$repo/latin1.cu"
+cp "$repo/latin1.cu" "$repo/caf$(printf '\351').cu"
+check "latin1 scanned" 0 "$hipport" -C "$repo" scan --no-cache latin1.cu
+expect "latin1 listed" "$tmp/out" "latin1.cu:"
+check "latin1 json" 0 "$hipport" -C "$repo" scan --no-cache --format json latin1.cu "caf$(printf '\351').cu"
+truth "latin1 json valid" python3 "$src/tests/cli/validate.py" "$src/docs/scan-json.schema.json" "$tmp/out"
+expect "latin1 path as Windows-1252" "$tmp/out" "caf$(printf '\303\251').cu"
+check "latin1 sarif" 0 "$hipport" -C "$repo" scan --no-cache --format sarif latin1.cu "caf$(printf '\351').cu"
+truth "latin1 sarif valid" python3 "$src/tests/cli/validate.py" "$src/tests/data/sarif-schema-2.1.0.json" "$tmp/out"
+rm -f "$repo/latin1.cu" "$repo/caf$(printf '\351').cu"
 
 # formats
 check "json" 0 "$hipport" -C "$repo" scan --format json --target-hip=5.2 --no-cache

@@ -1,2 +1,0 @@
-// Größe in Latin-1
-void f() { cudaDeviceSynchronize(); }
