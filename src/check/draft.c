@@ -5,8 +5,10 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze/parse.h"
+#include "check/launch.h"
 #include "util/error.h"
 
 typedef struct found {
@@ -44,8 +46,9 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 		return CXChildVisit_Continue;
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
 		return CXChildVisit_Recurse;
+	/* a template's instantiations are the template's launches, not kernels of their own */
 	if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) && clang_isCursorDefinition(c) &&
-	    has_global_attr(c)) {
+	    clang_Cursor_isNull(clang_getSpecializedCursorTemplate(c)) && has_global_attr(c)) {
 		CXCursor *m = realloc(f->items, (f->n + 1) * sizeof(*m));
 
 		if (!m) {
@@ -72,38 +75,6 @@ static void qualified_name(util_buf *b, CXCursor c)
 			clang_disposeString(s);
 		}
 	}
-}
-
-/* A type's spelling without qualifiers. */
-static char *plain_type(CXType t)
-{
-	CXString s = clang_getTypeSpelling(t);
-	const char *src = clang_getCString(s);
-	/* the prelude declares CUDA's types in a namespace of its own */
-	static const char *const drop[] = { "const ", "volatile ", "__restrict__", "__restrict", "restrict",
-					    "hipport_prelude::" };
-	util_buf b = UTIL_BUF_INIT;
-	size_t i, n;
-
-	while (*src) {
-		for (i = 0; i < sizeof(drop) / sizeof(drop[0]); i++)
-			if (strncmp(src, drop[i], strlen(drop[i])) == 0)
-				break;
-		if (i < sizeof(drop) / sizeof(drop[0])) {
-			src += strlen(drop[i]);
-			continue;
-		}
-		util_buf_putc(&b, *src++);
-	}
-	clang_disposeString(s);
-	while (b.len && b.ptr[b.len - 1] == ' ')
-		b.ptr[--b.len] = '\0';
-	n = 0;
-	while (b.ptr && b.ptr[n] == ' ')
-		n++;
-	if (n)
-		memmove(b.ptr, b.ptr + n, b.len - n + 1);
-	return util_buf_detach(&b);
 }
 
 typedef struct tokens {
@@ -333,14 +304,55 @@ static char *substitute(const char *text, char **params, char **values, size_t n
 
 char *chk_check_name(const char *path, const char *kernel)
 {
-	const char *base = strrchr(path, '/'), *dot, *k = strrchr(kernel, ':');
+	const char *base = strrchr(path, '/'), *dot, *k = strrchr(kernel, ':'), *p;
 	util_buf b = UTIL_BUF_INIT;
 
+	/* the whole path, so that two programs' main.cu do not share names */
 	base = base ? base + 1 : path;
 	dot = strrchr(base, '.');
-	util_buf_printf(&b, "%.*s.%s", dot && dot != base ? (int)(dot - base) : (int)strlen(base), base,
-			k ? k + 1 : kernel);
+	for (p = path; *p && !(dot && dot != base && p == dot); p++)
+		util_buf_putc(&b, *p == '/' ? '-' : *p);
+	util_buf_printf(&b, ".%s", k ? k + 1 : kernel);
 	return util_buf_detach(&b);
+}
+
+int chk_draft_place(util_buf *path, const char *root, chk_spec *spec)
+{
+	unsigned k;
+
+	for (k = 1; k < 100; k++) {
+		chk_spec old;
+		bool same;
+
+		util_buf_clear(path);
+		util_buf_printf(path, "%s.hipport/checks/%s", root ? root : "", spec->name);
+		if (k > 1)
+			util_buf_printf(path, "-%u", k);
+		util_buf_puts(path, ".check");
+		if (util_buf_oom(path))
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		if (access(path->ptr, F_OK) != 0)
+			break;
+		/* an engineer's spec that does not read is theirs: kept */
+		if (chk_spec_read(&old, path->ptr) < 0) {
+			util_error_clear();
+			return 1;
+		}
+		same = !strcmp(old.source, spec->source) && !strcmp(old.kernel, spec->kernel) &&
+		       (!old.launch || !spec->launch || !strcmp(old.launch, spec->launch) || k == 1);
+		chk_spec_dispose(&old);
+		if (same)
+			return 1;
+	}
+	if (k > 1) {
+		char *named = NULL;
+
+		if (asprintf(&named, "%s-%u", spec->name, k) < 0)
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		free(spec->name);
+		spec->name = named;
+	}
+	return 0;
 }
 
 typedef struct drafting {
@@ -348,6 +360,8 @@ typedef struct drafting {
 	char *tparams[16], *tvalues[16];
 	size_t ntemplate;
 	char *launch_bounds;
+	char *given[16]; /* the launch's template arguments */
+	size_t ngiven;
 } drafting;
 
 static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClientData data)
@@ -363,8 +377,9 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 				strstr(name, "threads") || strstr(name, "Block");
 
 		d->tparams[d->ntemplate] = strdup(name);
-		d->tvalues[d->ntemplate++] =
-			strdup(k == CXCursor_TemplateTypeParameter ? "float" : blockish ? "256" : "1");
+		d->tvalues[d->ntemplate] = d->ntemplate < d->ngiven ? strdup(d->given[d->ntemplate])
+					   : strdup(k == CXCursor_TemplateTypeParameter ? "float" : blockish ? "256" : "1");
+		d->ntemplate++;
 	} else if (k == CXCursor_ParmDecl) {
 		CXType t = clang_getCursorType(c);
 		char fallback[32];
@@ -379,9 +394,9 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 				CXType pointee = clang_getPointeeType(t);
 
 				a->role = clang_isConstQualifiedType(pointee) ? CHK_ROLE_IN : CHK_ROLE_OUT;
-				type = plain_type(pointee);
+				type = chk_type_known_spelling(pointee);
 			} else {
-				type = plain_type(t);
+				type = chk_type_known_spelling(t);
 			}
 			a->type = type ? substitute(type, d->tparams, d->tvalues, d->ntemplate) : NULL;
 			free(type);
@@ -426,14 +441,269 @@ static char *launch_bounds(const tokens *t)
 	return NULL;
 }
 
-static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *path)
+/* The file's __device__ variables and __device__ functions, by name: a
+ * kernel's outputs include the globals it or its callees write. */
+typedef struct device_names {
+	CXCursor *globals, *functions;
+	size_t nglobals, nfunctions;
+	bool oom;
+} device_names;
+
+/* Splits a comma-separated list at its top-level commas (<>, (), [] nest). */
+static size_t split_list(const char *text, char **out, size_t max)
+{
+	size_t n = 0;
+	int depth = 0;
+	const char *start = text, *p;
+
+	for (p = text;; p++) {
+		if (*p == '<' || *p == '(' || *p == '[')
+			depth++;
+		else if (*p == '>' || *p == ')' || *p == ']')
+			depth--;
+		if ((*p == ',' && depth == 0) || !*p) {
+			const char *a = start, *e = p;
+
+			while (a < e && isspace((unsigned char)*a))
+				a++;
+			while (e > a && isspace((unsigned char)e[-1]))
+				e--;
+			if (n < max)
+				out[n++] = strndup(a, (size_t)(e - a));
+			if (!*p)
+				break;
+			start = p + 1;
+		}
+	}
+	return n;
+}
+
+/* A drafted value for a name the program gives at run time. */
+static const char *guess_for(const chk_unresolved *u)
+{
+	unsigned lanes;
+	int d = chk_type_dtype(u->type, &lanes);
+
+	if (u->counter)
+		return "0";
+	if (d >= 0 && chk_dtype_is_float((chk_dtype)d))
+		return "0.7";
+	if (d >= 0)
+		return size_like(u->name) ? "4096" : "1024";
+	return "{}";
+}
+
+/* Takes the launch's geometry, template arguments, argument values and
+ * allocation sizes into the drafted spec; notes says what it could not. */
+static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util_buf *notes)
+{
+	util_buf b = UTIL_BUF_INIT;
+	size_t i;
+
+	free(s->templ);
+	s->templ = l->templ ? strdup(l->templ) : NULL;
+	free(s->grid);
+	s->grid = strdup(l->grid);
+	free(s->block);
+	s->block = strdup(l->block);
+	free(s->shared);
+	s->shared = strdup(l->shared);
+	util_buf_printf(&b, "%s:%u", path, l->line);
+	s->launch = util_buf_detach(&b);
+	if (l->nargs != s->nargs) {
+		util_buf_printf(notes, "\n- the launch passes %zu arguments for %zu parameters: arguments drafted",
+				l->nargs, s->nargs);
+	} else {
+		for (i = 0; i < s->nargs; i++) {
+			chk_arg *a = &s->args[i];
+			const chk_launch_arg *la = &l->args[i];
+			unsigned lanes = 1;
+			int dt;
+
+			if (a->role == CHK_ROLE_SCALAR) {
+				free(a->value);
+				a->value = strdup(la->expr);
+				continue;
+			}
+			if (!la->pointer || !la->count) {
+				util_buf_printf(notes, "\n- %s: its size is not known from the program (passed as %s): "
+						       "count drafted",
+						a->name, la->expr);
+				util_buf_printf(&b, "%s%s", b.len ? " " : "", a->name);
+				continue;
+			}
+			free(a->count);
+			a->count = strdup(la->count);
+			util_buf_printf(notes, "\n- %s: %s, its size from %s", a->name, la->expr, la->alloc);
+			if (la->offset)
+				util_buf_puts(notes, " (passed with an offset: the check passes the allocation's start)");
+			if (la->elem_type && (dt = chk_type_dtype(la->elem_type, &lanes)) >= 0) {
+				free(a->type);
+				a->type = strdup(la->elem_type);
+				a->dtype = (chk_dtype)dt;
+				a->lanes = lanes;
+				a->tol = chk_default_tolerance(a->dtype);
+				if (a->init == CHK_INIT_UNIFORM && !chk_dtype_is_float(a->dtype) && a->init_a < 0)
+					a->init_a = 0;
+			}
+		}
+	}
+	for (i = 0; i < l->nunresolved; i++) {
+		const chk_unresolved *u = &l->unresolved[i];
+
+		if (!chk_spec_add_var(s, u->name, u->type, guess_for(u)))
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		util_buf_printf(notes, "\n- %s: drafted %s, not known from the program: %s", u->name, guess_for(u), u->why);
+		util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
+	}
+	if (b.len)
+		s->guessed = util_buf_detach(&b);
+	util_buf_dispose(&b);
+	for (i = 0; i < s->nargs; i++) {
+		size_t k;
+
+		/* a host name that is also a parameter's: the host's gets a suffix */
+		for (k = 0; k < s->nvars; k++)
+			if (!strcmp(s->vars[k].name, s->args[i].name)) {
+				char *old = s->vars[k].name, *params[1] = { old }, *values[1];
+				char **fields[] = { &s->grid, &s->block, &s->shared, &s->templ };
+				size_t j;
+
+				util_buf_printf(&b, "%s_host", old);
+				values[0] = b.ptr;
+				for (j = 0; j < sizeof(fields) / sizeof(fields[0]); j++)
+					if (*fields[j]) {
+						char *t = substitute(*fields[j], params, values, 1);
+
+						free(*fields[j]);
+						*fields[j] = t;
+					}
+				for (j = 0; j < s->nargs; j++) {
+					char **f = s->args[j].role == CHK_ROLE_SCALAR ? &s->args[j].value : &s->args[j].count;
+					char *t = *f ? substitute(*f, params, values, 1) : NULL;
+
+					free(*f);
+					*f = t;
+				}
+				s->vars[k].name = util_buf_detach(&b);
+				free(old);
+			}
+	}
+	return 0;
+}
+
+/* The __device__ variables (not __constant__, not __shared__) that the
+ * kernel's body or the device functions it calls name: outputs too. */
+static void device_globals(chk_spec *s, CXTranslationUnit tu, const tokens *body, const device_names *dn)
+{
+	bool *called = calloc(dn->nfunctions + 1, sizeof(bool)), grew = true;
+	tokens *bodies = calloc(dn->nfunctions + 1, sizeof(tokens));
+	size_t i, k, g;
+
+	if (!called || !bodies) {
+		free(called);
+		free(bodies);
+		return;
+	}
+	/* the device functions reached from the kernel, by name */
+	while (grew) {
+		grew = false;
+		for (k = 0; k < dn->nfunctions; k++) {
+			CXString name;
+			bool used = false;
+
+			if (called[k])
+				continue;
+			name = clang_getCursorSpelling(dn->functions[k]);
+			for (i = 0; i < body->n && !used; i++)
+				used = tok_is(body, i, clang_getCString(name)) && tok_is(body, i + 1, "(");
+			for (g = 0; g < dn->nfunctions && !used; g++)
+				if (called[g])
+					for (i = 0; i < bodies[g].n && !used; i++)
+						used = tok_is(&bodies[g], i, clang_getCString(name)) &&
+						       tok_is(&bodies[g], i + 1, "(");
+			clang_disposeString(name);
+			if (used) {
+				called[k] = grew = true;
+				tokens_of(&bodies[k], tu, clang_getCursorExtent(dn->functions[k]));
+			}
+		}
+	}
+	for (g = 0; g < dn->nglobals; g++) {
+		CXString name = clang_getCursorSpelling(dn->globals[g]);
+		const char *gname = clang_getCString(name);
+		usage u = use_of(body, gname);
+		bool named = false;
+		CXType t = clang_getCanonicalType(clang_getCursorType(dn->globals[g]));
+		long long count = 1;
+		chk_arg *a;
+		char num[32];
+
+		for (i = 0; i < body->n && !named; i++)
+			named = tok_is(body, i, gname);
+		for (k = 0; k < dn->nfunctions; k++)
+			if (called[k]) {
+				usage v = use_of(&bodies[k], gname);
+
+				for (i = 0; i < bodies[k].n && !named; i++)
+					named = tok_is(&bodies[k], i, gname);
+				u.read |= v.read;
+				u.written |= v.written;
+				u.atomic |= v.atomic;
+				u.subscripted |= v.subscripted;
+			}
+		/* a scalar global written as `g = ...` or `g++` */
+		for (i = 0; i < body->n; i++)
+			if (tok_is(body, i, gname) && (tok_is(body, i + 1, "=") || tok_is(body, i + 1, "++") ||
+						       tok_is(body, i + 1, "+=") || tok_is(body, i + 1, "-=")))
+				u.written = true;
+		if (!named) {
+			clang_disposeString(name);
+			continue;
+		}
+		if (t.kind == CXType_ConstantArray) {
+			count = clang_getArraySize(t);
+			t = clang_getArrayElementType(t);
+		}
+		if ((a = chk_spec_add_global(s, gname))) {
+			unsigned lanes = 1;
+			int dt;
+
+			a->type = chk_type_known_spelling(t);
+			dt = a->type ? chk_type_dtype(a->type, &lanes) : -1;
+			a->dtype = dt >= 0 ? (chk_dtype)dt : CHK_F32;
+			a->lanes = lanes;
+			a->tol = chk_default_tolerance(a->dtype);
+			snprintf(num, sizeof(num), "%lld", count);
+			a->count = strdup(num);
+			a->role = u.written ? (u.read && !u.atomic ? CHK_ROLE_INOUT : CHK_ROLE_OUT) : CHK_ROLE_IN;
+			if (u.atomic && u.read)
+				a->role = CHK_ROLE_INOUT;
+			a->init = a->role == CHK_ROLE_IN || a->role == CHK_ROLE_INOUT ? CHK_INIT_UNIFORM : CHK_INIT_CONSTANT;
+			if (u.atomic)
+				a->init = CHK_INIT_CONSTANT;
+			a->init_a = a->init == CHK_INIT_UNIFORM && chk_dtype_is_float(a->dtype) ? -1 : 0;
+			a->init_b = a->init == CHK_INIT_UNIFORM ? (chk_dtype_is_float(a->dtype) ? 1 : 16) : 0;
+		}
+		clang_disposeString(name);
+	}
+	for (k = 0; k < dn->nfunctions; k++)
+		if (called[k])
+			tokens_dispose(&bodies[k]);
+	free(called);
+	free(bodies);
+}
+
+static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *path, const chk_launch *l,
+		     const device_names *dn)
 {
 	drafting d;
 	CXCursor body = clang_getNullCursor();
 	tokens all, body_tokens;
-	util_buf b = UTIL_BUF_INIT, comment = UTIL_BUF_INIT;
+	util_buf b = UTIL_BUF_INIT, comment = UTIL_BUF_INIT, notes = UTIL_BUF_INIT;
 	CXString name = clang_getCursorSpelling(c);
 	const chk_arg *size, *rows, *cols;
+	int error = 0;
 	const char *block;
 	bool row_kernel = false;
 	unsigned line;
@@ -444,6 +714,8 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 	d.spec = s;
 	s->seed = 1234;
 	s->timeout = 60;
+	if (l && l->templ)
+		d.ngiven = split_list(l->templ, d.given, 16);
 	clang_visitChildren(c, visit_kernel, &d);
 	clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
 	qualified_name(&b, c);
@@ -533,6 +805,9 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 		util_buf_puts(&b, "1");
 	s->grid = util_buf_detach(&b);
 	s->shared = strdup("0");
+	device_globals(s, tu, &body_tokens, dn);
+	if (l && (error = apply_launch(s, l, path, &notes)) < 0)
+		goto done;
 	/* what the engineer should look at */
 	util_buf_printf(&comment,
 			"Kernel check of %s (%s:%u), drafted by hipport check --draft-spec.\n"
@@ -547,29 +822,173 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 			"  or within ulp units in the last place.\n"
 			"- setup: a C++ statement run before the launch (__constant__ memory, ...).",
 			clang_getCString(name), path, line);
-	if (d.ntemplate) {
-		util_buf_puts(&comment, "\n- template: arguments for the template parameters");
-		for (i = 0; i < d.ntemplate; i++)
-			util_buf_printf(&comment, "%s%s", i ? ", " : " ", d.tparams[i]);
-		util_buf_puts(&comment, " (drafted, check them).");
+	if (l) {
+		util_buf_printf(&comment, "\nDrafted from the launch at %s: its template arguments, grid, block,\n"
+					  "shared memory and argument values, local names replaced by their values.",
+				s->launch);
+		util_buf_put(&comment, notes.ptr ? notes.ptr : "", notes.len);
+	} else {
+		util_buf_puts(&comment, "\nNo launch of this kernel in the file: launch and sizes are drafted.");
+		if (d.ntemplate) {
+			util_buf_puts(&comment, "\n- template: arguments for the template parameters");
+			for (i = 0; i < d.ntemplate; i++)
+				util_buf_printf(&comment, "%s%s", i ? ", " : " ", d.tparams[i]);
+			util_buf_puts(&comment, " (drafted, check them).");
+		}
+		if (row_kernel)
+			util_buf_puts(&comment, "\n- rows: the kernel takes cols only; one block per row is assumed.");
 	}
-	if (row_kernel)
-		util_buf_puts(&comment, "\n- rows: the kernel takes cols only; one block per row is assumed.");
+	if (s->nglobals) {
+		util_buf_puts(&comment, "\n- global: __device__ variables the kernel (or a function it calls) uses;");
+		util_buf_puts(&comment, "\n  written ones are outputs, compared like arguments.");
+	}
 	s->comment = util_buf_detach(&comment);
+done:
+	util_buf_dispose(&notes);
 	clang_disposeString(name);
 	for (i = 0; i < d.ntemplate; i++) {
 		free(d.tparams[i]);
 		free(d.tvalues[i]);
 	}
+	for (i = 0; i < d.ngiven; i++)
+		free(d.given[i]);
 	free(d.launch_bounds);
 	tokens_dispose(&all);
 	tokens_dispose(&body_tokens);
+	if (error < 0)
+		return error;
 	for (i = 0; i < s->nargs; i++)
 		if (!s->args[i].type || (s->args[i].role == CHK_ROLE_SCALAR ? !s->args[i].value : !s->args[i].count))
 			return util_error_set(UTIL_ENOMEM, "out of memory");
 	if (!s->kernel || !s->name || !s->source || !s->grid || !s->block || !s->shared || !s->comment)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	return 0;
+}
+
+/* Whether c is declared in the file the parse reads first (not the program's). */
+static bool in_prelude(CXCursor c)
+{
+	CXFile file;
+	CXString name;
+	bool prelude;
+
+	clang_getSpellingLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+	if (!file)
+		return true;
+	name = clang_getFileName(file);
+	prelude = strncmp(clang_getCString(name), "/hipport-prelude/", 17) == 0;
+	clang_disposeString(name);
+	return prelude;
+}
+
+static enum CXChildVisitResult find_attrs(CXCursor c, CXCursor parent, CXClientData data)
+{
+	unsigned *mask = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	(void)parent;
+	if (k == CXCursor_CUDADeviceAttr)
+		*mask |= 1;
+	else if (k == CXCursor_CUDAConstantAttr || k == CXCursor_CUDASharedAttr || k == CXCursor_CUDAGlobalAttr)
+		*mask |= 2;
+	return CXChildVisit_Continue;
+}
+
+static void add_cursor(CXCursor **items, size_t *n, CXCursor c, bool *oom)
+{
+	CXCursor *m = realloc(*items, (*n + 1) * sizeof(*m));
+
+	if (!m) {
+		*oom = true;
+		return;
+	}
+	*items = m;
+	m[(*n)++] = c;
+}
+
+static enum CXChildVisitResult visit_device(CXCursor c, CXCursor parent, CXClientData data)
+{
+	device_names *dn = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	unsigned mask = 0;
+
+	(void)parent;
+	if (in_prelude(c))
+		return CXChildVisit_Continue;
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_VarDecl && !((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) &&
+				      clang_isCursorDefinition(c)))
+		return CXChildVisit_Continue;
+	clang_visitChildren(c, find_attrs, &mask);
+	if (mask != 1)
+		return CXChildVisit_Continue;
+	if (k == CXCursor_VarDecl)
+		add_cursor(&dn->globals, &dn->nglobals, c, &dn->oom);
+	else
+		add_cursor(&dn->functions, &dn->nfunctions, c, &dn->oom);
+	return CXChildVisit_Continue;
+}
+
+/* A launch's key: what makes two launches of a kernel the same check. */
+static char *launch_key(const chk_launch *l)
+{
+	util_buf b = UTIL_BUF_INIT;
+	size_t i;
+
+	util_buf_printf(&b, "%s|%s|%s|%s|%s", l->kernel, l->templ ? l->templ : "", l->grid, l->block, l->shared);
+	for (i = 0; i < l->nargs; i++)
+		util_buf_printf(&b, "|%s:%s", l->args[i].expr, l->args[i].count ? l->args[i].count : "");
+	return util_buf_detach(&b);
+}
+
+/* A spec name's suffix for one of several launches: its template arguments
+ * when they tell the launches apart, else its line. */
+static char *variant_suffix(const chk_launch *l, bool by_template)
+{
+	util_buf b = UTIL_BUF_INIT;
+	const char *p;
+
+	if (by_template && l->templ) {
+		for (p = l->templ; *p; p++) {
+			char c = isalnum((unsigned char)*p) || *p == '_' ? *p : '-';
+
+			if (c != '-' || (b.len && b.ptr[b.len - 1] != '-'))
+				util_buf_putc(&b, c);
+		}
+		while (b.len && b.ptr[b.len - 1] == '-')
+			b.ptr[--b.len] = '\0';
+		if (b.len > 40)
+			b.ptr[b.len = 40] = '\0';
+	}
+	if (!b.len)
+		util_buf_printf(&b, "line%u", l->line);
+	return util_buf_detach(&b);
+}
+
+/* The distinct launches of kernel `name` (indices into all). */
+static size_t launches_of(const chk_launch *all, size_t nall, const char *name, size_t *idx)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < nall; i++) {
+		char *key;
+		bool seen = false;
+
+		if (strcmp(all[i].kernel, name) != 0)
+			continue;
+		key = launch_key(&all[i]);
+		for (k = 0; k < n && key && !seen; k++) {
+			char *other = launch_key(&all[idx[k]]);
+
+			seen = other && !strcmp(key, other);
+			free(other);
+		}
+		free(key);
+		if (!seen)
+			idx[n++] = i;
+	}
+	return n;
 }
 
 int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, const char *src, size_t len,
@@ -579,36 +998,73 @@ int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, 
 	CXTranslationUnit tu = NULL;
 	CXFile file;
 	found f = { NULL, 0, false };
+	device_names dn;
+	chk_launch *launches = NULL;
+	size_t nlaunches = 0, *idx = NULL, nspecs = 0, i, k;
 	chk_spec *specs = NULL;
-	size_t i;
 	int error;
 
 	*out = NULL;
 	*n = 0;
+	memset(&dn, 0, sizeof(dn));
 	if ((error = an_parser_new(&parser)) < 0)
 		return error;
 	if ((error = an_parse(parser, db, fs_path, src, len, &tu, &file)) < 0)
 		goto done;
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &f);
-	if (f.oom || !(specs = calloc(f.n + 1, sizeof(*specs)))) {
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_device, &dn);
+	if (f.oom || dn.oom) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (i = 0; i < f.n; i++) {
-		if ((error = draft_one(&specs[i], f.items[i], tu, path)) < 0) {
-			size_t k;
+	if ((error = chk_launches_find(&launches, &nlaunches, tu, file)) < 0)
+		goto done;
+	if (!(idx = calloc(nlaunches + 1, sizeof(*idx))) || !(specs = calloc(f.n + nlaunches + 1, sizeof(*specs)))) {
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < f.n && error == 0; i++) {
+		CXString name = clang_getCursorSpelling(f.items[i]);
+		size_t nl = launches_of(launches, nlaunches, clang_getCString(name), idx);
+		bool by_template = false;
 
-			for (k = 0; k <= i; k++)
-				chk_spec_dispose(&specs[k]);
-			free(specs);
-			specs = NULL;
-			goto done;
+		clang_disposeString(name);
+		for (k = 1; k < nl; k++)
+			by_template |= !launches[idx[k]].templ || !launches[idx[0]].templ ||
+				       strcmp(launches[idx[k]].templ, launches[idx[0]].templ) != 0;
+		for (k = 0; k < (nl ? nl : 1) && error == 0; k++) {
+			chk_spec *s = &specs[nspecs];
+
+			error = draft_one(s, f.items[i], tu, path, nl ? &launches[idx[k]] : NULL, &dn);
+			nspecs++;
+			if (error == 0 && nl > 1) {
+				char *suffix = variant_suffix(&launches[idx[k]], by_template), *named = NULL;
+
+				if (!suffix || asprintf(&named, "%s.%s", s->name, suffix) < 0)
+					error = util_error_set(UTIL_ENOMEM, "out of memory");
+				free(suffix);
+				if (named) {
+					free(s->name);
+					s->name = named;
+				}
+			}
 		}
 	}
+	if (error < 0) {
+		for (k = 0; k < nspecs; k++)
+			chk_spec_dispose(&specs[k]);
+		free(specs);
+		specs = NULL;
+		nspecs = 0;
+	}
 	*out = specs;
-	*n = f.n;
+	*n = nspecs;
 done:
+	chk_launches_dispose(launches, nlaunches);
+	free(idx);
 	free(f.items);
+	free(dn.globals);
+	free(dn.functions);
 	an_parser_free(parser); /* the unit is the parser's */
 	return error;
 }

@@ -15,7 +15,15 @@
 int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, const char *src, size_t len,
 	      const an_compile_db *db);
 
-/* The name of a kernel's check: the file's stem and the kernel's name. */
+/* The name of a kernel's check: the file's path without its extension,
+ * slashes made dashes, and the kernel's name ("src-main.softMax"); a kernel
+ * launched in several distinct ways gets one per launch, with a suffix. */
 char *chk_check_name(const char *path, const char *kernel);
+
+/* Where spec goes under root (ending in '/'): .hipport/checks/NAME.check,
+ * renamed NAME-2, NAME-3, ... while a spec of another source or kernel
+ * holds the name. Returns 1 when the file holds this kernel's spec already
+ * (kept, never overwritten), 0 when path is free. */
+int chk_draft_place(util_buf *path, const char *root, chk_spec *spec);
 
 #endif

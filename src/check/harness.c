@@ -42,6 +42,18 @@ int chk_harness_source(util_buf *b, const chk_spec *s)
 				i, (int)a->dtype, a->count, a->lanes, role_constants[a->role], init_constants[a->init],
 				a->init_a, a->init_b, a->tol.abs, a->tol.rel, a->tol.ulp);
 	}
+	/* __device__ variables: set and read back through their device addresses */
+	for (i = 0; i < s->nglobals; i++) {
+		const chk_arg *g = &s->globals[i];
+
+		util_buf_printf(b, "\thp_global(");
+		chk_put_quoted(b, g->name);
+		util_buf_printf(b, ", %zu, (chk_dtype)%d, (size_t)(%s) * %u, %s, %s, %.17g, %.17g, %.17g, %.17g, %.17g, "
+				   "(const void *)&HIP_SYMBOL(%s), sizeof(%s));\n",
+				s->nargs + i, (int)g->dtype, g->count, g->lanes, role_constants[g->role],
+				init_constants[g->init], g->init_a, g->init_b, g->tol.abs, g->tol.rel, g->tol.ulp, g->name,
+				g->name);
+	}
 	if (s->setup)
 		util_buf_printf(b, "\t{\n\t\t%s\n\t}\n", s->setup);
 	util_buf_printf(b, "\t%s%s%s%s<<<dim3(%s), dim3(%s), %s, 0>>>(", s->kernel, s->templ ? "<" : "",

@@ -95,6 +95,11 @@ void chk_spec_dispose(chk_spec *spec)
 		free(spec->vars[i].type);
 		free(spec->vars[i].value);
 	}
+	for (i = 0; i < spec->nglobals; i++)
+		arg_dispose(&spec->globals[i]);
+	free(spec->globals);
+	free(spec->launch);
+	free(spec->guessed);
 	free(spec->args);
 	free(spec->vars);
 	free(spec->name);
@@ -109,22 +114,32 @@ void chk_spec_dispose(chk_spec *spec)
 	memset(spec, 0, sizeof(*spec));
 }
 
-chk_arg *chk_spec_add_arg(chk_spec *spec, const char *name)
+static chk_arg *add_arg(chk_arg **items, size_t *n, const char *name, chk_role role)
 {
-	chk_arg *m = realloc(spec->args, (spec->nargs + 1) * sizeof(*m)), *a;
+	chk_arg *m = realloc(*items, (*n + 1) * sizeof(*m)), *a;
 
 	if (!m)
 		return NULL;
-	spec->args = m;
-	a = &m[spec->nargs];
+	*items = m;
+	a = &m[*n];
 	memset(a, 0, sizeof(*a));
 	a->lanes = 1;
-	a->role = CHK_ROLE_SCALAR;
+	a->role = role;
 	a->dtype = CHK_F32;
 	if (!(a->name = strdup(name)))
 		return NULL;
-	spec->nargs++;
+	(*n)++;
 	return a;
+}
+
+chk_arg *chk_spec_add_arg(chk_spec *spec, const char *name)
+{
+	return add_arg(&spec->args, &spec->nargs, name, CHK_ROLE_SCALAR);
+}
+
+chk_arg *chk_spec_add_global(chk_spec *spec, const char *name)
+{
+	return add_arg(&spec->globals, &spec->nglobals, name, CHK_ROLE_OUT);
 }
 
 chk_var *chk_spec_add_var(chk_spec *spec, const char *name, const char *type, const char *value)
@@ -242,7 +257,8 @@ static const struct {
 	{ "source", offsetof(chk_spec, source), false },   { "kernel", offsetof(chk_spec, kernel), false },
 	{ "template", offsetof(chk_spec, templ), true },   { "grid", offsetof(chk_spec, grid), false },
 	{ "block", offsetof(chk_spec, block), false },     { "sharedbytes", offsetof(chk_spec, shared), false },
-	{ "setup", offsetof(chk_spec, setup), true },
+	{ "setup", offsetof(chk_spec, setup), true },	   { "launch", offsetof(chk_spec, launch), true },
+	{ "guessed", offsetof(chk_spec, guessed), true },
 };
 
 static int check_key(reader *r, const char *var, const char *value)
@@ -300,19 +316,32 @@ static int init_value(reader *r, chk_arg *a, const char *value)
 	return 0;
 }
 
-static int arg_key(reader *r, const char *name, const char *var, const char *value)
+static chk_arg *global_named(chk_spec *spec, const char *name)
 {
-	chk_arg *a = arg_named(r->spec, name);
+	size_t i;
+
+	for (i = 0; i < spec->nglobals; i++)
+		if (strcmp(spec->globals[i].name, name) == 0)
+			return &spec->globals[i];
+	return chk_spec_add_global(spec, name);
+}
+
+/* A key of [arg "name"], or of [global "name"] when global. */
+static int arg_key(reader *r, const char *name, const char *var, const char *value, bool global)
+{
+	chk_arg *a = global ? global_named(r->spec, name) : arg_named(r->spec, name);
+	const char *section = global ? "global" : "arg";
 	int i;
 
 	if (!a)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	if (strcmp(var, "role") == 0) {
-		for (i = 0; i < 4; i++)
+		for (i = 0; i < (global ? 3 : 4); i++)
 			if (strcmp(value, role_names[i]) == 0)
 				break;
-		if (i == 4)
-			return bad(r, "arg", name, "role", "role must be in, out, inout or scalar, not '%s'", value);
+		if (i == (global ? 3 : 4))
+			return bad(r, section, name, "role", "role must be in, out, inout%s, not '%s'",
+				   global ? "" : " or scalar", value);
 		a->role = (chk_role)i;
 		return 0;
 	}
@@ -328,7 +357,7 @@ static int arg_key(reader *r, const char *name, const char *var, const char *val
 	}
 	if (strcmp(var, "dtype") == 0) {
 		if ((i = chk_dtype_parse(value)) < 0)
-			return bad(r, "arg", name, "dtype", "unknown dtype '%s' (f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32 i64 u64)",
+			return bad(r, section, name, "dtype", "unknown dtype '%s' (f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32 i64 u64)",
 				   value);
 		a->dtype = (chk_dtype)i;
 		return 0;
@@ -338,7 +367,7 @@ static int arg_key(reader *r, const char *name, const char *var, const char *val
 		long v = strtol(value, &end, 10);
 
 		if (*end || v < 1 || v > 16)
-			return bad(r, "arg", name, "lanes", "lanes must be 1 to 16, not '%s'", value);
+			return bad(r, section, name, "lanes", "lanes must be 1 to 16, not '%s'", value);
 		a->lanes = (unsigned)v;
 		return 0;
 	}
@@ -352,11 +381,11 @@ static int arg_key(reader *r, const char *name, const char *var, const char *val
 		double v;
 
 		if (parse_number(&v, value) < 0 || v < 0)
-			return bad(r, "arg", name, var, "tolerance '%s' is not a non-negative number", value);
+			return bad(r, section, name, var, "tolerance '%s' is not a non-negative number", value);
 		*(var[0] == 'a' ? &a->tol.abs : var[0] == 'r' ? &a->tol.rel : &a->tol.ulp) = v;
 		return 0;
 	}
-	return bad(r, "arg", name, var, "unknown key '%s'", var);
+	return bad(r, section, name, var, "unknown key '%s'", var);
 }
 
 static int var_key(reader *r, const char *name, const char *var, const char *value)
@@ -390,7 +419,9 @@ static int entry(reader *r, const git_config_entry *e)
 	}
 	snprintf(sub, sizeof(sub), "%.*s", (int)(last - dot - 1), dot + 1);
 	if (strncmp(name, "arg.", 4) == 0)
-		return arg_key(r, sub, last + 1, value);
+		return arg_key(r, sub, last + 1, value, false);
+	if (strncmp(name, "global.", 7) == 0)
+		return arg_key(r, sub, last + 1, value, true);
 	if (strncmp(name, "var.", 4) == 0)
 		return var_key(r, sub, last + 1, value);
 	return bad(r, name, NULL, NULL, "unknown section in '%s'", name);
@@ -463,6 +494,16 @@ static int settle(reader *r)
 				return bad(r, "arg", a->name, "type",
 					   "type '%s' is not one hipport knows: give its dtype (f32, ...) and lanes", a->type);
 		}
+	}
+	for (i = 0; i < s->nglobals; i++) {
+		chk_arg *g = &s->globals[i];
+		unsigned lanes = 1;
+
+		if (!g->type || !g->count)
+			return bad(r, "global", g->name, NULL, "global \"%s\" needs a type and a count", g->name);
+		if (chk_type_dtype(g->type, &lanes) < 0 && !line_of(r->text.ptr, "global", g->name, "dtype"))
+			return bad(r, "global", g->name, "type",
+				   "type '%s' is not one hipport knows: give its dtype (f32, ...) and lanes", g->type);
 	}
 	return 0;
 }
@@ -582,17 +623,21 @@ int chk_spec_format(util_buf *b, const chk_spec *s)
 	put_key(b, "sharedBytes", s->shared ? s->shared : "0");
 	if (s->setup)
 		put_key(b, "setup", s->setup);
+	if (s->launch)
+		put_key(b, "launch", s->launch);
+	if (s->guessed)
+		put_key(b, "guessed", s->guessed);
 	util_buf_printf(b, "\tseed = %llu\n\ttimeout = %u\n", (unsigned long long)s->seed, s->timeout);
 	for (i = 0; i < s->nvars; i++) {
 		util_buf_printf(b, "[var \"%s\"]\n", s->vars[i].name);
 		put_key(b, "type", s->vars[i].type);
 		put_key(b, "value", s->vars[i].value);
 	}
-	for (i = 0; i < s->nargs; i++) {
-		const chk_arg *a = &s->args[i];
+	for (i = 0; i < s->nargs + s->nglobals; i++) {
+		const chk_arg *a = i < s->nargs ? &s->args[i] : &s->globals[i - s->nargs];
 		unsigned lanes = 1;
 
-		util_buf_printf(b, "[arg \"%s\"]\n", a->name);
+		util_buf_printf(b, "[%s \"%s\"]\n", i < s->nargs ? "arg" : "global", a->name);
 		put_key(b, "role", role_names[a->role]);
 		put_key(b, "type", a->type);
 		if (a->role == CHK_ROLE_SCALAR) {

@@ -53,6 +53,10 @@ typedef struct chk_spec {
 	size_t nargs;
 	chk_var *vars;
 	size_t nvars;
+	chk_arg *globals; /* __device__ variables the kernel uses: role, type, count, init, tolerance */
+	size_t nglobals;
+	char *launch;     /* the launch it was drafted from, "src/main.cu:45", or NULL */
+	char *guessed;    /* names whose values were drafted, not read from the program, or NULL */
 	char *comment;    /* lines written at the top ("# " added), or NULL */
 } chk_spec;
 
@@ -78,5 +82,6 @@ chk_tolerance chk_default_tolerance(chk_dtype t);
 /* Appends an argument or a variable to the spec (strings copied); -1 when out of memory. */
 chk_arg *chk_spec_add_arg(chk_spec *spec, const char *name);
 chk_var *chk_spec_add_var(chk_spec *spec, const char *name, const char *type, const char *value);
+chk_arg *chk_spec_add_global(chk_spec *spec, const char *name);
 
 #endif

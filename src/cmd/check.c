@@ -53,9 +53,9 @@ static int draft_specs(cmd_context *ctx)
 		if (!n && f->named)
 			fprintf(stderr, "hipport: %s: no __global__ function defined here\n", f->path);
 		for (k = 0; k < n; k++) {
-			util_buf_clear(&path);
-			util_buf_printf(&path, "%s.hipport/checks/%s.check", walk.root ? walk.root : "", specs[k].name);
-			if (access(path.ptr, F_OK) == 0) {
+			if ((error = chk_draft_place(&path, walk.root, &specs[k])) < 0) {
+				code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+			} else if (error == 1) {
 				printf("%s: kept (exists; remove it to draft it again)\n", path.ptr);
 			} else if ((error = chk_spec_write(&specs[k], path.ptr)) < 0) {
 				code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());

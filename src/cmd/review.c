@@ -236,17 +236,18 @@ static int specs(void *payload, size_t index, char ***paths, size_t *n, size_t *
 	}
 	*paths = calloc(count + nfresh + 1, sizeof(**paths));
 	for (i = 0; *paths && i < count + nfresh; i++) {
-		const char *name = i < count ? names[i] : fresh[i - count].name;
 		util_buf b = UTIL_BUF_INIT;
 
-		util_buf_printf(&b, "%s.hipport/checks/%s.check", r->set.walk.root, name);
-		if (!util_buf_oom(&b) && i >= count && access(b.ptr, F_OK) != 0) {
-			if ((error = chk_spec_write(&fresh[i - count], b.ptr)) < 0) {
-				util_buf_dispose(&b);
-				break;
-			}
+		if (i < count) {
+			util_buf_printf(&b, "%s.hipport/checks/%s.check", r->set.walk.root, names[i]);
+		} else if ((error = chk_draft_place(&b, r->set.walk.root, &fresh[i - count])) < 0 ||
+			   (error == 0 && (error = chk_spec_write(&fresh[i - count], b.ptr)) < 0)) {
+			util_buf_dispose(&b);
+			break;
+		} else if (error == 0) {
 			(*drafted)++;
 		}
+		error = 0;
 		if (!((*paths)[(*n)++] = util_buf_detach(&b)))
 			error = util_error_set(UTIL_ENOMEM, "out of memory");
 	}

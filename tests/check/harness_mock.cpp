@@ -3,13 +3,17 @@
 // runs can be compared without a GPU.
 // usage: harness_mock MODE OUTDIR [REFDIR RESULT.json]
 //   MODE: same, off (y[7] off by 0.5), nan (y[3] NaN), nodev, nomem, crash,
-//   hang (ended by the harness's alarm), stuck (deaf to it: run.sh's limit ends it)
+//   hang (ended by the harness's alarm), stuck (deaf to it: run.sh's limit ends it),
+//   global (the sum goes to a __device__-style global too; globaloff: it is off),
+//   nooutput (every buffer an input: nothing to compare)
 #include <math.h>
 #include <signal.h>
 
 #define HIPPORT_PLATFORM_ID 1
 #include "mock_hip.h"
 #include "hipport_harness.h"
+
+static float total[2]; // a __device__ global of the "program"
 
 int main(int argc, char **argv)
 {
@@ -23,11 +27,20 @@ int main(int argc, char **argv)
 	hp_start(argc - 1, argv + 1, "mock.k", "src/mock.cu", "k", 1234ull, 10);
 	hp_device();
 	float *x = (float *)hp_buffer("x", 0, CHK_F32, (size_t)n, HP_IN, HP_UNIFORM, -1, 1, 0, 0, 0);
-	float *y = (float *)hp_buffer("y", 1, CHK_F32, (size_t)n, HP_OUT, HP_CONSTANT, 0, 0, 1e-5, 1e-5, 4);
-	unsigned *count = (unsigned *)hp_buffer("count", 2, CHK_U32, 1, HP_INOUT, HP_CONSTANT, 0, 0, 0, 0, 0);
+	int out = strcmp(mode, "nooutput") == 0 ? HP_IN : HP_OUT;
+	float *y = (float *)hp_buffer("y", 1, CHK_F32, (size_t)n, out, HP_CONSTANT, 0, 0, 1e-5, 1e-5, 4);
+	unsigned *count = (unsigned *)hp_buffer("count", 2, CHK_U32, 1, out == HP_IN ? HP_IN : HP_INOUT, HP_CONSTANT,
+						0, 0, 0, 0, 0);
+	if (strncmp(mode, "global", 6) == 0)
+		hp_global("total", 3, CHK_F32, 2, HP_OUT, HP_CONSTANT, 0, 0, 1e-5, 1e-5, 4, (const void *)&HIP_SYMBOL(total),
+			  sizeof(total));
 	for (i = 0; i < n; i++)
 		y[i] = 2 * x[i];
 	*count = (unsigned)n;
+	for (i = 0; i < n; i++)
+		total[i % 2] += y[i];
+	if (strcmp(mode, "globaloff") == 0)
+		total[1] += 1;
 	if (strcmp(mode, "off") == 0)
 		y[7] += 0.5f;
 	if (strcmp(mode, "nan") == 0)

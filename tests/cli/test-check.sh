@@ -17,13 +17,19 @@ draft="$tmp/draft"
 cp -r "$src/share/examples/fastops" "$draft" && rm -rf "$draft/.hipport" &&
 	(cd "$draft" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm x) || exit 2
 check "draft fp16 kernels" 0 "$hipport" -C "$draft" check --draft-spec src/scaled_add.cu
-spec="$draft/.hipport/checks/scaled_add.scaled_add_kernel.check"
-expect "draft names the spec" "$tmp/out" "scaled_add.scaled_add_kernel.check: drafted for fastops::scaled_add_kernel"
-truth "half2 kernel drafted too" test -f "$draft/.hipport/checks/scaled_add.scaled_add_half2_kernel.check"
+spec="$draft/.hipport/checks/src-scaled_add.scaled_add_kernel.check"
+expect "draft names the spec" "$tmp/out" "src-scaled_add.scaled_add_kernel.check: drafted for fastops::scaled_add_kernel"
+truth "half2 kernel drafted too" test -f "$draft/.hipport/checks/src-scaled_add.scaled_add_half2_kernel.check"
 expect "draft: source" "$spec" "source = src/scaled_add.cu"
 expect "draft: kernel through its namespace" "$spec" "kernel = fastops::scaled_add_kernel"
 expect "draft: parameters in order" "$spec" "args = x y out scale n"
-expect "draft: grid over n" "$spec" "grid = (n + 256 - 1) / (256)"
+# drafted from the launch in the file's host wrapper: its grid, and its
+# parameters and run-time values marked as guessed
+expect "draft: the launch" "$spec" "launch = src/scaled_add.cu:77"
+expect "draft: grid as launched" "$spec" "grid = (grid_size(rest, kBlock))"
+expect "draft: block as launched" "$spec" "block = kBlock"
+expect "draft: guessed names" "$spec" "guessed = x y out rest scale"
+expect "draft: why rest is guessed" "$spec" "rest: drafted 1024, not known from the program: const int64_t rest = n - done (line 75)"
 expect "draft: seed" "$spec" "seed = 1234"
 truth "draft: x is a uniform fp16 input" python3 - "$spec" <<'PY'
 import re, sys
@@ -35,7 +41,7 @@ x, out, n, scale = section("x"), section("out"), section("n"), section("scale")
 assert x == {"role": "in", "type": "__half", "count": "n", "init": "uniform -1 1"}, x
 assert out["role"] == "out" and out["type"] == "__half" and out["init"] == "constant 0", out
 assert float(out["abs"]) == 0.01 and float(out["rel"]) == 0.01, out  # fp16: looser than fp32
-assert n == {"role": "scalar", "type": "int64_t", "value": "4096"}, n
+assert n == {"role": "scalar", "type": "int64_t", "value": "rest"}, n
 assert scale["type"] == "float", scale
 assert "# Check before use" in text
 PY
@@ -45,6 +51,56 @@ check "draft of a file without kernels" 0 "$hipport" -C "$draft" check --draft-s
 expect "no kernels said" "$tmp/err" "src/main.cu: no __global__ function"
 check "draft needs files" 2 "$hipport" -C "$draft" check --draft-spec
 check "draft of a missing file" 2 "$hipport" -C "$draft" check --draft-spec src/nope.cu
+
+# --- drafts from launch sites: two programs, each a main.cu ---------------
+progs="$tmp/progs"
+mkdir -p "$progs" && cp -r "$src/tests/check/launch/softmax" "$src/tests/check/launch/other" "$progs" &&
+	(cd "$progs" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm x) || exit 2
+check "draft from launches" 0 "$hipport" -C "$progs" check --draft-spec softmax/main.cu other/main.cu
+checks="$progs/.hipport/checks"
+for name in softmax-main.softMax softmax-main.largeNetKernel.24-64 softmax-main.largeNetKernel.8-32 other-main.softMax; do
+	truth "spec $name" test -f "$checks/$name.check"
+done
+truth "launch specs read back" python3 - "$checks" <<'PY'
+import os, re, sys
+def spec(name):
+    text = open(os.path.join(sys.argv[1], name + ".check")).read()
+    out = {}
+    for m in re.finditer(r'^\[(\w+)(?: "([^"]*)")?\]\n((?:\t.*\n)*)', text, re.M):
+        out[(m.group(1), m.group(2))] = dict(l.strip().split(" = ", 1) for l in m.group(3).splitlines())
+    return out, text
+s, text = spec("softmax-main.largeNetKernel.24-64")
+c = s[("check", None)]
+assert c["template"] == "24, 64" and c["block"] == "24 * WS" and c["launch"] == "softmax/main.cu:50", c
+assert c["grid"] == "(((1 << 16) + 24 * WS - 1) / (24 * WS))", c
+# typedef int ctype: int data, sized by the cudaMalloc / cudaMallocManaged calls
+assert s[("arg", "in")] == {"role": "in", "type": "int", "count": "(1 << 16)", "init": "uniform 0 16"}, s[("arg", "in")]
+assert s[("arg", "out")]["type"] == "int" and s[("arg", "out")]["count"] == "(1 << 16)", s[("arg", "out")]
+assert s[("arg", "n")]["value"] == "(1 << 16)", s[("arg", "n")]
+# the __device__ counter it increments is an output
+assert s[("global", "d_count")]["role"] == "inout" and s[("global", "d_count")]["count"] == "1", s
+assert "guessed" not in c, c
+s8, _ = spec("softmax-main.largeNetKernel.8-32")
+assert s8[("check", None)]["template"] == "8, 32" and s8[("check", None)]["block"] == "8 * WS", s8
+s, text = spec("softmax-main.softMax")
+c = s[("check", None)]
+# numSlice comes from argv: guessed, said why, and the rest computed from it
+assert c["guessed"] == "numSlice", c
+assert "numSlice: drafted 1024, not known from the program: const int numSlice = atoi(argv[1]) (line 33)" in text
+assert s[("var", "numSlice_host")] == {"type": "int", "value": "1024"}, s
+assert c["grid"] == "dim3((numSlice_host + BLOCK - 1) / BLOCK)" and c["block"] == "dim3(BLOCK)", c
+assert s[("arg", "src")]["count"] == "(numSlice_host * 64)", s[("arg", "src")]
+assert s[("arg", "dest")]["count"] == "(numSlice_host * 64)", s[("arg", "dest")]
+assert s[("arg", "sliceSize")]["value"] == "64", s
+assert s[("global", "d_hist")] ["role"] == "out" and s[("global", "d_hist")]["count"] == "16", s
+s, text = spec("other-main.softMax")
+c = s[("check", None)]
+assert c["source"] == "other/main.cu" and c["grid"] == "(3000 + 127) / 128", c
+assert s[("arg", "x")]["count"] == "3000" and s[("arg", "x")]["role"] == "inout", s[("arg", "x")]
+assert s[("var", "step_host")]["value"] == "0" and c["guessed"] == "step", s
+PY
+check "draft from launches again" 0 "$hipport" -C "$progs" check --draft-spec softmax/main.cu other/main.cu
+expect "launch specs kept" "$tmp/out" "other-main.softMax.check: kept"
 
 # --- bundles ---------------------------------------------------------------
 bundle="$tmp/bundle"

@@ -1,0 +1,3 @@
+#pragma once
+static const int WS = 32; // warp size
+typedef int ctype;
