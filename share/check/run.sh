@@ -8,7 +8,8 @@
 # Environment: NVCC, HIPCC (compilers), PORT_PLATFORM=amd|nvidia-proxy,
 # OFFLOAD_ARCH (gfx90a, ...), NVCC_ARCH (sm_90, ...), REFERENCE=golden (compare
 # with golden/ even where nvcc runs), CHECK_TIMEOUT and BUILD_TIMEOUT (seconds),
-# BUILD_ONLY=1 (build, do not run). Exit 0 when every check ran (whatever it
+# BUILD_ONLY=1 (build, do not run), JOBS (checks side by side; default: the
+# number of processors). Exit 0 when every check ran (whatever it
 # found), 2 when the bundle itself is unusable.
 set -u
 cd "$(dirname "$0")" || exit 2
@@ -51,6 +52,9 @@ nvcc_arch_flag=
 [ -n "$nvcc_arch" ] && nvcc_arch_flag=-arch=$nvcc_arch
 check_timeout=${CHECK_TIMEOUT:-}
 build_timeout=${BUILD_TIMEOUT:-$DEFAULT_BUILD_TIMEOUT}
+# checks built and run side by side (each compiler run is one process)
+jobs=${JOBS:-$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
 
 # --- helpers -------------------------------------------------------------
 # limit SECONDS COMMAND...: runs COMMAND, killed after SECONDS (exit 124).
@@ -61,16 +65,17 @@ limit() {
 		timeout -k 5 "$secs" "$@"
 		return $?
 	fi
-	rm -f "$work/timed-out"
+	flag=$work/timed-out.$name
+	rm -f "$flag"
 	"$@" &
 	pid=$!
-	(sleep "$secs" && kill -9 "$pid" 2>/dev/null && : >"$work/timed-out") >/dev/null 2>&1 &
+	(sleep "$secs" && kill -9 "$pid" 2>/dev/null && : >"$flag") >/dev/null 2>&1 &
 	watch=$!
 	wait "$pid"
 	rc=$?
 	kill "$watch" 2>/dev/null
-	if [ -f "$work/timed-out" ]; then
-		rm -f "$work/timed-out"
+	if [ -f "$flag" ]; then
+		rm -f "$flag"
 		return 124
 	fi
 	return $rc
@@ -115,11 +120,10 @@ if [ "$port_platform" = amd ]; then port_cc=$hipcc; else port_cc=$nvcc; fi
 echo "hipport bundle $BUNDLE_ID: reference ${nvcc:-none (nvcc not found)}, port $port_platform" \
 	"($port_cc)${nvcc_arch:+, nvcc arch $nvcc_arch}"
 [ "$port_platform" = amd ] && echo "offload arch $offload_arch"
-names=
-tab=$(printf '\t')
-while IFS="$tab" read -r name source kernel timeout orig_blob port_blob; do
-	[ -n "$name" ] || continue
-	names="$names $name"
+# check_one NAME SOURCE KERNEL TIMEOUT ORIG_BLOB PORT_BLOB: builds and runs one
+# check; it writes only files of its own name, so checks run side by side
+check_one() {
+	name=$1 source=$2 kernel=$3 timeout=$4 orig_blob=$5 port_blob=$6
 	timeout=${check_timeout:-$timeout}
 	HIPPORT_TIMEOUT=$timeout
 	export HIPPORT_TIMEOUT
@@ -211,7 +215,25 @@ while IFS="$tab" read -r name source kernel timeout orig_blob port_blob; do
 	# what hipport needs to record the result against the sources checked
 	sed "s/}\$/, \"orig_blob\": \"$orig_blob\", \"port_blob\": \"$port_blob\", \"target\": \"$( [ "$port_platform" = amd ] && echo "$offload_arch" || echo "$nvcc_arch")\"}/" \
 		"$work/$name.json" >"$work/$name.result" || exit 2
+}
+
+names=
+running=0
+tab=$(printf '\t')
+while IFS="$tab" read -r name source kernel timeout orig_blob port_blob; do
+	[ -n "$name" ] || continue
+	names="$names $name"
+	check_one "$name" "$source" "$kernel" "$timeout" "$orig_blob" "$port_blob" </dev/null &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait
+		running=0
+	fi
 done <checks.list
+wait
+for name in $names; do
+	[ -f "$work/$name.result" ] || { echo "run.sh: check $name left no result" >&2; exit 2; }
+done
 
 # --- results.json and a summary ------------------------------------------
 {

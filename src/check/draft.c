@@ -488,8 +488,9 @@ static const char *guess_for(const chk_unresolved *u)
 		return "0";
 	if (d >= 0 && chk_dtype_is_float((chk_dtype)d))
 		return "0.7";
+	/* small: guessed sizes multiply (batch * seq_len * hidden) */
 	if (d >= 0)
-		return size_like(u->name) ? "4096" : "1024";
+		return size_like(u->name) ? "4096" : "64";
 	return "{}";
 }
 
@@ -551,6 +552,11 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 	for (i = 0; i < l->nunresolved; i++) {
 		const chk_unresolved *u = &l->unresolved[i];
 
+		if (u->template_param) {
+			util_buf_printf(notes, "\n- %s: drafted %s, %s", u->name, u->value, u->why);
+			util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
+			continue;
+		}
 		if (!chk_spec_add_var(s, u->name, u->type, guess_for(u)))
 			return util_error_set(UTIL_ENOMEM, "out of memory");
 		util_buf_printf(notes, "\n- %s: drafted %s, not known from the program: %s", u->name, guess_for(u), u->why);

@@ -5,6 +5,17 @@
 static const char *const role_constants[] = { "HP_IN", "HP_OUT", "HP_INOUT" };
 static const char *const init_constants[] = { "HP_UNIFORM", "HP_CONSTANT", "HP_IOTA" };
 
+/* TYPE NAME = VALUE, with VALUE evaluated before NAME exists: a kernel's
+ * parameter N passed the file's constant N reads the constant, not itself. */
+static void declare(util_buf *b, const char *type, const char *name, const char *value)
+{
+	if (value[0] == '{')
+		util_buf_printf(b, "\t%s %s = %s;\n", type, name, value);
+	else
+		util_buf_printf(b, "\tconst auto hp_value_%s = %s;\n\t%s %s = (%s)hp_value_%s;\n", name, value, type, name,
+				type, name);
+}
+
 int chk_harness_source(util_buf *b, const chk_spec *s)
 {
 	size_t i;
@@ -27,10 +38,10 @@ int chk_harness_source(util_buf *b, const chk_spec *s)
 	chk_put_quoted(b, s->kernel);
 	util_buf_printf(b, ", %lluull, %u);\n\thp_device();\n", (unsigned long long)s->seed, s->timeout);
 	for (i = 0; i < s->nvars; i++)
-		util_buf_printf(b, "\t%s %s = %s;\n", s->vars[i].type, s->vars[i].name, s->vars[i].value);
+		declare(b, s->vars[i].type, s->vars[i].name, s->vars[i].value);
 	for (i = 0; i < s->nargs; i++)
 		if (s->args[i].role == CHK_ROLE_SCALAR)
-			util_buf_printf(b, "\t%s %s = %s;\n", s->args[i].type, s->args[i].name, s->args[i].value);
+			declare(b, s->args[i].type, s->args[i].name, s->args[i].value);
 	for (i = 0; i < s->nargs; i++) {
 		const chk_arg *a = &s->args[i];
 

@@ -29,6 +29,9 @@ typedef struct fn {
 	size_t n;
 	local *locals;
 	size_t nlocals;
+	char *tparams[16]; /* the function's template parameters */
+	bool ttype[16];    /* a type parameter */
+	size_t ntparams;
 	bool oom;
 } fn;
 
@@ -127,6 +130,15 @@ static enum CXChildVisitResult collect_locals(CXCursor c, CXCursor parent, CXCli
 	enum CXCursorKind k = clang_getCursorKind(c);
 
 	(void)parent;
+	if ((k == CXCursor_TemplateTypeParameter || k == CXCursor_NonTypeTemplateParameter) && f->ntparams < 16) {
+		CXString s = clang_getCursorSpelling(c);
+
+		f->ttype[f->ntparams] = k == CXCursor_TemplateTypeParameter;
+		if (!(f->tparams[f->ntparams++] = strdup(clang_getCString(s))))
+			f->oom = true;
+		clang_disposeString(s);
+		return CXChildVisit_Continue;
+	}
 	if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) {
 		CXString s = clang_getCursorSpelling(c);
 		CXSourceRange r = clang_getCursorExtent(c);
@@ -165,6 +177,8 @@ static void fn_dispose(fn *f)
 		free(f->locals[i].name);
 		free(f->locals[i].type);
 	}
+	for (i = 0; i < f->ntparams; i++)
+		free(f->tparams[i]);
 	free(f->t);
 	free(f->locals);
 }
@@ -355,6 +369,46 @@ static void add_unresolved(rctx *r, local *v, bool counter)
 
 static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf *out);
 
+/* A template parameter of the launching function (template <typename T>
+ * void run() { k<T><<<...>>>(...); }) has no value here: a drafted one
+ * (float, 256 for block-like names, else 1), listed as guessed. Other
+ * names are themselves. */
+static const char *template_value(rctx *r, const char *name)
+{
+	chk_launch *l = r->l;
+	chk_unresolved *m, *u;
+	size_t i;
+
+	for (i = 0; i < r->f->ntparams; i++)
+		if (!strcmp(r->f->tparams[i], name))
+			break;
+	if (i == r->f->ntparams)
+		return name;
+	for (i = 0; i < l->nunresolved; i++)
+		if (l->unresolved[i].template_param && !strcmp(l->unresolved[i].name, name))
+			return l->unresolved[i].value;
+	if (!(m = realloc(l->unresolved, (l->nunresolved + 1) * sizeof(*m)))) {
+		r->oom = true;
+		return name;
+	}
+	l->unresolved = m;
+	u = &m[l->nunresolved++];
+	memset(u, 0, sizeof(*u));
+	u->template_param = true;
+	u->name = strdup(name);
+	for (i = 0; i < r->f->ntparams && strcmp(r->f->tparams[i], name); i++)
+		;
+	u->value = strdup(r->f->ttype[i] ? "float" : strstr(name, "BLOCK") || strstr(name, "THREADS") ||
+						strstr(name, "block") || strstr(name, "threads") ? "256" : "1");
+	u->type = strdup(r->f->ttype[i] ? "typename" : "int");
+	u->why = strdup("a template parameter of the launching function");
+	if (!u->name || !u->value || !u->type || !u->why) {
+		r->oom = true;
+		return name;
+	}
+	return u->value;
+}
+
 /* Resolves [from, to) as the code at offset at sees it. */
 static void resolve_range(rctx *r, size_t from, size_t to, unsigned at, util_buf *out)
 {
@@ -399,7 +453,7 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 		if (k > 0 && f->t[i].offset > f->t[idx[k - 1]].end)
 			util_buf_putc(out, ' ');
 		if (!v) {
-			util_buf_puts(out, f->t[i].text);
+			util_buf_puts(out, template_value(r, f->t[i].text));
 			continue;
 		}
 		if (v->param || r->depth > 16 || !value_of(f, v, at, &a, &b, &ctor, &counter) ||
@@ -602,6 +656,14 @@ static void pointer_arg(rctx *r, chk_launch_arg *a, size_t from, size_t to, unsi
 		a->offset = true;
 	a->pointer = true;
 	a->elem_type = chk_type_known_spelling(clang_getPointeeType(v->ctype));
+	if (a->elem_type) {
+		const char *t = template_value(r, a->elem_type);
+
+		if (t != a->elem_type) {
+			free(a->elem_type);
+			a->elem_type = strdup(t);
+		}
+	}
 	if ((site = allocation_of(f, v, at, &s, &e, &elements)) < f->n) {
 		util_buf where = UTIL_BUF_INIT;
 
@@ -785,6 +847,7 @@ void chk_launches_dispose(chk_launch *l, size_t n)
 			free(l[i].unresolved[k].name);
 			free(l[i].unresolved[k].type);
 			free(l[i].unresolved[k].why);
+			free(l[i].unresolved[k].value);
 		}
 		free(l[i].args);
 		free(l[i].unresolved);

@@ -28,6 +28,8 @@ typedef struct chk_unresolved {
 	char *name, *type;
 	char *why; /* "const int n = atoi(argv[1]) (line 40)" */
 	bool counter; /* changed by ++, --, or in a loop: 0 is its first value */
+	bool template_param; /* of the launching function: replaced by a drafted value */
+	char *value;  /* that value */
 } chk_unresolved;
 
 typedef struct chk_launch {

@@ -29,7 +29,7 @@ expect "draft: the launch" "$spec" "launch = src/scaled_add.cu:77"
 expect "draft: grid as launched" "$spec" "grid = (grid_size(rest, kBlock))"
 expect "draft: block as launched" "$spec" "block = kBlock"
 expect "draft: guessed names" "$spec" "guessed = x y out rest scale"
-expect "draft: why rest is guessed" "$spec" "rest: drafted 1024, not known from the program: const int64_t rest = n - done (line 75)"
+expect "draft: why rest is guessed" "$spec" "rest: drafted 64, not known from the program: const int64_t rest = n - done (line 75)"
 expect "draft: seed" "$spec" "seed = 1234"
 truth "draft: x is a uniform fp16 input" python3 - "$spec" <<'PY'
 import re, sys
@@ -86,8 +86,8 @@ s, text = spec("softmax-main.softMax")
 c = s[("check", None)]
 # numSlice comes from argv: guessed, said why, and the rest computed from it
 assert c["guessed"] == "numSlice", c
-assert "numSlice: drafted 1024, not known from the program: const int numSlice = atoi(argv[1]) (line 33)" in text
-assert s[("var", "numSlice_host")] == {"type": "int", "value": "1024"}, s
+assert "numSlice: drafted 64, not known from the program: const int numSlice = atoi(argv[1]) (line 33)" in text
+assert s[("var", "numSlice_host")] == {"type": "int", "value": "64"}, s
 assert c["grid"] == "dim3((numSlice_host + BLOCK - 1) / BLOCK)" and c["block"] == "dim3(BLOCK)", c
 assert s[("arg", "src")]["count"] == "(numSlice_host * 64)", s[("arg", "src")]
 assert s[("arg", "dest")]["count"] == "(numSlice_host * 64)", s[("arg", "dest")]
