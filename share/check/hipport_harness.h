@@ -177,9 +177,9 @@ static void hp_device(void)
 	snprintf(hp.device, sizeof(hp.device), "%s", prop.name);
 }
 
-// A device buffer of elems lanes of dtype, filled on the host and copied.
-static void *hp_buffer(const char *arg, int index, chk_dtype t, size_t elems, int role, int init, double a,
-		       double b, double tol_abs, double tol_rel, double tol_ulp)
+// A buffer of elems lanes of dtype on the host, filled as init says.
+static struct hp_buffer *hp_host_buffer(const char *arg, int index, chk_dtype t, size_t elems, int role, int init,
+					 double a, double b, double tol_abs, double tol_rel, double tol_ulp)
 {
 	struct hp_buffer *buf;
 	size_t bytes = elems * chk_dtype_size(t);
@@ -202,6 +202,16 @@ static void *hp_buffer(const char *arg, int index, chk_dtype t, size_t elems, in
 		chk_fill_iota(t, buf->host, elems, a, b);
 	else
 		chk_fill_constant(t, buf->host, elems, a);
+	return buf;
+}
+
+// A device buffer of elems lanes of dtype, filled on the host and copied.
+static void *hp_buffer(const char *arg, int index, chk_dtype t, size_t elems, int role, int init, double a,
+		       double b, double tol_abs, double tol_rel, double tol_ulp)
+{
+	struct hp_buffer *buf = hp_host_buffer(arg, index, t, elems, role, init, a, b, tol_abs, tol_rel, tol_ulp);
+	size_t bytes = elems * chk_dtype_size(t);
+
 	HP_CHECK(hipMalloc(&buf->device, bytes ? bytes : 1));
 	HP_CHECK(hipMemcpy(buf->device, buf->host, bytes, hipMemcpyHostToDevice));
 	return buf->device;
@@ -224,27 +234,9 @@ static void hp_global(const char *arg, int index, chk_dtype t, size_t elems, int
 		hp_stop(HP_USAGE, "error", msg);
 	}
 	HP_CHECK(hipGetSymbolAddress(&device, symbol));
-	if (hp.nbuffers == HP_MAX_BUFFERS)
-		hp_stop(HP_USAGE, "error", "too many buffers");
-	buf = &hp.buffers[hp.nbuffers++];
-	memset(buf, 0, sizeof(*buf));
-	buf->arg = arg;
-	buf->dtype = t;
-	buf->elems = elems;
-	buf->role = role;
-	buf->tol.abs = tol_abs;
-	buf->tol.rel = tol_rel;
-	buf->tol.ulp = tol_ulp;
+	buf = hp_host_buffer(arg, index, t, elems, role, init, a, b, tol_abs, tol_rel, tol_ulp);
 	buf->global = 1;
 	buf->device = device;
-	if (!(buf->host = malloc(need ? need : 1)))
-		hp_stop(HP_ERROR, "error", "out of host memory");
-	if (init == HP_UNIFORM)
-		chk_fill_uniform(t, buf->host, elems, a, b, hp.seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(index + 1)));
-	else if (init == HP_IOTA)
-		chk_fill_iota(t, buf->host, elems, a, b);
-	else
-		chk_fill_constant(t, buf->host, elems, a);
 	HP_CHECK(hipMemcpy(device, buf->host, need, hipMemcpyHostToDevice));
 }
 

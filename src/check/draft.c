@@ -17,25 +17,6 @@ typedef struct found {
 	bool oom;
 } found;
 
-static enum CXChildVisitResult find_global(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_CUDAGlobalAttr) {
-		*(bool *)data = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Continue;
-}
-
-/* The prelude spells __global__ as __attribute__((global)). */
-static bool has_global_attr(CXCursor c)
-{
-	bool global = false;
-
-	clang_visitChildren(c, find_global, &global);
-	return global;
-}
-
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
 {
 	found *f = data;
@@ -48,7 +29,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 		return CXChildVisit_Recurse;
 	/* a template's instantiations are the template's launches, not kernels of their own */
 	if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) && clang_isCursorDefinition(c) &&
-	    clang_Cursor_isNull(clang_getSpecializedCursorTemplate(c)) && has_global_attr(c)) {
+	    clang_Cursor_isNull(clang_getSpecializedCursorTemplate(c)) && chk_is_kernel(c)) {
 		CXCursor *m = realloc(f->items, (f->n + 1) * sizeof(*m));
 
 		if (!m) {

@@ -780,6 +780,14 @@ static enum CXChildVisitResult find_global_attr(CXCursor c, CXCursor parent, CXC
 	return CXChildVisit_Continue;
 }
 
+bool chk_is_kernel(CXCursor c)
+{
+	bool global = false;
+
+	clang_visitChildren(c, find_global_attr, &global);
+	return global;
+}
+
 static int launches_in(finder *fd, CXCursor c)
 {
 	fn f;
@@ -798,8 +806,6 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 {
 	finder *fd = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	bool global = false;
-
 	(void)parent;
 	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
 		return CXChildVisit_Continue;
@@ -809,9 +815,8 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 	if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod ||
 	     k == CXCursor_Constructor) &&
 	    clang_isCursorDefinition(c)) {
-		clang_visitChildren(c, find_global_attr, &global);
 		/* launches from a kernel (dynamic parallelism) are not checked alone */
-		if (!global && (fd->error = launches_in(fd, c)) < 0)
+		if (!chk_is_kernel(c) && (fd->error = launches_in(fd, c)) < 0)
 			return CXChildVisit_Break;
 	}
 	return CXChildVisit_Continue;

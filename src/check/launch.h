@@ -48,6 +48,10 @@ typedef struct chk_launch {
 int chk_launches_find(chk_launch **out, size_t *n, CXTranslationUnit tu, CXFile file);
 void chk_launches_dispose(chk_launch *l, size_t n);
 
+/* Whether c is a __global__ function (the prelude spells it
+ * __attribute__((global))). */
+bool chk_is_kernel(CXCursor c);
+
 /* A type as C spells it, without qualifiers or the prelude's namespace. */
 char *chk_type_spelling(CXType t);
 /* The same, a typedef resolved to its real type where that is one whose
