@@ -1,4 +1,5 @@
 #include "check/bundle.h"
+#include "check/instrument.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -148,6 +149,47 @@ static const char readme[] =
 	"were made from, golden/ reference outputs recorded earlier. run.sh's header\n"
 	"lists the environment variables it reads.\n";
 
+/* record/orig and record/port: every source again, launches of the
+ * repository's kernels going through record/hipport_record.h. */
+static int write_record_trees(const char *dir, const chk_bundle_input *in)
+{
+	port_lexer *lexer = NULL;
+	chk_kernel_set set;
+	util_buf text = UTIL_BUF_INIT, name = UTIL_BUF_INIT, include = UTIL_BUF_INIT;
+	size_t i, side, n;
+	int error;
+
+	memset(&set, 0, sizeof(set));
+	if ((error = port_lexer_new(&lexer)) < 0)
+		return error;
+	for (i = 0; i < in->nsources && error == 0; i++)
+		error = chk_kernel_set_add(&set, lexer, in->sources[i].path, in->sources[i].orig, in->sources[i].orig_len);
+	for (i = 0; i < in->nsources && error == 0; i++) {
+		const chk_bundle_source *s = &in->sources[i];
+		const char *p;
+
+		util_buf_clear(&include);
+		for (p = s->path; *p; p++)
+			if (*p == '/')
+				util_buf_puts(&include, "../");
+		util_buf_puts(&include, "../hipport_record.h");
+		for (side = 0; side < 2 && error == 0; side++) {
+			util_buf_clear(&text);
+			util_buf_clear(&name);
+			util_buf_printf(&name, "record/%s/%s", side ? "port" : "orig", s->path);
+			if ((error = chk_instrument(&text, &n, lexer, &set, s->path, side ? s->port : s->orig,
+						    side ? s->port_len : s->orig_len, include.ptr)) == 0)
+				error = put(dir, name.ptr, text.ptr ? text.ptr : "", text.len);
+		}
+	}
+	chk_kernel_set_dispose(&set);
+	port_lexer_free(lexer);
+	util_buf_dispose(&text);
+	util_buf_dispose(&name);
+	util_buf_dispose(&include);
+	return error;
+}
+
 int chk_bundle_write(const char *dir, const chk_bundle_input *in)
 {
 	util_buf b = UTIL_BUF_INIT, list = UTIL_BUF_INIT, name = UTIL_BUF_INIT;
@@ -217,7 +259,9 @@ int chk_bundle_write(const char *dir, const chk_bundle_input *in)
 				spec->timeout ? spec->timeout : 60, orig_blob, port_blob);
 	}
 	for (f = chk_bundle_builtin; f->name; f++) {
-		const char *where = strcmp(f->name, "run.sh") == 0 ? "%s" : "harness/%s";
+		const char *where = !strcmp(f->name, "run.sh") || !strcmp(f->name, "record.sh") ? "%s"
+				    : !strcmp(f->name, "hipport_record.h")				  ? "record/%s"
+													  : "harness/%s";
 
 		util_buf_clear(&name);
 		util_buf_printf(&name, where, f->name);
@@ -256,8 +300,14 @@ int chk_bundle_write(const char *dir, const chk_bundle_input *in)
 	    (error = put(dir, "checks.list", list.ptr ? list.ptr : "", list.len)) < 0 ||
 	    (error = put(dir, "README", readme, strlen(readme))) < 0)
 		goto done;
+	if ((error = write_record_trees(dir, in)) < 0)
+		goto done;
 	util_buf_clear(&name);
 	util_buf_printf(&name, "%s/run.sh", dir);
+	if (!util_buf_oom(&name))
+		chmod(name.ptr, 0755);
+	util_buf_clear(&name);
+	util_buf_printf(&name, "%s/record.sh", dir);
 	if (!util_buf_oom(&name))
 		chmod(name.ptr, 0755);
 done:

@@ -21,6 +21,7 @@
 #include "check/spec.h"
 #include "check/spec_list.h"
 #include "cmd/check_compile.h"
+#include "cmd/check_record.h"
 #include "cmd/propose.h"
 #include "review/session.h"
 #include "util/error.h"
@@ -404,10 +405,12 @@ done:
 
 int cmd_check(cmd_context *ctx)
 {
-	if ((ctx->draft_spec ? 1 : 0) + (ctx->bundle ? 1 : 0) + (ctx->import ? 1 : 0) > 1)
-		return cmd_fail(CMD_EXIT_USAGE, "check: --draft-spec, --bundle and --import go one at a time");
+	if ((ctx->draft_spec ? 1 : 0) + (ctx->bundle ? 1 : 0) + (ctx->import ? 1 : 0) + (ctx->compare ? 1 : 0) > 1)
+		return cmd_fail(CMD_EXIT_USAGE, "check: --draft-spec, --bundle, --import and --compare go one at a time");
 	if (ctx->draft_spec)
 		return draft_specs(ctx);
+	if (ctx->compare)
+		return cmd_check_compare(ctx);
 	if (ctx->import) {
 		char *copy = strdup(ctx->import), *slash;
 		int code;

@@ -64,6 +64,7 @@ typedef struct cmd_context {
 	const char *bundle;      /* check --bundle DIR */
 	const char *import;      /* check --import FILE */
 	bool record;             /* check --record */
+	bool compare;            /* check --compare */
 	unsigned check_timeout;  /* check --timeout SECONDS, or 0 */
 	const char *offload_arch; /* --offload-arch: a target id (checked), or NULL */
 	char *configured_arch;   /* check.offloadArch of the repository walked, or NULL: for build files */

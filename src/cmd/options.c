@@ -47,6 +47,8 @@ static const option_spec options[] = {
 	{ "bundle", 0, true, CMD_OPT_CHECK, "write a self-contained check bundle (run.sh) into DIR instead of running it" },
 	{ "import", 0, true, CMD_OPT_CHECK, "record the results.json a bundle's run.sh wrote" },
 	{ "record", 0, false, CMD_OPT_CHECK, "store the reference outputs as golden outputs in .hipport/golden/" },
+	{ "compare", 0, false, CMD_OPT_CHECK,
+	  "line up the launch records REF PORT [REF2] of the original and the port, kernel by kernel" },
 	{ "timeout", 0, true, CMD_OPT_CHECK, "seconds one check's run may take (default: the spec's, 60)" },
 	{ "offload-arch", 0, true, CMD_OPT_ARCH,
 	  "the AMD GPU arch to build for, gfxNNN[:xnack+|-] (default: check.offloadArch, else the GPU found)" },
@@ -215,6 +217,8 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		ctx->import = value;
 	} else if (strcmp(o->name, "record") == 0) {
 		ctx->record = true;
+	} else if (strcmp(o->name, "compare") == 0) {
+		ctx->compare = true;
 	} else if (strcmp(o->name, "message") == 0) {
 		if (!*value || strchr(value, '\n'))
 			return cmd_fail(CMD_EXIT_USAGE, "-m: give one line, the commit's summary");

@@ -102,6 +102,33 @@ PY
 check "draft from launches again" 0 "$hipport" -C "$progs" check --draft-spec softmax/main.cu other/main.cu
 expect "launch specs kept" "$tmp/out" "other-main.softMax.check: kept"
 
+# --- record-and-compare: instrumented trees in the bundle, logs compared ---
+(cd "$progs" && git add -A && git -c user.name=t -c user.email=t@t commit -qm specs) || exit 2
+check "bundle with record trees" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle"
+for f in record.sh record/hipport_record.h record/orig/softmax/main.cu record/port/other/main.cu; do
+	truth "record bundle has $f" test -f "$tmp/rbundle/$f"
+done
+expect "original launch instrumented" "$tmp/rbundle/record/orig/softmax/main.cu" \
+	'HIPPORT_RECORD_LAUNCH("largeNetKernel", "softmax/main.cu:50", largeNetKernel<24, 64>, blocks2, 24 * WS)(a, b, n);'
+expect "port launch instrumented" "$tmp/rbundle/record/port/other/main.cu" \
+	'HIPPORT_RECORD_LAUNCH("softMax", "other/main.cu:21", softMax, (n + 127) / 128, 128)(d, n, step);'
+expect "record header first" "$tmp/rbundle/record/port/other/main.cu" '#include "../../hipport_record.h"'
+truth "lines kept" sh -c "sed -n 2p '$tmp/rbundle/record/orig/other/main.cu' | grep -qx '#line 1'"
+truth "only launches change" sh -c "sed '1,2d' '$tmp/rbundle/record/orig/other/main.cu' | sed 's/HIPPORT_RECORD_LAUNCH(\"softMax\", \"other\/main.cu:21\", softMax, \(.*\))(d/softMax<<<\1>>>(d/' | cmp - '$progs/other/main.cu'"
+mkdir -p "$tmp/rec/ref" "$tmp/rec/port"
+printf 'launch 0 k a.cu:3 grid 1 1 1 block 1 1 1 shared 0 status 0 0\narg 0 pointer i32 0 4 0000000000000001 0000000000000002 -\n' \
+	>"$tmp/rec/ref/launches.log"
+cp "$tmp/rec/ref/launches.log" "$tmp/rec/port/launches.log"
+check "compare: same" 0 "$hipport" check --compare "$tmp/rec/ref" "$tmp/rec/port"
+expect "compare: pass" "$tmp/out" "k                                pass"
+expect "compare: no divergence" "$tmp/out" "no kernel's outputs diverged from identical inputs"
+sed -i 's/0000000000000002 -/0000000000000003 -/' "$tmp/rec/port/launches.log"
+check "compare: differs" 1 "$hipport" check --compare "$tmp/rec/ref" "$tmp/rec/port"
+expect "compare: names the kernel" "$tmp/out" "first divergence: k (a.cu:3), its launch 0"
+check "compare: a log that does not read" 2 "$hipport" check --compare "$tmp/rec/ref" "$tmp/nowhere"
+expect "compare: the file named" "$tmp/err" "nowhere/launches.log"
+check "compare needs two runs" 2 "$hipport" check --compare "$tmp/rec/ref"
+
 # --- bundles ---------------------------------------------------------------
 bundle="$tmp/bundle"
 check "bundle" 0 "$hipport" -C "$repo" check --bundle "$bundle" --fix=all src
@@ -118,7 +145,7 @@ expect "proxy maps HIP names" "$bundle/proxy/include/hip_compat.h" "#define hipM
 expect "proxy maps warp intrinsics" "$bundle/proxy/include/hip_compat.h" "#define __shfl_down(...) __shfl_down_sync(0xffffffffu, __VA_ARGS__)"
 expect "harness renames main" "$bundle/harness/scaled_add.scaled_add_kernel.cu" "#define main hipport_user_main"
 expect "harness checks the launch" "$bundle/harness/scaled_add.scaled_add_kernel.cu" "hp_launched();"
-truth "bundle is small" test "$(du -sk "$bundle" | cut -f1)" -lt 400
+truth "bundle is small" test "$(du -sk "$bundle" | cut -f1)" -lt 600
 truth "compare.c is hipport's" cmp -s "$bundle/harness/compare.c" "$src/src/check/compare.c"
 mkdir -p "$tmp/occupied" && echo x >"$tmp/occupied/file"
 check "bundle into a directory that is not one" 2 "$hipport" -C "$repo" check --bundle "$tmp/occupied"

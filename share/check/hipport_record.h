@@ -1,0 +1,254 @@
+// Launch recording for hipport's record-and-compare checks (docs/checks.md):
+// hipport rewrites each launch of a kernel the repository defines,
+// kernel<<<grid, block, shared, stream>>>(args), into
+// HIPPORT_RECORD_LAUNCH("kernel", "file:line", kernel, grid, block, shared,
+// stream)(args), in a copy of the original and of the port. Around the launch
+// it captures the device memory each pointer argument reaches (its whole
+// allocation, found by the driver) and the scalars' bytes, before and after,
+// into HIPPORT_RECORD_DIR: launches.log, one line per fact, and the
+// allocations after each launch as SEQ.ARG.bin (hashes alone above
+// HIPPORT_RECORD_MAX bytes). The same header serves the CUDA original (nvcc),
+// the HIP port (hipcc) and the port built by nvcc through hip_compat.h.
+#ifndef HIPPORT_RECORD_H
+#define HIPPORT_RECORD_H
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <type_traits>
+
+#if defined(__HIP__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__)
+#include <hip/hip_runtime.h>
+#define HPR_API(x) hip##x
+typedef hipStream_t hpr_stream;
+#else
+#include <cuda_runtime.h>
+#define HPR_API(x) cuda##x
+typedef cudaStream_t hpr_stream;
+#endif
+
+namespace hipport_record {
+
+struct state {
+	FILE *log;
+	const char *dir;
+	unsigned long long seq;
+	size_t max_bytes;
+	bool off;
+	// the driver's cuMemGetAddressRange, looked up at run time (no -lcuda)
+	int (*range)(unsigned long long *, size_t *, unsigned long long);
+};
+
+static state &the()
+{
+	static state s;
+	static bool ready;
+
+	if (!ready) {
+		char path[4096];
+		const char *max = getenv("HIPPORT_RECORD_MAX");
+
+		ready = true;
+		s.dir = getenv("HIPPORT_RECORD_DIR");
+		s.max_bytes = max ? strtoull(max, NULL, 10) : (size_t)64 << 20;
+		if (!s.dir || !*s.dir) {
+			s.off = true;
+			return s;
+		}
+		snprintf(path, sizeof(path), "%s/launches.log", s.dir);
+		if (!(s.log = fopen(path, "w"))) {
+			fprintf(stderr, "hipport record: cannot write %s\n", path);
+			s.off = true;
+			return s;
+		}
+#if !defined(__HIP__) && !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_PLATFORM_HCC__)
+		void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+		if (cuda)
+			s.range = (int (*)(unsigned long long *, size_t *, unsigned long long))dlsym(
+				cuda, "cuMemGetAddressRange_v2");
+#endif
+	}
+	return s;
+}
+
+// FNV-1a, 64 bits: equal allocations hash equal
+static uint64_t hash(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+template <typename T> struct dtype_of {
+	static const char *name()
+	{
+		typedef typename std::remove_cv<T>::type U;
+		if (std::is_same<U, float>::value)
+			return "f32";
+		if (std::is_same<U, double>::value)
+			return "f64";
+		if (std::is_floating_point<U>::value)
+			return "f64";
+		if (std::is_integral<U>::value)
+			return std::is_signed<U>::value ? (sizeof(U) == 1 ? "i8" : sizeof(U) == 2 ? "i16" : sizeof(U) == 4 ? "i32" : "i64")
+						       : (sizeof(U) == 1 ? "u8" : sizeof(U) == 2 ? "u16" : sizeof(U) == 4 ? "u32" : "u64");
+		// __half, __nv_bfloat16, vector and user types: by their size, bits compared
+		return sizeof(U) == 2 ? "f16?" : "bytes";
+	}
+};
+
+// The allocation p points into: its base and size (0 when p is not device memory).
+static size_t allocation(const void *p, const void **base)
+{
+	*base = NULL;
+	if (!p)
+		return 0;
+#if defined(__HIP__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__)
+	void *b = NULL;
+	size_t n = 0;
+	if (hipMemGetAddressRange(&b, &n, const_cast<void *>(p)) != hipSuccess) {
+		(void)hipGetLastError();
+		return 0;
+	}
+	*base = b;
+	return n;
+#else
+	unsigned long long b = 0;
+	size_t n = 0;
+	if (!the().range || the().range(&b, &n, (unsigned long long)(uintptr_t)p) != 0)
+		return 0;
+	*base = (const void *)(uintptr_t)b;
+	return n;
+#endif
+}
+
+struct arg_record {
+	bool pointer;
+	const char *dtype;
+	const void *base;
+	size_t bytes, offset;
+	uint64_t before;
+	unsigned char scalar[16];
+	size_t scalar_bytes;
+};
+
+static uint64_t device_hash(const void *base, size_t bytes, unsigned char **copy)
+{
+	unsigned char *h = (unsigned char *)malloc(bytes ? bytes : 1);
+	uint64_t r;
+
+	if (!h)
+		return 0;
+	(void)HPR_API(Memcpy)(h, base, bytes, HPR_API(MemcpyDeviceToHost));
+	r = hash(h, bytes);
+	if (copy)
+		*copy = h;
+	else
+		free(h);
+	return r;
+}
+
+template <typename P, typename A> static void before(arg_record &r, const A &a)
+{
+	memset(&r, 0, sizeof(r));
+	typedef typename std::decay<P>::type D;
+	if constexpr (std::is_pointer<D>::value) {
+		const void *p = (const void *)a;
+		r.pointer = true;
+		r.dtype = dtype_of<typename std::remove_pointer<D>::type>::name();
+		r.bytes = allocation(p, &r.base);
+		r.offset = r.base ? (size_t)((const char *)p - (const char *)r.base) : 0;
+		if (r.bytes)
+			r.before = device_hash(r.base, r.bytes, NULL);
+	} else {
+		D v = (D)a;
+		r.dtype = dtype_of<D>::name();
+		r.scalar_bytes = sizeof(D) < sizeof(r.scalar) ? sizeof(D) : sizeof(r.scalar);
+		memcpy(r.scalar, &v, r.scalar_bytes);
+	}
+}
+
+static void after(state &s, unsigned long long seq, size_t i, const arg_record &r, const arg_record *all)
+{
+	if (!r.pointer) {
+		fprintf(s.log, "arg %zu scalar %s ", i, r.dtype);
+		for (size_t k = 0; k < r.scalar_bytes; k++)
+			fprintf(s.log, "%02x", r.scalar[k]);
+		fputc('\n', s.log);
+		return;
+	}
+	if (!r.bytes) {
+		fprintf(s.log, "arg %zu pointer %s unknown\n", i, r.dtype);
+		return;
+	}
+	// an allocation two arguments share is captured once, at the first
+	for (size_t k = 0; k < i; k++)
+		if (all[k].pointer && all[k].base == r.base) {
+			fprintf(s.log, "arg %zu pointer %s same %zu %zu\n", i, r.dtype, k, r.offset);
+			return;
+		}
+	unsigned char *copy = NULL;
+	bool keep = r.bytes <= s.max_bytes;
+	uint64_t h = device_hash(r.base, r.bytes, keep ? &copy : NULL);
+	char file[64] = "-";
+	if (copy) {
+		char path[4096];
+		snprintf(file, sizeof(file), "%llu.%zu.bin", seq, i);
+		snprintf(path, sizeof(path), "%s/%s", s.dir, file);
+		FILE *f = fopen(path, "wb");
+		if (!f || fwrite(copy, 1, r.bytes, f) != r.bytes)
+			snprintf(file, sizeof(file), "-");
+		if (f)
+			fclose(f);
+		free(copy);
+	}
+	fprintf(s.log, "arg %zu pointer %s %zu %zu %016llx %016llx %s\n", i, r.dtype, r.offset, r.bytes,
+		(unsigned long long)r.before, (unsigned long long)h, file);
+}
+
+template <typename... P> struct launcher {
+	void (*kernel)(P...);
+	const char *name, *site;
+	dim3 grid, block;
+	size_t shared;
+	hpr_stream stream;
+
+	template <typename... A> void operator()(A &&...args) const
+	{
+		state &s = the();
+		if (s.off || sizeof...(A) != sizeof...(P)) {
+			kernel<<<grid, block, shared, stream>>>(static_cast<P>(args)...);
+			return;
+		}
+		arg_record recs[sizeof...(P) + 1];
+		size_t i = 0;
+		(void)HPR_API(DeviceSynchronize)();
+		(void)std::initializer_list<int>{ (before<P>(recs[i++], args), 0)... };
+		kernel<<<grid, block, shared, stream>>>(static_cast<P>(args)...);
+		int launch = (int)HPR_API(GetLastError)();
+		int sync = (int)HPR_API(DeviceSynchronize)();
+		unsigned long long seq = s.seq++;
+		fprintf(s.log, "launch %llu %s %s grid %u %u %u block %u %u %u shared %zu status %d %d\n", seq, name,
+			site, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, launch, sync);
+		for (i = 0; i < sizeof...(P); i++)
+			after(s, seq, i, recs[i], recs);
+		fflush(s.log);
+	}
+};
+
+template <typename... P>
+static launcher<P...> launch(const char *name, const char *site, void (*kernel)(P...), dim3 grid, dim3 block,
+			     size_t shared = 0, hpr_stream stream = 0)
+{
+	return launcher<P...>{ kernel, name, site, grid, block, shared, stream };
+}
+
+} // namespace hipport_record
+
+#define HIPPORT_RECORD_LAUNCH(name, site, kernel, ...) hipport_record::launch(name, site, kernel, __VA_ARGS__)
+
+#endif

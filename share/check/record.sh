@@ -1,0 +1,54 @@
+#!/bin/sh
+# Record-and-compare runs of a hipport bundle (docs/checks.md): builds the
+# program in record/orig (the original, instrumented) and in record/port
+# (the port, instrumented), runs each with HIPPORT_RECORD_DIR set so that
+# every launch of the repository's kernels is captured, the original twice
+# (what differs between its two runs is nondeterministic), and leaves the
+# logs in work/record/ref, ref2 and port for
+#     hipport check --compare work/record/ref work/record/port work/record/ref2
+#
+# usage: record.sh DIR BUILD RUN
+#   DIR: the program's directory, relative to the work tree ("." for the root)
+#   BUILD, RUN: shell commands, run in that directory of each tree; BUILD uses
+#   $HIPPORT_CXX, the compiler of the side being built: nvcc for the original;
+#   hipcc --offload-arch for the port on AMD, else nvcc through
+#   proxy/include/hip_compat.h (PORT_PLATFORM=amd|nvidia-proxy chooses).
+# Environment: NVCC, HIPCC, NVCC_ARCH, OFFLOAD_ARCH, HIPPORT_RECORD_MAX (bytes of
+# an allocation kept whole; above it only hashed).
+# Exit 0 when all three runs were recorded, 1 when a build or run failed, 2 on usage.
+set -u
+cd "$(dirname "$0")" || exit 2
+[ $# -eq 3 ] || { echo "usage: record.sh DIR BUILD RUN" >&2; exit 2; }
+dir=$1 build=$2 run=$3
+here=$(pwd)
+nvcc=${NVCC:-$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })}
+hipcc=${HIPCC:-$(command -v hipcc || { [ -x /opt/rocm/bin/hipcc ] && echo /opt/rocm/bin/hipcc; })}
+arch=${NVCC_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d .)}
+case $arch in '') ;; sm_*) ;; *) arch=sm_$arch ;; esac
+port_platform=${PORT_PLATFORM:-$([ -n "$hipcc" ] && echo amd || echo nvidia-proxy)}
+work=$here/work/record
+rm -rf "$work" && mkdir -p "$work/ref" "$work/ref2" "$work/port" || exit 2
+
+# side TREE NAME CXX: build in TREE/DIR with CXX, run into work/record/NAME
+side() {
+	(cd "$1/$dir" && HIPPORT_CXX=$3 sh -c "$build") >"$work/$2.build.log" 2>&1 ||
+		{ echo "record: $2: the build failed: $(tail -n 5 "$work/$2.build.log")" >&2; return 1; }
+	(cd "$1/$dir" && HIPPORT_RECORD_DIR=$work/$2 sh -c "$run") >"$work/$2.run.log" 2>&1 ||
+		echo "record: $2: the run exited non-zero (its launches up to then are recorded)" >&2
+	[ -f "$work/$2/launches.log" ] || { echo "record: $2: no launch recorded" >&2; return 1; }
+}
+
+[ -n "$nvcc" ] || { echo "record: nvcc not found: the original cannot be built" >&2; exit 1; }
+ref_cxx="$nvcc -std=c++17 ${arch:+-arch=$arch}"
+if [ "$port_platform" = amd ]; then
+	port_cxx="$hipcc -std=c++17 --offload-arch=${OFFLOAD_ARCH:-gfx90a}"
+else
+	port_cxx="$ref_cxx -include $here/proxy/include/hip_compat.h -I$here/proxy/include"
+fi
+rc=0
+side record/orig ref "$ref_cxx" || rc=1
+[ $rc = 0 ] && { (cd "record/orig/$dir" && HIPPORT_RECORD_DIR=$work/ref2 sh -c "$run") >"$work/ref2.run.log" 2>&1 || :; }
+side record/port port "$port_cxx" || rc=1
+echo "record: $(grep -c '^launch' "$work/ref/launches.log" 2>/dev/null || echo 0) launches of the original," \
+	"$(grep -c '^launch' "$work/port/launches.log" 2>/dev/null || echo 0) of the port ($port_platform) in $work"
+exit $rc

@@ -1,0 +1,35 @@
+/* Record-and-compare checks: copies of the original and of the port whose
+ * launches of the repository's kernels go through hipport_record.h
+ * (share/check), which captures each launch's arguments and the device
+ * memory they reach before and after (docs/checks.md). Token-exact like
+ * the translation: only the launches change. */
+#ifndef HIPPORT_CHECK_INSTRUMENT_H
+#define HIPPORT_CHECK_INSTRUMENT_H
+
+#include <stddef.h>
+
+#include "port/lex.h"
+#include "util/buf.h"
+
+/* The kernels a set of sources defines: a name and a parameter count each
+ * (two programs may each have a kernel of one name). */
+typedef struct chk_kernel_set {
+	char **names;
+	int *params;
+	size_t n;
+} chk_kernel_set;
+
+/* Adds the __global__ functions that src defines. */
+int chk_kernel_set_add(chk_kernel_set *set, port_lexer *lexer, const char *path, const char *src, size_t len);
+void chk_kernel_set_dispose(chk_kernel_set *set);
+
+/* The instrumented copy of src (path relative to the work tree) into out:
+ * each kernel<<<config>>>(args) of a kernel in set of that name and as
+ * many parameters as args has (default arguments are not), becomes HIPPORT_RECORD_LAUNCH("kernel",
+ * "path:line", kernel, config)(args), and `#include "include"` goes first
+ * (line numbers kept with #line). *nlaunches counts them; none leaves out
+ * a copy of src. */
+int chk_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const chk_kernel_set *set,
+		   const char *path, const char *src, size_t len, const char *include);
+
+#endif

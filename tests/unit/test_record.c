@@ -1,0 +1,221 @@
+/* Record-and-compare on synthetic launch logs: a pass, the first divergent
+ * kernel named from identical inputs, a kernel downstream of it not blamed,
+ * nondeterminism told apart with a second run of the original, launch
+ * counts and failures, and logs that do not read. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check/record.h"
+#include "util/error.h"
+
+static char root[512];
+
+static void put(const char *run, const char *file, const void *data, size_t len)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, run);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s/%s", root, run, file);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+static chk_rec_log read_log(const char *run)
+{
+	char path[1024];
+	chk_rec_log log;
+
+	snprintf(path, sizeof(path), "%s/%s", root, run);
+	assert_int_equal(chk_rec_log_read(&log, path), 0);
+	return log;
+}
+
+/* A run of two kernels: scale (x -> y) then sum (y -> s), y as f32 values. */
+static void program(const char *run, const float *y, float s, const char *y_after, const char *s_after)
+{
+	char log[2048];
+
+	put(run, "0.1.bin", y, 4 * sizeof(float));
+	put(run, "1.1.bin", &s, sizeof(s));
+	snprintf(log, sizeof(log),
+		 "launch 0 scale main.cu:10 grid 1 1 1 block 4 1 1 shared 0 status 0 0\n"
+		 "arg 0 pointer f32 0 16 00000000000000aa 00000000000000aa -\n"
+		 "arg 1 pointer f32 0 16 0000000000000000 %s 0.1.bin\n"
+		 "arg 2 scalar i32 04000000\n"
+		 "launch 1 sum main.cu:11 grid 1 1 1 block 4 1 1 shared 0 status 0 0\n"
+		 "arg 0 pointer f32 0 16 %s %s -\n"
+		 "arg 1 pointer f32 0 4 0000000000000000 %s 1.1.bin\n",
+		 y_after, y_after, y_after, s_after);
+	put(run, "launches.log", log, strlen(log));
+}
+
+static int setup(void **state)
+{
+	const char *tmp = getenv("HIPPORT_TEST_TMP");
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/record-test-%d", tmp ? tmp : "/tmp", (int)getpid());
+	mkdir(root, 0755);
+	return 0;
+}
+
+static void test_pass(void **state)
+{
+	const float y[4] = { 1, 2, 3, 4 };
+	chk_rec_log ref, port;
+	chk_rec_report r;
+
+	(void)state;
+	program("pass-ref", y, 10, "00000000000000bb", "00000000000000cc");
+	program("pass-port", y, 10, "00000000000000bb", "00000000000000cc");
+	ref = read_log("pass-ref");
+	port = read_log("pass-port");
+	assert_int_equal(ref.n, 2);
+	assert_int_equal(ref.launches[0].nargs, 3);
+	assert_int_equal(chk_rec_compare(&r, &ref, NULL, &port), 0);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.kernels[0].verdict, CHK_REC_PASS);
+	assert_int_equal(r.kernels[1].verdict, CHK_REC_PASS);
+	assert_int_equal(r.kernels[0].compared, 1);
+	assert_int_equal(r.first_divergent, -1);
+	chk_rec_report_dispose(&r);
+	chk_rec_log_dispose(&ref);
+	chk_rec_log_dispose(&port);
+}
+
+static void test_first_divergence(void **state)
+{
+	const float y[4] = { 1, 2, 3, 4 }, bad[4] = { 1, 2, 3.5f, 4 };
+	chk_rec_log ref, port;
+	chk_rec_report r;
+
+	(void)state;
+	/* scale goes wrong at y[2]; sum then sees other inputs: not its fault */
+	program("div-ref", y, 10, "00000000000000bb", "00000000000000cc");
+	program("div-port", bad, 10.5f, "00000000000000b1", "00000000000000c1");
+	ref = read_log("div-ref");
+	port = read_log("div-port");
+	assert_int_equal(chk_rec_compare(&r, &ref, NULL, &port), 0);
+	assert_int_equal(r.kernels[0].verdict, CHK_REC_FAIL);
+	assert_int_equal(r.kernels[0].stats.mismatches, 1);
+	assert_int_equal(r.kernels[0].stats.first_mismatch, 2);
+	assert_int_equal(r.kernels[0].arg, 1);
+	assert_non_null(strstr(r.kernels[0].message, "1 of 4 values beyond tolerance, first at 2: expected 3, got 3.5"));
+	assert_int_equal(r.kernels[1].verdict, CHK_REC_INPUTS_DIFFER);
+	assert_int_equal(r.first_divergent, 0);
+	chk_rec_report_dispose(&r);
+	chk_rec_log_dispose(&ref);
+	chk_rec_log_dispose(&port);
+}
+
+static void test_nondeterministic(void **state)
+{
+	const float y[4] = { 1, 2, 3, 4 }, close[4] = { 1, 2, 3, 4.00001f };
+	chk_rec_log ref, ref2, port;
+	chk_rec_report r;
+
+	(void)state;
+	/* two runs of the original differ in their last bits (atomics order):
+	 * the port within tolerance passes, said nondeterministic */
+	program("nd-ref", y, 10, "00000000000000bb", "00000000000000cc");
+	program("nd-ref2", close, 10, "00000000000000b2", "00000000000000cc");
+	program("nd-port", close, 10, "00000000000000b3", "00000000000000cc");
+	ref = read_log("nd-ref");
+	ref2 = read_log("nd-ref2");
+	port = read_log("nd-port");
+	assert_int_equal(chk_rec_compare(&r, &ref, &ref2, &port), 0);
+	assert_int_equal(r.kernels[0].verdict, CHK_REC_PASS);
+	assert_true(r.kernels[0].nondeterministic);
+	assert_non_null(strstr(r.kernels[0].message, "nondeterministic"));
+	/* sum's input y differs between the original's runs: no input that tells, so it is compared */
+	assert_int_equal(r.kernels[1].verdict, CHK_REC_PASS);
+	chk_rec_report_dispose(&r);
+	chk_rec_log_dispose(&ref);
+	chk_rec_log_dispose(&ref2);
+	chk_rec_log_dispose(&port);
+}
+
+static void test_counts_and_failures(void **state)
+{
+	const char *one = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n"
+			  "arg 0 pointer i32 0 4 0000000000000001 0000000000000002 -\n";
+	const char *failed = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 700\n"
+			     "arg 0 pointer i32 0 4 0000000000000001 0000000000000001 -\n";
+	const char *nothing = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n"
+			      "arg 0 pointer i32 0 4 0000000000000001 0000000000000001 -\n";
+	char two[512];
+	chk_rec_log a, b;
+	chk_rec_report r;
+
+	(void)state;
+	snprintf(two, sizeof(two), "%s%s", one, "launch 1 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n");
+	put("cnt-ref", "launches.log", one, strlen(one));
+	put("cnt-port", "launches.log", two, strlen(two));
+	a = read_log("cnt-ref");
+	b = read_log("cnt-port");
+	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, CHK_REC_ERROR);
+	assert_non_null(strstr(r.kernels[0].message, "launched 1 times in the original, 2 in the port"));
+	chk_rec_report_dispose(&r);
+	chk_rec_log_dispose(&b);
+	put("fail-port", "launches.log", failed, strlen(failed));
+	b = read_log("fail-port");
+	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, CHK_REC_ERROR);
+	assert_non_null(strstr(r.kernels[0].message, "failed in the port (status 0, 700)"));
+	chk_rec_report_dispose(&r);
+	chk_rec_log_dispose(&b);
+	chk_rec_log_dispose(&a);
+	/* a kernel that changed nothing an argument reaches compared nothing: no pass */
+	put("none-ref", "launches.log", nothing, strlen(nothing));
+	a = read_log("none-ref");
+	b = read_log("none-ref");
+	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, CHK_REC_ERROR);
+	assert_non_null(strstr(r.kernels[0].message, "nothing compared"));
+	chk_rec_report_dispose(&r);
+	chk_rec_log_dispose(&a);
+	chk_rec_log_dispose(&b);
+}
+
+static void test_bad_log(void **state)
+{
+	const char *bad = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\narg 5 pointer f32 what\n";
+	char path[1024];
+	chk_rec_log log;
+
+	(void)state;
+	put("bad", "launches.log", bad, strlen(bad));
+	snprintf(path, sizeof(path), "%s/bad", root);
+	assert_int_equal(chk_rec_log_read(&log, path), UTIL_EINPUT);
+	assert_non_null(strstr(util_error_last(), "launches.log:2: not an argument"));
+	util_error_clear();
+	snprintf(path, sizeof(path), "%s/missing", root);
+	assert_true(chk_rec_log_read(&log, path) < 0);
+	util_error_clear();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pass),
+		cmocka_unit_test(test_first_divergence),
+		cmocka_unit_test(test_nondeterministic),
+		cmocka_unit_test(test_counts_and_failures),
+		cmocka_unit_test(test_bad_log),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
