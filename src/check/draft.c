@@ -17,13 +17,31 @@ typedef struct found {
 	bool oom;
 } found;
 
+/* Whether c is declared in the file the parse reads first (not the program's). */
+static bool in_prelude(CXCursor c)
+{
+	CXFile file;
+	CXString name;
+	bool prelude;
+
+	clang_getSpellingLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+	if (!file)
+		return true;
+	name = clang_getFileName(file);
+	prelude = strncmp(clang_getCString(name), "/hipport-prelude/", 17) == 0;
+	clang_disposeString(name);
+	return prelude;
+}
+
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
 {
 	found *f = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 
 	(void)parent;
-	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+	/* the file's kernels, and those of the headers it includes (drafted
+	 * when the file launches them) */
+	if (in_prelude(c))
 		return CXChildVisit_Continue;
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
 		return CXChildVisit_Recurse;
@@ -534,8 +552,10 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 		const chk_unresolved *u = &l->unresolved[i];
 
 		if (u->template_param) {
-			util_buf_printf(notes, "\n- %s: drafted %s, %s", u->name, u->value, u->why);
-			util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
+			util_buf_printf(notes, "\n- %s: %s %s, %s", u->name, u->from_call ? "is" : "drafted", u->value,
+					u->why);
+			if (!u->from_call)
+				util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
 			continue;
 		}
 		if (!chk_spec_add_var(s, u->name, u->type, guess_for(u)))
@@ -852,22 +872,6 @@ done:
 	return 0;
 }
 
-/* Whether c is declared in the file the parse reads first (not the program's). */
-static bool in_prelude(CXCursor c)
-{
-	CXFile file;
-	CXString name;
-	bool prelude;
-
-	clang_getSpellingLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
-	if (!file)
-		return true;
-	name = clang_getFileName(file);
-	prelude = strncmp(clang_getCString(name), "/hipport-prelude/", 17) == 0;
-	clang_disposeString(name);
-	return prelude;
-}
-
 static enum CXChildVisitResult find_attrs(CXCursor c, CXCursor parent, CXClientData data)
 {
 	unsigned *mask = data;
@@ -1016,6 +1020,9 @@ int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, 
 		bool by_template = false;
 
 		clang_disposeString(name);
+		/* a header's kernel is this file's check only when this file launches it */
+		if (!nl && !clang_Location_isFromMainFile(clang_getCursorLocation(f.items[i])))
+			continue;
 		for (k = 1; k < nl; k++)
 			by_template |= !launches[idx[k]].templ || !launches[idx[0]].templ ||
 				       strcmp(launches[idx[k]].templ, launches[idx[0]].templ) != 0;

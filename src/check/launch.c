@@ -32,6 +32,9 @@ typedef struct fn {
 	char *tparams[16]; /* the function's template parameters */
 	bool ttype[16];    /* a type parameter */
 	size_t ntparams;
+	char *tgiven[16];  /* their arguments at a call of the function in the file */
+	size_t ngiven;
+	unsigned given_line;
 	bool oom;
 } fn;
 
@@ -179,11 +182,20 @@ static void fn_dispose(fn *f)
 	}
 	for (i = 0; i < f->ntparams; i++)
 		free(f->tparams[i]);
+	for (i = 0; i < f->ngiven; i++)
+		free(f->tgiven[i]);
 	free(f->t);
 	free(f->locals);
 }
 
+static int fn_load_tokens(fn *f, CXTranslationUnit tu, CXCursor c, bool locals);
+
 static int fn_load(fn *f, CXTranslationUnit tu, CXCursor c)
+{
+	return fn_load_tokens(f, tu, c, true);
+}
+
+static int fn_load_tokens(fn *f, CXTranslationUnit tu, CXCursor c, bool locals)
 {
 	CXToken *tokens = NULL;
 	unsigned n = 0, i;
@@ -207,7 +219,7 @@ static int fn_load(fn *f, CXTranslationUnit tu, CXCursor c)
 	}
 	if (tokens)
 		clang_disposeTokens(tu, tokens, n);
-	if (!f->oom)
+	if (!f->oom && locals)
 		clang_visitChildren(c, collect_locals, f);
 	return f->oom ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
 }
@@ -369,6 +381,44 @@ static void add_unresolved(rctx *r, local *v, bool counter)
 
 static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf *out);
 
+/* v.member of a struct v whose value is not known: unresolved as v_member, an int. */
+static void add_member(rctx *r, local *v, const char *member)
+{
+	chk_launch *l = r->l;
+	chk_unresolved *m, *u;
+	char name[256], why[320];
+	size_t i;
+
+	snprintf(name, sizeof(name), "%s_%s", v->name, member);
+	for (i = 0; i < l->nunresolved; i++)
+		if (!strcmp(l->unresolved[i].name, name))
+			return;
+	if (!(m = realloc(l->unresolved, (l->nunresolved + 1) * sizeof(*m)))) {
+		r->oom = true;
+		return;
+	}
+	l->unresolved = m;
+	u = &m[l->nunresolved++];
+	memset(u, 0, sizeof(*u));
+	snprintf(why, sizeof(why), "%s.%s, a member of %s %s (line %u), which the program fills", v->name, member,
+		 v->type, v->name, v->first < r->f->n ? r->f->t[v->first].line : 0);
+	u->name = strdup(name);
+	u->type = strdup("int");
+	u->why = strdup(why);
+	if (!u->name || !u->type || !u->why)
+		r->oom = true;
+}
+
+static bool in_tparams(const fn *f, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < f->ntparams; i++)
+		if (!strcmp(f->tparams[i], name))
+			return true;
+	return false;
+}
+
 /* A template parameter of the launching function (template <typename T>
  * void run() { k<T><<<...>>>(...); }) has no value here: a drafted one
  * (float, 256 for block-like names, else 1), listed as guessed. Other
@@ -398,10 +448,23 @@ static const char *template_value(rctx *r, const char *name)
 	u->name = strdup(name);
 	for (i = 0; i < r->f->ntparams && strcmp(r->f->tparams[i], name); i++)
 		;
-	u->value = strdup(r->f->ttype[i] ? "float" : strstr(name, "BLOCK") || strstr(name, "THREADS") ||
-						strstr(name, "block") || strstr(name, "threads") ? "256" : "1");
 	u->type = strdup(r->f->ttype[i] ? "typename" : "int");
-	u->why = strdup("a template parameter of the launching function");
+	/* an argument that is itself the caller's template parameter (run<N>
+	 * calls runTest<char, N>) is no value either */
+	if (i < r->f->ngiven && !in_tparams(r->f, r->f->tgiven[i])) {
+		/* runTest<float, 512>(...) in the file: its arguments, not a guess */
+		char why[96];
+
+		u->value = strdup(r->f->tgiven[i]);
+		snprintf(why, sizeof(why), "the template argument of the call at line %u", r->f->given_line);
+		u->why = strdup(why);
+		u->counter = false;
+		u->from_call = true;
+	} else {
+		u->value = strdup(r->f->ttype[i] ? "float" : strstr(name, "BLOCK") || strstr(name, "THREADS") ||
+							strstr(name, "block") || strstr(name, "threads") ? "256" : "1");
+		u->why = strdup("a template parameter of the launching function");
+	}
 	if (!u->name || !u->value || !u->type || !u->why) {
 		r->oom = true;
 		return name;
@@ -458,6 +521,17 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 		}
 		if (v->param || r->depth > 16 || !value_of(f, v, at, &a, &b, &ctor, &counter) ||
 		    needs_param(f, a, b, v->offset)) {
+			CXType canonical = clang_getCanonicalType(v->ctype);
+
+			/* a member of a struct the program fills (prop.multiProcessorCount
+			 * after cudaGetDeviceProperties(&prop, 0)): a name of its own */
+			if (canonical.kind != CXType_Pointer && k + 2 < n && idx[k + 1] == i + 1 && is(f, i + 1, ".") &&
+			    ident(f, i + 2)) {
+				add_member(r, v, f->t[i + 2].text);
+				util_buf_printf(out, "%s_%s", v->name, f->t[i + 2].text);
+				k += 2;
+				continue;
+			}
 			/* a value from the command line or the caller: left a name */
 			add_unresolved(r, v, !v->param && counter);
 			util_buf_puts(out, v->name);
@@ -765,10 +839,56 @@ static int read_launch(fn *f, size_t i, chk_launch **items, size_t *count)
 
 typedef struct finder {
 	CXTranslationUnit tu;
+	fn file; /* the whole file's tokens, for calls of template functions */
 	chk_launch *items;
 	size_t n;
 	int error;
 } finder;
+
+/* The template arguments of the first call name<A, B>(...) in the file. */
+static void given_template_args(fn *f, const fn *file, const char *name)
+{
+	size_t i, k, start;
+	int depth;
+
+	for (i = 0; i + 1 < file->n; i++) {
+		if (strcmp(file->t[i].text, name) != 0 || !is(file, i + 1, "<") ||
+		    (i > 0 && (ident(file, i - 1) && !is(file, i - 1, "return"))))
+			continue;
+		depth = 0;
+		start = i + 2;
+		for (k = i + 1; k < file->n; k++) {
+			const char *t = file->t[k].text;
+
+			if (!strcmp(t, "<") || !strcmp(t, "(") || !strcmp(t, "["))
+				depth++;
+			else if (!strcmp(t, ">") || !strcmp(t, ")") || !strcmp(t, "]"))
+				depth--;
+			else if (!strcmp(t, ">>"))
+				depth -= 2;
+			if ((depth == 0 || (!strcmp(t, ",") && depth == 1)) && k > i + 1) {
+				size_t j;
+				util_buf b = UTIL_BUF_INIT;
+
+				for (j = start; j < k; j++)
+					util_buf_printf(&b, "%s%s", j > start && file->t[j].offset > file->t[j - 1].end ? " " : "",
+							file->t[j].text);
+				if (f->ngiven < 16 && b.ptr)
+					f->tgiven[f->ngiven++] = util_buf_detach(&b);
+				util_buf_dispose(&b);
+				start = k + 1;
+				if (depth <= 0)
+					break;
+			}
+		}
+		if (is(file, k + 1, "(") && f->ngiven) {
+			f->given_line = file->t[i].line;
+			return;
+		}
+		while (f->ngiven)
+			free(f->tgiven[--f->ngiven]);
+	}
+}
 
 static enum CXChildVisitResult find_global_attr(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -794,7 +914,13 @@ static int launches_in(finder *fd, CXCursor c)
 	size_t i;
 	int error;
 
-	if ((error = fn_load(&f, fd->tu, c)) == 0)
+	if ((error = fn_load(&f, fd->tu, c)) == 0 && f.ntparams) {
+		CXString name = clang_getCursorSpelling(c);
+
+		given_template_args(&f, &fd->file, clang_getCString(name));
+		clang_disposeString(name);
+	}
+	if (error == 0)
 		for (i = 1; i < f.n && error == 0; i++)
 			if (is(&f, i, "<<<"))
 				error = read_launch(&f, i, &fd->items, &fd->n);
@@ -824,10 +950,18 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 
 int chk_launches_find(chk_launch **out, size_t *n, CXTranslationUnit tu, CXFile file)
 {
-	finder fd = { tu, NULL, 0, 0 };
+	finder fd;
+	int error;
 
 	(void)file;
+	memset(&fd, 0, sizeof(fd));
+	fd.tu = tu;
+	if ((error = fn_load_tokens(&fd.file, tu, clang_getTranslationUnitCursor(tu), false)) < 0) {
+		fn_dispose(&fd.file);
+		return error;
+	}
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &fd);
+	fn_dispose(&fd.file);
 	if (fd.error < 0) {
 		chk_launches_dispose(fd.items, fd.n);
 		return fd.error;

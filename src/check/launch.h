@@ -28,7 +28,8 @@ typedef struct chk_unresolved {
 	char *name, *type;
 	char *why; /* "const int n = atoi(argv[1]) (line 40)" */
 	bool counter; /* changed by ++, --, or in a loop: 0 is its first value */
-	bool template_param; /* of the launching function: replaced by a drafted value */
+	bool template_param; /* of the launching function: replaced by a value */
+	bool from_call;      /* that value is the argument of a call in the file, not a guess */
 	char *value;  /* that value */
 } chk_unresolved;
 
