@@ -8,7 +8,8 @@
 # Environment: NVCC, HIPCC (compilers), PORT_PLATFORM=amd|nvidia-proxy,
 # OFFLOAD_ARCH (gfx90a, ...), NVCC_ARCH (sm_90, ...), REFERENCE=golden (compare
 # with golden/ even where nvcc runs), CHECK_TIMEOUT and BUILD_TIMEOUT (seconds),
-# BUILD_ONLY=1 (build, do not run), JOBS (checks side by side; default: the
+# BUILD_ONLY=1 (build, do not run), EXTRA_FLAGS (both compilers), NVCC_FLAGS,
+# HIPCC_FLAGS, PYTHON (the one whose torch a PyTorch extension builds with), JOBS (checks side by side; default: the
 # number of processors). Exit 0 when every check ran (whatever it
 # found), 2 when the bundle itself is unusable.
 set -u
@@ -52,6 +53,23 @@ nvcc_arch_flag=
 [ -n "$nvcc_arch" ] && nvcc_arch_flag=-arch=$nvcc_arch
 check_timeout=${CHECK_TIMEOUT:-}
 build_timeout=${BUILD_TIMEOUT:-$DEFAULT_BUILD_TIMEOUT}
+# the project's flags (check.flags), and each compiler's own (NVCC_FLAGS: say
+# --expt-relaxed-constexpr; HIPCC_FLAGS)
+flags="${FLAGS:-} ${EXTRA_FLAGS:-}"
+# a PyTorch extension's kernels: the installed torch's headers and libraries
+# (python's torch.utils.cpp_extension; PYTHON chooses the interpreter)
+torch_flags=
+if grep -rqlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](torch|ATen|c10)/' orig 2>/dev/null; then
+	torch_flags=$("${PYTHON:-python3}" -c '
+import os, torch
+from torch.utils import cpp_extension as c
+lib = os.path.join(os.path.dirname(torch.__file__), "lib")
+print(" ".join(["-I" + p for p in c.include_paths()] +
+      ["-D_GLIBCXX_USE_CXX11_ABI=%d" % int(torch._C._GLIBCXX_USE_CXX11_ABI), "-L" + lib, "-Xlinker", "-rpath=" + lib,
+       "-lc10", "-ltorch_cpu", "-ltorch"] + (["-lc10_cuda", "-ltorch_cuda"] if torch.version.cuda else []) +
+      (["-lc10_hip", "-ltorch_hip"] if torch.version.hip else [])))' 2>/dev/null) ||
+		echo "run.sh: the sources use PyTorch, but ${PYTHON:-python3} cannot import torch: its headers are not found" >&2
+fi
 # checks built and run side by side (each compiler run is one process)
 jobs=${JOBS:-$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
@@ -134,8 +152,8 @@ check_one() {
 	if [ -n "$nvcc" ] && [ "${REFERENCE:-}" != golden ]; then
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=0 \
-			-include proxy/include/hip_compat.h -Iproxy/include $(includes orig) \
-			-o "$work/bin/ref.$name" "harness/$name.cu" </dev/null >"$log.ref-build" 2>&1; then
+			-include proxy/include/hip_compat.h -Iproxy/include $(includes orig) $flags ${NVCC_FLAGS:-} \
+			-o "$work/bin/ref.$name" "harness/$name.cu" $torch_flags </dev/null >"$log.ref-build" 2>&1; then
 			ref_platform=nvidia
 		else
 			ref_why="reference build failed ($(why $? "$build_timeout")): $(tail_of "$log.ref-build")"
@@ -149,8 +167,8 @@ check_one() {
 	amd)
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$hipcc" -std=c++17 --offload-arch="$offload_arch" -DHIPPORT_PLATFORM_ID=2 \
-			$(includes port) -o "$work/bin/port.$name" -x hip "harness/$name.cu" </dev/null \
-			>"$log.port-build" 2>&1; then
+			$(includes port) $flags ${HIPCC_FLAGS:-} -o "$work/bin/port.$name" -x hip "harness/$name.cu" \
+			$torch_flags </dev/null >"$log.port-build" 2>&1; then
 			port_bin=$work/bin/port.$name
 		else
 			port_why="port build failed ($(why $? "$build_timeout")): $(tail_of "$log.port-build")"
@@ -158,8 +176,8 @@ check_one() {
 	nvidia-proxy)
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=1 \
-			-include proxy/include/hip_compat.h -Iproxy/include $(includes port) \
-			-o "$work/bin/port.$name" "harness/$name.cu" </dev/null >"$log.port-build" 2>&1; then
+			-include proxy/include/hip_compat.h -Iproxy/include $(includes port) $flags ${NVCC_FLAGS:-} \
+			-o "$work/bin/port.$name" "harness/$name.cu" $torch_flags </dev/null >"$log.port-build" 2>&1; then
 			port_bin=$work/bin/port.$name
 		else
 			port_why="port build failed ($(why $? "$build_timeout")): $(tail_of "$log.port-build")"

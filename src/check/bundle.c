@@ -149,6 +149,19 @@ static const char readme[] =
 	"were made from, golden/ reference outputs recorded earlier. run.sh's header\n"
 	"lists the environment variables it reads.\n";
 
+/* s in single quotes for sh ('\'' for a quote). */
+static void shell_quote(util_buf *b, const char *s)
+{
+	util_buf_putc(b, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			util_buf_puts(b, "'\\''");
+		else
+			util_buf_putc(b, *s);
+	}
+	util_buf_putc(b, '\'');
+}
+
 /* record/orig and record/port: every source again, launches of the
  * repository's kernels going through record/hipport_record.h. */
 static int write_record_trees(const char *dir, const chk_bundle_input *in)
@@ -289,9 +302,12 @@ int chk_bundle_write(const char *dir, const chk_bundle_input *in)
 			"BUNDLE_ID=%s\n"
 			"INCLUDES='%s'\n"
 			"DEFAULT_OFFLOAD_ARCH=%s\n"
-			"DEFAULT_BUILD_TIMEOUT=%u\n",
+			"DEFAULT_BUILD_TIMEOUT=%u\n"
+			"FLAGS=",
 			id, in->includes ? in->includes : "", in->offload_arch ? in->offload_arch : "gfx90a",
 			in->build_timeout ? in->build_timeout : 600);
+	shell_quote(&b, in->flags ? in->flags : "");
+	util_buf_putc(&b, '\n');
 	if (util_buf_oom(&b) || util_buf_oom(&list) || util_buf_oom(&name)) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;

@@ -24,6 +24,7 @@ typedef struct chk_bundle_input {
 	const chk_bundle_source *sources;
 	size_t nsources;
 	const char *includes;     /* include directories of the sources, relative, space separated */
+	const char *flags;        /* check.flags: defines and the like for every build, or NULL */
 	const port_rules *rules;
 	const char *offload_arch; /* the default for run.sh (gfx90a) */
 	const char *golden_root;  /* the repository's .hipport/golden, or NULL */

@@ -371,6 +371,7 @@ static int bundle_and_run(cmd_context *ctx)
 	in.sources = src.items;
 	in.nsources = src.n;
 	in.includes = includes;
+	in.flags = cfg.check_flags;
 	in.rules = ctx->rules;
 	in.offload_arch = arch.value ? arch.value : DEFAULT_OFFLOAD_ARCH;
 	in.golden_root = golden.ptr;

@@ -9,7 +9,7 @@ typedef struct vcs_config {
 	char *scan_suppress;  /* scan.suppress: finding ids, comma separated, or NULL */
 	long long scan_max_size; /* scan.maxSize in bytes, or 0 when unset */
 	char *check_includes; /* check.includes: include directories of the sources, space separated */
-	char *check_flags;    /* check.flags: more flags for hipcc's compile checks, space separated */
+	char *check_flags;    /* check.flags: more flags for hipcc's compile checks and every bundle build, space separated */
 	char *check_command;  /* check.command: the project's own tests, run after the kernel checks */
 	char *check_offload_arch; /* check.offloadArch: the AMD GPU arch to build for, or NULL */
 	char **key_names;     /* keys.<action> = <key> for the review's keys, in file order */

@@ -129,4 +129,21 @@ truth "run.sh: crashes are errors" python3 -c "$statuses" "$tmp/bundle/results.j
 check "run.sh: no device" 0 env NVCC="$fake" PORT_PLATFORM=nvidia-proxy MOCK_REF_MODE=nodev MOCK_PORT_MODE=nodev \
 	sh "$tmp/bundle/run.sh"
 truth "run.sh: no device" python3 -c "$statuses" "$tmp/bundle/results.json" "no-device no-device no-device" "no GPU"
+
+# a PyTorch extension's sources: the installed torch's flags reach both builds,
+# with the project's check.flags and each compiler's own
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$tmp/nvcc-args" "$fake" >"$tmp/logging-nvcc"
+printf '#!/bin/sh\necho "-I/fake/torch/include -lc10"\n' >"$tmp/fake-python"
+chmod +x "$tmp/logging-nvcc" "$tmp/fake-python"
+printf '#include <torch/all.h>\n' >"$tmp/bundle/orig/src/uses_torch.h"
+printf "FLAGS='-DGPU_CHECK(x)=(x)'\n" >>"$tmp/bundle/bundle.conf"
+check "run.sh: torch flags" 0 env NVCC="$tmp/logging-nvcc" PYTHON="$tmp/fake-python" NVCC_FLAGS=--expt-relaxed-constexpr \
+	PORT_PLATFORM=nvidia-proxy sh "$tmp/bundle/run.sh"
+truth "run.sh: torch flags in every build" test "$(grep -c -- '-I/fake/torch/include -lc10' "$tmp/nvcc-args")" = 6
+truth "run.sh: check.flags in every build" test "$(grep -c -- '-DGPU_CHECK(x)=(x)' "$tmp/nvcc-args")" = 6
+truth "run.sh: nvcc's flags" test "$(grep -c -- '--expt-relaxed-constexpr' "$tmp/nvcc-args")" = 6
+rm -f "$tmp/bundle/orig/src/uses_torch.h" "$tmp/nvcc-args"
+check "run.sh: no torch, no python" 0 env NVCC="$tmp/logging-nvcc" PYTHON=/nonexistent PORT_PLATFORM=nvidia-proxy \
+	sh "$tmp/bundle/run.sh"
+truth "run.sh: no torch flags" sh -c "! grep -q fake/torch '$tmp/nvcc-args'"
 finish
