@@ -49,6 +49,7 @@ rc=0
 side record/orig ref "$ref_cxx" || rc=1
 [ $rc = 0 ] && { (cd "record/orig/$dir" && HIPPORT_RECORD_DIR=$work/ref2 sh -c "$run") >"$work/ref2.run.log" 2>&1 || :; }
 side record/port port "$port_cxx" || rc=1
+echo "$port_platform" >"$work/port/platform"
 echo "record: $(grep -c '^launch' "$work/ref/launches.log" 2>/dev/null || echo 0) launches of the original," \
 	"$(grep -c '^launch' "$work/port/launches.log" 2>/dev/null || echo 0) of the port ($port_platform) in $work"
 exit $rc

@@ -128,6 +128,21 @@ expect "compare: names the kernel" "$tmp/out" "first divergence: k (a.cu:3), its
 check "compare: a log that does not read" 2 "$hipport" check --compare "$tmp/rec/ref" "$tmp/nowhere"
 expect "compare: the file named" "$tmp/err" "nowhere/launches.log"
 check "compare needs two runs" 2 "$hipport" check --compare "$tmp/rec/ref"
+# a bundle's record run, compared inside the repository: recorded in the session
+mkdir -p "$tmp/rbundle/work/record/ref" "$tmp/rbundle/work/record/port"
+sed 's|a.cu:3|other/main.cu:21|; s/ k / softMax /' "$tmp/rec/ref/launches.log" >"$tmp/rbundle/work/record/ref/launches.log"
+sed 's|a.cu:3|other/main.cu:21|; s/ k / softMax /' "$tmp/rec/port/launches.log" >"$tmp/rbundle/work/record/port/launches.log"
+echo nvidia-proxy >"$tmp/rbundle/work/record/port/platform"
+check "compare: a bundle's run" 1 "$hipport" -C "$progs" check --compare "$tmp/rbundle/work/record/ref" \
+	"$tmp/rbundle/work/record/port"
+expect "compare: recorded" "$tmp/out" "recorded 1 record-and-compare result in the review session"
+truth "compare: in the session" python3 - "$progs/.git/hipport/session.json" "$(git -C "$progs" hash-object other/main.cu)" <<'PY'
+import json, sys
+checks = json.load(open(sys.argv[1]))["checks"]
+c = [c for c in checks if c["name"] == "record.softMax"]
+assert len(c) == 1 and c[0]["path"] == "other/main.cu" and c[0]["status"] == "fail", checks
+assert c[0]["platform"] == "nvidia-proxy" and c[0]["port"] != sys.argv[2], c  # the port's blob, not the original's
+PY
 
 # --- bundles ---------------------------------------------------------------
 bundle="$tmp/bundle"
