@@ -4,8 +4,10 @@
 # (the port, instrumented), runs each with HIPPORT_RECORD_DIR set so that
 # every launch of the repository's kernels is captured, the original twice
 # (what differs between its two runs is nondeterministic), and leaves the
-# logs in work/record/ref, ref2 and port for
-#     hipport check --compare work/record/ref work/record/port work/record/ref2
+# logs in work/record/NAME/ref, ref2 and port (NAME: DIR, slashes made
+# dashes, "root" for ".") for
+#     hipport check --compare work/record/NAME/ref work/record/NAME/port work/record/NAME/ref2
+# (hipport check --import results.json compares every one it finds).
 #
 # usage: record.sh DIR BUILD RUN
 #   DIR: the program's directory, relative to the work tree ("." for the root)
@@ -26,7 +28,9 @@ hipcc=${HIPCC:-$(command -v hipcc || { [ -x /opt/rocm/bin/hipcc ] && echo /opt/r
 arch=${NVCC_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d .)}
 case $arch in '') ;; sm_*) ;; *) arch=sm_$arch ;; esac
 port_platform=${PORT_PLATFORM:-$([ -n "$hipcc" ] && echo amd || echo nvidia-proxy)}
-work=$here/work/record
+name=$(printf '%s' "$dir" | sed 's|^\./||; s|/*$||; s|/|-|g')
+[ -z "$name" ] || [ "$name" = . ] && name=root
+work=$here/work/record/$name
 rm -rf "$work" && mkdir -p "$work/ref" "$work/ref2" "$work/port" || exit 2
 
 # side TREE NAME CXX: build in TREE/DIR with CXX, run into work/record/NAME

@@ -9,7 +9,8 @@
 # OFFLOAD_ARCH (gfx90a, ...), NVCC_ARCH (sm_90, ...), REFERENCE=golden (compare
 # with golden/ even where nvcc runs), CHECK_TIMEOUT and BUILD_TIMEOUT (seconds),
 # BUILD_ONLY=1 (build, do not run), EXTRA_FLAGS (both compilers), NVCC_FLAGS,
-# HIPCC_FLAGS, PYTHON (the one whose torch a PyTorch extension builds with), JOBS (checks side by side; default: the
+# HIPCC_FLAGS, PYTHON (the one whose torch a PyTorch extension builds with), JOBS,
+# RECORD=0 (skip the record-and-compare runs of records.list) (checks side by side; default: the
 # number of processors). Exit 0 when every check ran (whatever it
 # found), 2 when the bundle itself is unusable.
 set -u
@@ -274,4 +275,14 @@ for name in $names; do
 	printf '%-44s %-10s %-13s %s\n' "$name" "$status" "$platform" "$message"
 done
 echo "results: $(pwd)/results.json"
+
+# --- record and compare: the programs of records.list, run on both sides --
+if [ -s records.list ] && [ "${BUILD_ONLY:-}" != 1 ] && [ "${RECORD:-1}" != 0 ] && [ -n "$nvcc" ]; then
+	while IFS="$tab" read -r dir build run; do
+		[ -n "$dir" ] || continue
+		echo "record: $dir"
+		sh ./record.sh "$dir" "$build" "$run" </dev/null
+	done <records.list
+	echo "records: $(pwd)/work/record (hipport check --import results.json compares them)"
+fi
 exit 0

@@ -312,6 +312,13 @@ int chk_bundle_write(const char *dir, const chk_bundle_input *in)
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
+	util_buf_clear(&name);
+	for (i = 0; i < in->nrecords; i++)
+		util_buf_printf(&name, "%s\t%s\t%s\n", in->records[i].dir, in->records[i].build, in->records[i].run);
+	if (util_buf_oom(&name) || (error = put(dir, "records.list", name.ptr ? name.ptr : "", name.len)) < 0) {
+		error = error ? error : util_error_set(UTIL_ENOMEM, "out of memory");
+		goto done;
+	}
 	if ((error = put(dir, "bundle.conf", b.ptr, b.len)) < 0 ||
 	    (error = put(dir, "checks.list", list.ptr ? list.ptr : "", list.len)) < 0 ||
 	    (error = put(dir, "README", readme, strlen(readme))) < 0)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "check/spec.h"
+#include "vcs/config.h"
 #include "port/rules.h"
 
 typedef struct chk_bundle_source {
@@ -25,6 +26,8 @@ typedef struct chk_bundle_input {
 	size_t nsources;
 	const char *includes;     /* include directories of the sources, relative, space separated */
 	const char *flags;        /* check.flags: defines and the like for every build, or NULL */
+	const struct vcs_record *records; /* programs to record and compare (records.list) */
+	size_t nrecords;
 	const port_rules *rules;
 	const char *offload_arch; /* the default for run.sh (gfx90a) */
 	const char *golden_root;  /* the repository's .hipport/golden, or NULL */

@@ -213,7 +213,7 @@ static int import_results(cmd_context *ctx, const char *path, const char *bundle
 		goto done;
 	}
 	print_results(&r);
-	code = results_code(&r);
+	code = cmd_check_compare_bundle(bundle_dir, results_code(&r));
 done:
 	rv_session_dispose(&session);
 	vcs_walk_dispose(&walk);
@@ -372,6 +372,8 @@ static int bundle_and_run(cmd_context *ctx)
 	in.nsources = src.n;
 	in.includes = includes;
 	in.flags = cfg.check_flags;
+	in.records = cfg.records;
+	in.nrecords = cfg.nrecords;
 	in.rules = ctx->rules;
 	in.offload_arch = arch.value ? arch.value : DEFAULT_OFFLOAD_ARCH;
 	in.golden_root = golden.ptr;

@@ -1,5 +1,6 @@
 #include "cmd/check_record.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ static const char *status_of(chk_rec_verdict v)
 	return v == CHK_REC_PASS ? "pass" : v == CHK_REC_FAIL ? "fail" : "error";
 }
 
-/* A bundle's record run (BUNDLE/work/record/port): each kernel's result
+/* A bundle's record run (BUNDLE/work/record/NAME/port): each kernel's result
  * recorded in the session as check record.KERNEL of its launch's file,
  * against the port of that file the bundle ran. 0 when port is not in a
  * bundle or not inside a git repository: then there is nothing to record. */
@@ -33,9 +34,16 @@ static int record_in_session(const chk_rec_report *r, const char *port)
 
 	memset(&walk, 0, sizeof(walk));
 	memset(&session, 0, sizeof(session));
-	util_buf_printf(&bundle, "%s/../../..", port);
-	util_buf_printf(&path, "%s/bundle.conf", bundle.ptr ? bundle.ptr : "");
-	if (util_buf_oom(&path) || access(path.ptr, F_OK) != 0 || vcs_walk_locate(&walk, ".") < 0 || !walk.git_dir) {
+	/* the bundle is above: BUNDLE/work/record/NAME/port (or .../record/port) */
+	util_buf_puts(&bundle, port);
+	for (i = 0; i < 5; i++) {
+		util_buf_puts(&bundle, "/..");
+		util_buf_clear(&path);
+		util_buf_printf(&path, "%s/bundle.conf", bundle.ptr);
+		if (util_buf_oom(&path) || access(path.ptr, F_OK) == 0)
+			break;
+	}
+	if (i == 5 || util_buf_oom(&path) || vcs_walk_locate(&walk, ".") < 0 || !walk.git_dir) {
 		util_error_clear();
 		goto done;
 	}
@@ -90,45 +98,94 @@ done:
 	return error;
 }
 
-int cmd_check_compare(cmd_context *ctx)
+/* Compares one record run (ref2 may be NULL); CMD_EXIT_* */
+static int compare_runs(const char *ref_dir, const char *port_dir, const char *ref2_dir)
 {
 	chk_rec_log ref, port, ref2;
 	chk_rec_report report;
 	int code = CMD_EXIT_OK, error;
 	size_t i;
 
-	if (ctx->nargs < 2 || ctx->nargs > 3)
-		return cmd_fail(CMD_EXIT_USAGE, "check --compare: name the original's record directory, the port's, and "
-						"optionally a second run of the original");
-	if ((error = chk_rec_log_read(&ref, ctx->args[0])) < 0)
+	if ((error = chk_rec_log_read(&ref, ref_dir)) < 0)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-	if ((error = chk_rec_log_read(&port, ctx->args[1])) < 0) {
+	if ((error = chk_rec_log_read(&port, port_dir)) < 0) {
 		chk_rec_log_dispose(&ref);
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	}
-	if (ctx->nargs == 3 && (error = chk_rec_log_read(&ref2, ctx->args[2])) < 0) {
+	if (ref2_dir && (error = chk_rec_log_read(&ref2, ref2_dir)) < 0) {
 		chk_rec_log_dispose(&ref);
 		chk_rec_log_dispose(&port);
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	}
-	if ((error = chk_rec_compare(&report, &ref, ctx->nargs == 3 ? &ref2 : NULL, &port)) < 0) {
+	if ((error = chk_rec_compare(&report, &ref, ref2_dir ? &ref2 : NULL, &port)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	} else {
 		chk_rec_report_print(stdout, &report);
-		if ((error = record_in_session(&report, ctx->args[1])) < 0)
-			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		for (i = 0; i < report.n; i++)
 			if (report.kernels[i].verdict != CHK_REC_PASS)
 				code = CMD_EXIT_FINDINGS;
 		if (!report.n) {
-			fprintf(stderr, "hipport: %s and %s record no launch\n", ctx->args[0], ctx->args[1]);
+			fprintf(stderr, "hipport: %s and %s record no launch\n", ref_dir, port_dir);
 			code = CMD_EXIT_FINDINGS;
 		}
+		if ((error = record_in_session(&report, port_dir)) < 0)
+			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		chk_rec_report_dispose(&report);
 	}
 	chk_rec_log_dispose(&ref);
 	chk_rec_log_dispose(&port);
-	if (ctx->nargs == 3)
+	if (ref2_dir)
 		chk_rec_log_dispose(&ref2);
+	return code;
+}
+
+int cmd_check_compare(cmd_context *ctx)
+{
+	if (ctx->nargs < 2 || ctx->nargs > 3)
+		return cmd_fail(CMD_EXIT_USAGE, "check --compare: name the original's record directory, the port's, and "
+						"optionally a second run of the original");
+	return compare_runs(ctx->args[0], ctx->args[1], ctx->nargs == 3 ? ctx->args[2] : NULL);
+}
+
+int cmd_check_compare_bundle(const char *bundle, int code)
+{
+	util_buf dir = UTIL_BUF_INIT, ref = UTIL_BUF_INIT, port = UTIL_BUF_INIT, ref2 = UTIL_BUF_INIT;
+	struct dirent **names = NULL;
+	int n, i;
+
+	util_buf_printf(&dir, "%s/work/record", bundle);
+	if (util_buf_oom(&dir) || (n = scandir(dir.ptr, &names, NULL, alphasort)) < 0)
+		n = 0;
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.') {
+			int rc;
+
+			util_buf_clear(&ref);
+			util_buf_clear(&port);
+			util_buf_clear(&ref2);
+			util_buf_printf(&ref, "%s/%s/ref", dir.ptr, names[i]->d_name);
+			util_buf_printf(&port, "%s/%s/port/launches.log", dir.ptr, names[i]->d_name);
+			util_buf_printf(&ref2, "%s/%s/ref2/launches.log", dir.ptr, names[i]->d_name);
+			if (!util_buf_oom(&port) && access(port.ptr, F_OK) == 0) {
+				port.ptr[port.len - strlen("/launches.log")] = '\0';
+				ref2.ptr[ref2.len - strlen("/launches.log")] = '\0';
+				printf("\nrecord and compare: %s\n", names[i]->d_name);
+				rc = compare_runs(ref.ptr, port.ptr, access(ref2.ptr, F_OK) == 0 ? ref2.ptr : NULL);
+				if (rc > code)
+					code = rc;
+			} else {
+				printf("\nrecord and compare: %s: the port recorded nothing (see %s/%s/*.log)\n",
+				       names[i]->d_name, dir.ptr, names[i]->d_name);
+				if (code < CMD_EXIT_FINDINGS)
+					code = CMD_EXIT_FINDINGS;
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	util_buf_dispose(&dir);
+	util_buf_dispose(&ref);
+	util_buf_dispose(&port);
+	util_buf_dispose(&ref2);
 	return code;
 }

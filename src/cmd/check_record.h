@@ -10,4 +10,8 @@
  * kernel passed, 1 when one did not, 2 for a log that does not read. */
 int cmd_check_compare(cmd_context *ctx);
 
+/* Compares every record run a bundle holds (bundle/work/record/NAME/) after
+ * its results.json was imported with exit code; the worse of the codes. */
+int cmd_check_compare_bundle(const char *bundle, int code);
+
 #endif

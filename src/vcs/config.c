@@ -32,6 +32,40 @@ static int add_key(const git_config_entry *entry, void *payload)
 	return 0;
 }
 
+/* record.DIR.build and record.DIR.run: a record entry per DIR. */
+static int add_record(const git_config_entry *entry, void *payload)
+{
+	vcs_config *out = payload;
+	const char *sub = entry->name + 7, *last = strrchr(entry->name, '.');
+	struct vcs_record *r = NULL, *m;
+	size_t i, len;
+
+	if (!last || last <= sub)
+		return 0;
+	len = (size_t)(last - sub);
+	for (i = 0; i < out->nrecords; i++)
+		if (strlen(out->records[i].dir) == len && !strncmp(out->records[i].dir, sub, len))
+			r = &out->records[i];
+	if (!r) {
+		if (!(m = realloc(out->records, (out->nrecords + 1) * sizeof(*m))))
+			return -1;
+		out->records = m;
+		r = &m[out->nrecords++];
+		memset(r, 0, sizeof(*r));
+		if (!(r->dir = strndup(sub, len)))
+			return -1;
+	}
+	if (!strcmp(last + 1, "build")) {
+		free(r->build);
+		return (r->build = strdup(entry->value ? entry->value : "")) ? 0 : -1;
+	}
+	if (!strcmp(last + 1, "run")) {
+		free(r->run);
+		return (r->run = strdup(entry->value ? entry->value : "")) ? 0 : -1;
+	}
+	return 0;
+}
+
 /* A string setting into *out (left NULL when unset). */
 static int get_string(char **out, git_config *cfg, const char *name, const char *path)
 {
@@ -55,6 +89,7 @@ int vcs_config_read(vcs_config *out, const char *root)
 	struct stat st;
 	int error = 0, rc;
 	int64_t size;
+	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	util_buf_printf(&path, "%s.hipport/config", root);
@@ -80,10 +115,17 @@ int vcs_config_read(vcs_config *out, const char *root)
 		error = util_error_set(UTIL_EINPUT, "%s: scan.maxSize must be a positive number of bytes", path.ptr);
 		goto done;
 	}
-	if (git_config_foreach_match(cfg, "^keys\\.", add_key, out) < 0) {
+	if (git_config_foreach_match(cfg, "^record\\.", add_record, out) < 0 ||
+	    git_config_foreach_match(cfg, "^keys\\.", add_key, out) < 0) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
+	for (i = 0; i < out->nrecords; i++)
+		if (!out->records[i].build || !out->records[i].run) {
+			error = util_error_set(UTIL_EINPUT, "%s: [record \"%s\"] needs both build and run", path.ptr,
+					       out->records[i].dir);
+			goto done;
+		}
 done:
 	git_config_free(cfg);
 	util_buf_dispose(&path);
@@ -102,6 +144,12 @@ void vcs_config_dispose(vcs_config *cfg)
 	}
 	free(cfg->key_names);
 	free(cfg->key_values);
+	for (i = 0; i < cfg->nrecords; i++) {
+		free(cfg->records[i].dir);
+		free(cfg->records[i].build);
+		free(cfg->records[i].run);
+	}
+	free(cfg->records);
 	free(cfg->scan_suppress);
 	free(cfg->check_includes);
 	free(cfg->check_flags);

@@ -12,6 +12,10 @@ typedef struct vcs_config {
 	char *check_flags;    /* check.flags: more flags for hipcc's compile checks and every bundle build, space separated */
 	char *check_command;  /* check.command: the project's own tests, run after the kernel checks */
 	char *check_offload_arch; /* check.offloadArch: the AMD GPU arch to build for, or NULL */
+	struct vcs_record {   /* [record "DIR"] build = ..., run = ...: a program to record and compare */
+		char *dir, *build, *run;
+	} *records;
+	size_t nrecords;
 	char **key_names;     /* keys.<action> = <key> for the review's keys, in file order */
 	char **key_values;
 	size_t nkeys;

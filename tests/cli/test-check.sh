@@ -129,13 +129,28 @@ check "compare: a log that does not read" 2 "$hipport" check --compare "$tmp/rec
 expect "compare: the file named" "$tmp/err" "nowhere/launches.log"
 check "compare needs two runs" 2 "$hipport" check --compare "$tmp/rec/ref"
 # a bundle's record run, compared inside the repository: recorded in the session
-mkdir -p "$tmp/rbundle/work/record/ref" "$tmp/rbundle/work/record/port"
-sed 's|a.cu:3|other/main.cu:21|; s/ k / softMax /' "$tmp/rec/ref/launches.log" >"$tmp/rbundle/work/record/ref/launches.log"
-sed 's|a.cu:3|other/main.cu:21|; s/ k / softMax /' "$tmp/rec/port/launches.log" >"$tmp/rbundle/work/record/port/launches.log"
-echo nvidia-proxy >"$tmp/rbundle/work/record/port/platform"
-check "compare: a bundle's run" 1 "$hipport" -C "$progs" check --compare "$tmp/rbundle/work/record/ref" \
-	"$tmp/rbundle/work/record/port"
+runs="$tmp/rbundle/work/record/other"
+mkdir -p "$runs/ref" "$runs/port"
+sed 's|a.cu:3|other/main.cu:21|; s/ k / softMax /' "$tmp/rec/ref/launches.log" >"$runs/ref/launches.log"
+sed 's|a.cu:3|other/main.cu:21|; s/ k / softMax /' "$tmp/rec/port/launches.log" >"$runs/port/launches.log"
+echo nvidia-proxy >"$runs/port/platform"
+check "compare: a bundle's run" 1 "$hipport" -C "$progs" check --compare "$runs/ref" "$runs/port"
 expect "compare: recorded" "$tmp/out" "recorded 1 record-and-compare result in the review session"
+# [record "DIR"] in the configuration: records.list in the bundle; --import
+# compares the runs the bundle holds
+printf '[record "other"]\n\tbuild = $HIPPORT_CXX -o main main.cu\n\trun = ./main\n' >"$progs/.hipport/config"
+check "bundle with a record entry" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle2"
+truth "records.list" test "$(cat "$tmp/rbundle2/records.list")" = "$(printf 'other\t$HIPPORT_CXX -o main main.cu\t./main')"
+mkdir -p "$tmp/rbundle2/work/record" && cp -r "$runs" "$tmp/rbundle2/work/record/"
+printf '{"schema": "hipport-check-results", "version": 1, "bundle": "x", "port_platform": "nvidia-proxy", "checks": []}\n' \
+	>"$tmp/rbundle2/results.json"
+check "import compares the record runs" 1 "$hipport" -C "$progs" check --import "$tmp/rbundle2/results.json"
+expect "import: the run named" "$tmp/out" "record and compare: other"
+expect "import: its divergence" "$tmp/out" "first divergence: softMax (other/main.cu:21)"
+printf '[record "other"]\n\tbuild = make\n' >"$progs/.hipport/config"
+check "a record entry without run" 2 "$hipport" -C "$progs" check --bundle "$tmp/rbundle3"
+expect "said so" "$tmp/err" '[record "other"] needs both build and run'
+rm -f "$progs/.hipport/config"
 truth "compare: in the session" python3 - "$progs/.git/hipport/session.json" "$(git -C "$progs" hash-object other/main.cu)" <<'PY'
 import json, sys
 checks = json.load(open(sys.argv[1]))["checks"]
