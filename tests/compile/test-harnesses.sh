@@ -43,4 +43,21 @@ if [ -n "$hipcc" ]; then
 else
 	echo "skip hipcc builds: hipcc is not installed"
 fi
+# the record trees (every launch through hipport_record.h) build as programs:
+# the original with nvcc, the port through the proxy and with hipcc
+rec="$tmp/bundle/record"
+truth "record: launches instrumented" grep -q "HIPPORT_RECORD_LAUNCH(" "$rec/orig/src/scaled_add.cu"
+# (compiled, not linked: gemm_host.cu needs cuBLAS or hipBLAS)
+files="src/scaled_add.cu src/histogram.cu src/reduce_softmax.cu src/transpose.cu"
+if [ -n "$nvcc" ]; then
+	check "record: original, nvcc" 0 sh -c "cd '$rec/orig' && for f in $files; do
+		'$nvcc' -std=c++17 -arch=sm_90 -Iinclude -c -o '$tmp/rec.o' \$f || exit 1; done"
+	check "record: port through the proxy, nvcc" 0 sh -c "cd '$rec/port' && for f in $files; do
+		'$nvcc' -std=c++17 -arch=sm_90 -include '$tmp/bundle/proxy/include/hip_compat.h' -I'$tmp/bundle/proxy/include' \
+			-Iinclude -c -o '$tmp/rec.o' \$f || exit 1; done"
+fi
+if [ -n "$hipcc" ]; then
+	check "record: port for $arch, hipcc" 0 sh -c "cd '$rec/port' && for f in $files; do
+		'$hipcc' -std=c++17 --offload-arch=$arch -Iinclude -c -o '$tmp/rec.o' -x hip \$f || exit 1; done"
+fi
 finish
