@@ -347,23 +347,34 @@ static bool value_of(fn *f, local *v, unsigned at, size_t *from, size_t *to, boo
 	return found;
 }
 
-static void add_unresolved(rctx *r, local *v, bool counter)
+/* A new entry of the launch's unresolved names, or NULL when name has one
+ * (or memory ran out: r->oom). */
+static chk_unresolved *new_unresolved(rctx *r, const char *name)
 {
 	chk_launch *l = r->l;
-	chk_unresolved *m, *u;
+	chk_unresolved *m;
+	size_t i;
+
+	for (i = 0; i < l->nunresolved; i++)
+		if (!strcmp(l->unresolved[i].name, name))
+			return NULL;
+	if (!(m = realloc(l->unresolved, (l->nunresolved + 1) * sizeof(*m)))) {
+		r->oom = true;
+		return NULL;
+	}
+	l->unresolved = m;
+	memset(&m[l->nunresolved], 0, sizeof(*m));
+	return &m[l->nunresolved++];
+}
+
+static void add_unresolved(rctx *r, local *v, bool counter)
+{
+	chk_unresolved *u;
 	util_buf why = UTIL_BUF_INIT;
 	size_t i, first = v->first, last = v->last;
 
-	for (i = 0; i < l->nunresolved; i++)
-		if (!strcmp(l->unresolved[i].name, v->name))
-			return;
-	if (!(m = realloc(l->unresolved, (l->nunresolved + 1) * sizeof(*m)))) {
-		r->oom = true;
+	if (!(u = new_unresolved(r, v->name)))
 		return;
-	}
-	l->unresolved = m;
-	u = &m[l->nunresolved++];
-	memset(u, 0, sizeof(*u));
 	for (i = first; i < last && i < r->f->n && i < first + 24; i++)
 		util_buf_printf(&why, "%s%s", i > first && r->f->t[i].offset > r->f->t[i - 1].end ? " " : "",
 				r->f->t[i].text);
@@ -384,22 +395,12 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 /* v.member of a struct v whose value is not known: unresolved as v_member, an int. */
 static void add_member(rctx *r, local *v, const char *member)
 {
-	chk_launch *l = r->l;
-	chk_unresolved *m, *u;
+	chk_unresolved *u;
 	char name[256], why[320];
-	size_t i;
 
 	snprintf(name, sizeof(name), "%s_%s", v->name, member);
-	for (i = 0; i < l->nunresolved; i++)
-		if (!strcmp(l->unresolved[i].name, name))
-			return;
-	if (!(m = realloc(l->unresolved, (l->nunresolved + 1) * sizeof(*m)))) {
-		r->oom = true;
+	if (!(u = new_unresolved(r, name)))
 		return;
-	}
-	l->unresolved = m;
-	u = &m[l->nunresolved++];
-	memset(u, 0, sizeof(*u));
 	snprintf(why, sizeof(why), "%s.%s, a member of %s %s (line %u), which the program fills", v->name, member,
 		 v->type, v->name, v->first < r->f->n ? r->f->t[v->first].line : 0);
 	u->name = strdup(name);
@@ -426,24 +427,16 @@ static bool in_tparams(const fn *f, const char *name)
 static const char *template_value(rctx *r, const char *name)
 {
 	chk_launch *l = r->l;
-	chk_unresolved *m, *u;
+	chk_unresolved *u;
 	size_t i;
 
-	for (i = 0; i < r->f->ntparams; i++)
-		if (!strcmp(r->f->tparams[i], name))
-			break;
-	if (i == r->f->ntparams)
+	if (!in_tparams(r->f, name))
 		return name;
 	for (i = 0; i < l->nunresolved; i++)
 		if (l->unresolved[i].template_param && !strcmp(l->unresolved[i].name, name))
 			return l->unresolved[i].value;
-	if (!(m = realloc(l->unresolved, (l->nunresolved + 1) * sizeof(*m)))) {
-		r->oom = true;
+	if (!(u = new_unresolved(r, name)))
 		return name;
-	}
-	l->unresolved = m;
-	u = &m[l->nunresolved++];
-	memset(u, 0, sizeof(*u));
 	u->template_param = true;
 	u->name = strdup(name);
 	for (i = 0; i < r->f->ntparams && strcmp(r->f->tparams[i], name); i++)
