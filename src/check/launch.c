@@ -190,6 +190,65 @@ static void fn_dispose(fn *f)
 
 static int fn_load_tokens(fn *f, CXTranslationUnit tu, CXCursor c, bool locals);
 
+static size_t after_group(const fn *f, size_t i, size_t end);
+static size_t split(const fn *f, size_t from, size_t to, size_t *starts, size_t *ends, size_t max);
+
+/* Parameters clang did not declare (a signature with a type it does not
+ * know, at::Tensor without torch's headers): the last name of each
+ * parameter in the parentheses before the body, as parameters still. */
+static void signature_params(fn *f)
+{
+	size_t i, open = f->n, close, s[64], e[64], n, k;
+
+	for (i = 0; i < f->n && strcmp(f->t[i].text, "{") != 0; i++)
+		if (!strcmp(f->t[i].text, "(")) {
+			open = i;
+			i = after_group(f, i, f->n) - 1;
+		}
+	if (open >= f->n)
+		return;
+	close = after_group(f, open, f->n) - 1;
+	n = split(f, open + 1, close, s, e, 64);
+	for (k = 0; k < n; k++) {
+		size_t name = e[k], j;
+		local *m, *v;
+		util_buf type = UTIL_BUF_INIT;
+
+		for (j = s[k]; j < e[k]; j++)
+			if (!strcmp(f->t[j].text, "=")) {
+				name = j;
+				break;
+			}
+		if (name <= s[k] || f->t[name - 1].kind != CXToken_Identifier)
+			continue;
+		name--;
+		for (j = 0; j < f->nlocals; j++)
+			if (!strcmp(f->locals[j].name, f->t[name].text))
+				break;
+		if (j < f->nlocals)
+			continue;
+		if (!(m = realloc(f->locals, (f->nlocals + 1) * sizeof(*m)))) {
+			f->oom = true;
+			return;
+		}
+		f->locals = m;
+		v = &m[f->nlocals++];
+		memset(v, 0, sizeof(*v));
+		for (j = s[k]; j < name; j++)
+			if (strcmp(f->t[j].text, "const") && strcmp(f->t[j].text, "&"))
+				util_buf_printf(&type, "%s%s", type.len ? " " : "", f->t[j].text);
+		v->name = strdup(f->t[name].text);
+		v->type = type.ptr ? util_buf_detach(&type) : strdup("int");
+		v->ctype.kind = CXType_Invalid;
+		v->offset = f->t[name].offset;
+		v->first = s[k];
+		v->last = e[k];
+		v->param = true;
+		if (!v->name || !v->type)
+			f->oom = true;
+	}
+}
+
 static int fn_load(fn *f, CXTranslationUnit tu, CXCursor c)
 {
 	return fn_load_tokens(f, tu, c, true);
@@ -219,8 +278,10 @@ static int fn_load_tokens(fn *f, CXTranslationUnit tu, CXCursor c, bool locals)
 	}
 	if (tokens)
 		clang_disposeTokens(tu, tokens, n);
-	if (!f->oom && locals)
+	if (!f->oom && locals) {
 		clang_visitChildren(c, collect_locals, f);
+		signature_params(f);
+	}
 	return f->oom ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
 }
 
@@ -401,8 +462,8 @@ static void add_member(rctx *r, local *v, const char *member)
 	snprintf(name, sizeof(name), "%s_%s", v->name, member);
 	if (!(u = new_unresolved(r, name)))
 		return;
-	snprintf(why, sizeof(why), "%s.%s, a member of %s %s (line %u), which the program fills", v->name, member,
-		 v->type, v->name, v->first < r->f->n ? r->f->t[v->first].line : 0);
+	snprintf(why, sizeof(why), "%s.%s of %s (line %u), which the program fills", v->name, member, v->name,
+		 v->first < r->f->n ? r->f->t[v->first].line : 0);
 	u->name = strdup(name);
 	u->type = strdup("int");
 	u->why = strdup(why);
@@ -519,10 +580,13 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 			/* a member of a struct the program fills (prop.multiProcessorCount
 			 * after cudaGetDeviceProperties(&prop, 0)): a name of its own */
 			if (canonical.kind != CXType_Pointer && k + 2 < n && idx[k + 1] == i + 1 && is(f, i + 1, ".") &&
-			    ident(f, i + 2)) {
+			    ident(f, i + 2) && !(k + 3 < n && is(f, i + 3, "(") && !is(f, i + 4, ")"))) {
 				add_member(r, v, f->t[i + 2].text);
 				util_buf_printf(out, "%s_%s", v->name, f->t[i + 2].text);
 				k += 2;
+				/* t.numel(): the call's value is the name's */
+				if (k + 2 < n && is(f, i + 3, "(") && is(f, i + 4, ")"))
+					k += 2;
 				continue;
 			}
 			/* a value from the command line or the caller: left a name */

@@ -54,7 +54,8 @@ check "draft of a missing file" 2 "$hipport" -C "$draft" check --draft-spec src/
 
 # --- drafts from launch sites: two programs, each a main.cu ---------------
 progs="$tmp/progs"
-mkdir -p "$progs" && cp -r "$src/tests/check/launch/softmax" "$src/tests/check/launch/other" "$progs" &&
+mkdir -p "$progs" && cp -r "$src/tests/check/launch/softmax" "$src/tests/check/launch/other" \
+	"$src/tests/check/launch/torchlike" "$progs" &&
 	(cd "$progs" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm x) || exit 2
 check "draft from launches" 0 "$hipport" -C "$progs" check --draft-spec softmax/main.cu other/main.cu
 checks="$progs/.hipport/checks"
@@ -98,6 +99,14 @@ c = s[("check", None)]
 assert c["source"] == "other/main.cu" and c["grid"] == "(3000 + 127) / 128", c
 assert s[("arg", "x")]["count"] == "3000" and s[("arg", "x")]["role"] == "inout", s[("arg", "x")]
 assert s[("var", "step_host")]["value"] == "0" and c["guessed"] == "step", s
+PY
+check "draft a torch-style operator" 0 "$hipport" -C "$progs" check --draft-spec torchlike/op.cu
+truth "torch-style: values from the signature and t.numel()" python3 - "$checks/torchlike-op.scale_kernel.check" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+for line in ("grid = ((a_contig_numel) + 255) / 256", "guessed = a result a_contig_numel c", "[var \"c_host\"]",
+             "c: drafted 0.7, not known from the program: double c (line 12, a parameter)"):
+    assert line in text, (line, text)
 PY
 check "draft from launches again" 0 "$hipport" -C "$progs" check --draft-spec softmax/main.cu other/main.cu
 expect "launch specs kept" "$tmp/out" "other-main.softMax.check: kept"
