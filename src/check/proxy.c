@@ -283,8 +283,14 @@ static void warp_macro(const port_rule *r, void *payload)
 	name = f;
 	while (*name == '_')
 		name++;
+	/* a function, not a macro: a port may define the name itself, as the
+	 * programs that wrapped the _sync forms did (#define __shfl(v, d) __shfl(v, d)) */
 	if (strcmp(paren, "($2-)") == 0)
-		util_buf_printf(b, "#define %.*s(...) %s(0xffffffffu, __VA_ARGS__)\n", (int)n, f, r->cuda);
+		util_buf_printf(b,
+				"template <typename... A>\n"
+				"static __device__ __forceinline__ auto %.*s(A... a) -> decltype(%s(0xffffffffu, a...))\n"
+				"{\n\treturn %s(0xffffffffu, a...);\n}\n",
+				(int)n, f, r->cuda, r->cuda);
 	else
 		/* a name for a function that forwards every argument: a vote's
 		 * name is also libcu++'s (struct __any, which a function-like

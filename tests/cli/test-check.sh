@@ -181,7 +181,7 @@ done
 expect "port is ported" "$bundle/port/src/scaled_add.cu" "hip/hip_runtime.h"
 expect "original is CUDA" "$bundle/orig/src/reduce_softmax.cu" "__shfl_down_sync(0xffffffff"
 expect "proxy maps HIP names" "$bundle/proxy/include/hip_compat.h" "#define hipMalloc cudaMalloc"
-expect "proxy maps warp intrinsics" "$bundle/proxy/include/hip_compat.h" "#define __shfl_down(...) __shfl_down_sync(0xffffffffu, __VA_ARGS__)"
+expect "proxy maps warp intrinsics" "$bundle/proxy/include/hip_compat.h" "auto __shfl_down(A... a) -> decltype(__shfl_down_sync(0xffffffffu, a...))"
 expect "harness renames main" "$bundle/harness/scaled_add.scaled_add_kernel.cu" "#define main hipport_user_main"
 expect "harness checks the launch" "$bundle/harness/scaled_add.scaled_add_kernel.cu" "hp_launched();"
 truth "bundle is small" test "$(du -sk "$bundle" | cut -f1)" -lt 600

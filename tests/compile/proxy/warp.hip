@@ -2,6 +2,8 @@
 // width, and HIP's 64-bit __ballot. No _sync form appears in this file.
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
+// a program that wrapped the _sync forms in macros of the old names, ported
+#define __shfl_xor(...) __shfl_xor(__VA_ARGS__)
 
 template <typename T>
 __device__ T warp_sum(T v)
