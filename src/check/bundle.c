@@ -195,6 +195,27 @@ static int write_record_trees(const char *dir, const chk_bundle_input *in)
 				error = put(dir, name.ptr, text.ptr ? text.ptr : "", text.len);
 		}
 	}
+	/* the build file each recorded program is built with, on both sides */
+	for (i = 0; i < in->nrecords && error == 0 && in->root; i++) {
+		static const char *const makefiles[] = { "GNUmakefile", "makefile", "Makefile" };
+		size_t m;
+
+		for (m = 0; m < 3 && error == 0; m++) {
+			util_buf_clear(&name);
+			util_buf_printf(&name, "%s%s/%s", in->root, in->records[i].dir, makefiles[m]);
+			util_buf_clear(&text);
+			if (util_buf_oom(&name) || util_file_read(&text, name.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) < 0) {
+				util_error_clear();
+				continue;
+			}
+			for (side = 0; side < 2 && error == 0; side++) {
+				util_buf_clear(&name);
+				util_buf_printf(&name, "record/%s/%s/%s", side ? "port" : "orig", in->records[i].dir,
+						makefiles[m]);
+				error = put(dir, name.ptr, text.ptr ? text.ptr : "", text.len);
+			}
+		}
+	}
 	chk_kernel_set_dispose(&set);
 	port_lexer_free(lexer);
 	util_buf_dispose(&text);

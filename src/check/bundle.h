@@ -28,6 +28,7 @@ typedef struct chk_bundle_input {
 	const char *flags;        /* check.flags: defines and the like for every build, or NULL */
 	const struct vcs_record *records; /* programs to record and compare (records.list) */
 	size_t nrecords;
+	const char *root;         /* the work tree (ends in '/'): each record directory's Makefile */
 	const port_rules *rules;
 	const char *offload_arch; /* the default for run.sh (gfx90a) */
 	const char *golden_root;  /* the repository's .hipport/golden, or NULL */

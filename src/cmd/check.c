@@ -124,6 +124,54 @@ static int collect_sources(sources *out, const cmd_proposals *set, const rv_sess
 	return 0;
 }
 
+/* Without [record] sections: each directory of a source that defines a
+ * kernel whose Makefile has a run target, built with make (the compiler as
+ * CC and NVCC) and run with make run. */
+static int makefile_records(vcs_config *out, const char *root, const sources *src)
+{
+	util_buf path = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
+	size_t i, k;
+	int error = 0;
+
+	for (i = 0; i < src->n && error == 0; i++) {
+		const char *slash = strrchr(src->items[i].path, '/');
+		size_t dl = slash ? (size_t)(slash - src->items[i].path) : 0;
+		struct vcs_record *m;
+
+		if (!memmem(src->items[i].orig, src->items[i].orig_len, "__global__", 10))
+			continue;
+		for (k = 0; k < out->nrecords; k++)
+			if (strlen(out->records[k].dir) == (dl ? dl : 1) &&
+			    !strncmp(out->records[k].dir, dl ? src->items[i].path : ".", dl ? dl : 1))
+				break;
+		if (k < out->nrecords)
+			continue;
+		util_buf_clear(&path);
+		util_buf_printf(&path, "%s%.*s%sMakefile", root, (int)dl, src->items[i].path, dl ? "/" : "");
+		util_buf_clear(&text);
+		if (util_buf_oom(&path) || util_file_read(&text, path.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) < 0) {
+			util_error_clear();
+			continue;
+		}
+		if (!text.ptr || (strncmp(text.ptr, "run:", 4) != 0 && !strstr(text.ptr, "\nrun:")))
+			continue;
+		if (!(m = realloc(out->records, (out->nrecords + 1) * sizeof(*m)))) {
+			error = util_error_set(UTIL_ENOMEM, "out of memory");
+			break;
+		}
+		out->records = m;
+		m = &m[out->nrecords++];
+		m->dir = dl ? strndup(src->items[i].path, dl) : strdup(".");
+		m->build = strdup("make CC=\"$HIPPORT_CXX\" NVCC=\"$HIPPORT_CXX\"");
+		m->run = strdup("make run");
+		if (!m->dir || !m->build || !m->run)
+			error = util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	util_buf_dispose(&path);
+	util_buf_dispose(&text);
+	return error;
+}
+
 /* With paths named, the specs of their files only. */
 static void keep_named(chk_spec_list *specs, const vcs_walk *named)
 {
@@ -294,6 +342,7 @@ static int bundle_and_run(cmd_context *ctx)
 	sources src;
 	chk_bundle_input in;
 	util_buf dir = UTIL_BUF_INIT, golden = UTIL_BUF_INIT;
+	vcs_config defaults;
 	chk_arch_choice arch = { NULL, CHK_ARCH_FROM_NONE };
 	char *includes = NULL;
 	const char *root;
@@ -302,6 +351,7 @@ static int bundle_and_run(cmd_context *ctx)
 
 	memset(&session, 0, sizeof(session));
 	memset(&cfg, 0, sizeof(cfg));
+	memset(&defaults, 0, sizeof(defaults));
 	memset(&specs, 0, sizeof(specs));
 	memset(&src, 0, sizeof(src));
 	memset(&in, 0, sizeof(in));
@@ -372,8 +422,17 @@ static int bundle_and_run(cmd_context *ctx)
 	in.nsources = src.n;
 	in.includes = includes;
 	in.flags = cfg.check_flags;
-	in.records = cfg.records;
-	in.nrecords = cfg.nrecords;
+	in.root = root;
+	if (cfg.nrecords) {
+		in.records = cfg.records;
+		in.nrecords = cfg.nrecords;
+	} else if ((error = makefile_records(&defaults, root, &src)) < 0) {
+		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+		goto done;
+	} else {
+		in.records = defaults.records;
+		in.nrecords = defaults.nrecords;
+	}
 	in.rules = ctx->rules;
 	in.offload_arch = arch.value ? arch.value : DEFAULT_OFFLOAD_ARCH;
 	in.golden_root = golden.ptr;
@@ -400,6 +459,7 @@ done:
 	sources_dispose(&src, set.n);
 	chk_spec_list_dispose(&specs);
 	vcs_config_dispose(&cfg);
+	vcs_config_dispose(&defaults);
 	rv_session_dispose(&session);
 	cmd_proposals_dispose(&set);
 	vcs_walk_dispose(&named);

@@ -160,6 +160,13 @@ printf '[record "other"]\n\tbuild = make\n' >"$progs/.hipport/config"
 check "a record entry without run" 2 "$hipport" -C "$progs" check --bundle "$tmp/rbundle3"
 expect "said so" "$tmp/err" '[record "other"] needs both build and run'
 rm -f "$progs/.hipport/config"
+# without [record] sections: a program directory whose Makefile has a run target
+printf 'main: main.cu\n\t$(CC) -o main main.cu\nrun: main\n\t./main\n' >"$progs/other/Makefile"
+(cd "$progs" && git add other/Makefile && git -c user.name=t -c user.email=t@t commit -qm make) || exit 2
+check "bundle with a Makefile's run target" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle4"
+truth "records.list from the Makefile" test "$(cat "$tmp/rbundle4/records.list")" = \
+	"$(printf 'other\tmake CC="$HIPPORT_CXX" NVCC="$HIPPORT_CXX"\tmake run')"
+truth "the Makefile in both record trees" cmp "$tmp/rbundle4/record/orig/other/Makefile" "$tmp/rbundle4/record/port/other/Makefile"
 truth "compare: in the session" python3 - "$progs/.git/hipport/session.json" "$(git -C "$progs" hash-object other/main.cu)" <<'PY'
 import json, sys
 checks = json.load(open(sys.argv[1]))["checks"]
