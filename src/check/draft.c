@@ -683,9 +683,8 @@ static void device_globals(chk_spec *s, CXTranslationUnit tu, const tokens *body
 			a->tol = chk_default_tolerance(a->dtype);
 			snprintf(num, sizeof(num), "%lld", count);
 			a->count = strdup(num);
-			a->role = u.written ? (u.read && !u.atomic ? CHK_ROLE_INOUT : CHK_ROLE_OUT) : CHK_ROLE_IN;
-			if (u.atomic && u.read)
-				a->role = CHK_ROLE_INOUT;
+			/* an atomic reads what it writes */
+			a->role = !u.written ? CHK_ROLE_IN : u.read ? CHK_ROLE_INOUT : CHK_ROLE_OUT;
 			a->init = a->role == CHK_ROLE_IN || a->role == CHK_ROLE_INOUT ? CHK_INIT_UNIFORM : CHK_INIT_CONSTANT;
 			if (u.atomic)
 				a->init = CHK_INIT_CONSTANT;
@@ -957,26 +956,18 @@ static char *variant_suffix(const chk_launch *l, bool by_template)
 	return util_buf_detach(&b);
 }
 
-/* The distinct launches of kernel `name` (indices into all). */
-static size_t launches_of(const chk_launch *all, size_t nall, const char *name, size_t *idx)
+/* The distinct launches of kernel `name` (indices into all; keys[i] is
+ * launch_key of all[i]). */
+static size_t launches_of(const chk_launch *all, char *const *keys, size_t nall, const char *name, size_t *idx)
 {
 	size_t i, k, n = 0;
 
 	for (i = 0; i < nall; i++) {
-		char *key;
-		bool seen = false;
-
 		if (strcmp(all[i].kernel, name) != 0)
 			continue;
-		key = launch_key(&all[i]);
-		for (k = 0; k < n && key && !seen; k++) {
-			char *other = launch_key(&all[idx[k]]);
-
-			seen = other && !strcmp(key, other);
-			free(other);
-		}
-		free(key);
-		if (!seen)
+		for (k = 0; k < n && strcmp(keys[i], keys[idx[k]]) != 0; k++)
+			;
+		if (k == n)
 			idx[n++] = i;
 	}
 	return n;
@@ -992,6 +983,7 @@ int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, 
 	device_names dn;
 	chk_launch *launches = NULL;
 	size_t nlaunches = 0, *idx = NULL, nspecs = 0, i, k;
+	char **keys = NULL;
 	chk_spec *specs = NULL;
 	int error;
 
@@ -1008,15 +1000,21 @@ int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, 
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
-	if ((error = chk_launches_find(&launches, &nlaunches, tu, file)) < 0)
+	if ((error = chk_launches_find(&launches, &nlaunches, tu)) < 0)
 		goto done;
-	if (!(idx = calloc(nlaunches + 1, sizeof(*idx))) || !(specs = calloc(f.n + nlaunches + 1, sizeof(*specs)))) {
+	if (!(idx = calloc(nlaunches + 1, sizeof(*idx))) || !(keys = calloc(nlaunches + 1, sizeof(*keys))) ||
+	    !(specs = calloc(f.n + nlaunches + 1, sizeof(*specs)))) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
+	for (i = 0; i < nlaunches; i++)
+		if (!(keys[i] = launch_key(&launches[i]))) {
+			error = util_error_set(UTIL_ENOMEM, "out of memory");
+			goto done;
+		}
 	for (i = 0; i < f.n && error == 0; i++) {
 		CXString name = clang_getCursorSpelling(f.items[i]);
-		size_t nl = launches_of(launches, nlaunches, clang_getCString(name), idx);
+		size_t nl = launches_of(launches, keys, nlaunches, clang_getCString(name), idx);
 		bool by_template = false;
 
 		clang_disposeString(name);
@@ -1054,6 +1052,9 @@ int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, 
 	*out = specs;
 	*n = nspecs;
 done:
+	for (i = 0; keys && i < nlaunches; i++)
+		free(keys[i]);
+	free(keys);
 	chk_launches_dispose(launches, nlaunches);
 	free(idx);
 	free(f.items);

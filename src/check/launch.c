@@ -408,6 +408,17 @@ static bool value_of(fn *f, local *v, unsigned at, size_t *from, size_t *to, boo
 	return found;
 }
 
+/* [from, to) as written. */
+static char *joined(const fn *f, size_t from, size_t to)
+{
+	util_buf b = UTIL_BUF_INIT;
+	size_t i;
+
+	for (i = from; i < to; i++)
+		util_buf_printf(&b, "%s%s", i > from && f->t[i].offset > f->t[i - 1].end ? " " : "", f->t[i].text);
+	return b.ptr ? util_buf_detach(&b) : strdup("");
+}
+
 /* A new entry of the launch's unresolved names, or NULL when name has one
  * (or memory ran out: r->oom). */
 static chk_unresolved *new_unresolved(rctx *r, const char *name)
@@ -432,13 +443,14 @@ static void add_unresolved(rctx *r, local *v, bool counter)
 {
 	chk_unresolved *u;
 	util_buf why = UTIL_BUF_INIT;
-	size_t i, first = v->first, last = v->last;
+	size_t first = v->first, last = v->last < r->f->n ? v->last : r->f->n;
+	char *decl;
 
 	if (!(u = new_unresolved(r, v->name)))
 		return;
-	for (i = first; i < last && i < r->f->n && i < first + 24; i++)
-		util_buf_printf(&why, "%s%s", i > first && r->f->t[i].offset > r->f->t[i - 1].end ? " " : "",
-				r->f->t[i].text);
+	decl = joined(r->f, first, last < first + 24 ? last : first + 24);
+	util_buf_puts(&why, decl ? decl : "");
+	free(decl);
 	if (last > first + 24)
 		util_buf_puts(&why, " ...");
 	util_buf_printf(&why, " (line %u%s)", first < r->f->n ? r->f->t[first].line : 0,
@@ -471,14 +483,15 @@ static void add_member(rctx *r, local *v, const char *member)
 		r->oom = true;
 }
 
-static bool in_tparams(const fn *f, const char *name)
+/* The index of template parameter name of f, or f->ntparams. */
+static size_t tparam_index(const fn *f, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < f->ntparams; i++)
 		if (!strcmp(f->tparams[i], name))
-			return true;
-	return false;
+			break;
+	return i;
 }
 
 /* A template parameter of the launching function (template <typename T>
@@ -489,23 +502,21 @@ static const char *template_value(rctx *r, const char *name)
 {
 	chk_launch *l = r->l;
 	chk_unresolved *u;
-	size_t i;
+	size_t i = tparam_index(r->f, name), k;
 
-	if (!in_tparams(r->f, name))
+	if (i == r->f->ntparams)
 		return name;
-	for (i = 0; i < l->nunresolved; i++)
-		if (l->unresolved[i].template_param && !strcmp(l->unresolved[i].name, name))
-			return l->unresolved[i].value;
+	for (k = 0; k < l->nunresolved; k++)
+		if (l->unresolved[k].template_param && !strcmp(l->unresolved[k].name, name))
+			return l->unresolved[k].value;
 	if (!(u = new_unresolved(r, name)))
 		return name;
 	u->template_param = true;
 	u->name = strdup(name);
-	for (i = 0; i < r->f->ntparams && strcmp(r->f->tparams[i], name); i++)
-		;
 	u->type = strdup(r->f->ttype[i] ? "typename" : "int");
 	/* an argument that is itself the caller's template parameter (run<N>
 	 * calls runTest<char, N>) is no value either */
-	if (i < r->f->ngiven && !in_tparams(r->f, r->f->tgiven[i])) {
+	if (i < r->f->ngiven && tparam_index(r->f, r->f->tgiven[i]) == r->f->ntparams) {
 		/* runTest<float, 512>(...) in the file: its arguments, not a guess */
 		char why[96];
 
@@ -604,17 +615,6 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 			util_buf_putc(out, ')');
 		r->depth--;
 	}
-}
-
-/* [from, to) as written. */
-static char *joined(const fn *f, size_t from, size_t to)
-{
-	util_buf b = UTIL_BUF_INIT;
-	size_t i;
-
-	for (i = from; i < to; i++)
-		util_buf_printf(&b, "%s%s", i > from && f->t[i].offset > f->t[i - 1].end ? " " : "", f->t[i].text);
-	return b.ptr ? util_buf_detach(&b) : strdup("");
 }
 
 static char *resolved(rctx *r, size_t from, size_t to, unsigned at)
@@ -896,7 +896,8 @@ static int read_launch(fn *f, size_t i, chk_launch **items, size_t *count)
 
 typedef struct finder {
 	CXTranslationUnit tu;
-	fn file; /* the whole file's tokens, for calls of template functions */
+	fn file; /* the whole file's tokens, for calls of template functions; read when one launches */
+	bool file_read;
 	chk_launch *items;
 	size_t n;
 	int error;
@@ -924,15 +925,12 @@ static void given_template_args(fn *f, const fn *file, const char *name)
 			else if (!strcmp(t, ">>"))
 				depth -= 2;
 			if ((depth == 0 || (!strcmp(t, ",") && depth == 1)) && k > i + 1) {
-				size_t j;
-				util_buf b = UTIL_BUF_INIT;
+				char *arg = start < k ? joined(file, start, k) : NULL;
 
-				for (j = start; j < k; j++)
-					util_buf_printf(&b, "%s%s", j > start && file->t[j].offset > file->t[j - 1].end ? " " : "",
-							file->t[j].text);
-				if (f->ngiven < 16 && b.ptr)
-					f->tgiven[f->ngiven++] = util_buf_detach(&b);
-				util_buf_dispose(&b);
+				if (f->ngiven < 16 && arg)
+					f->tgiven[f->ngiven++] = arg;
+				else
+					free(arg);
 				start = k + 1;
 				if (depth <= 0)
 					break;
@@ -974,7 +972,12 @@ static int launches_in(finder *fd, CXCursor c)
 	if ((error = fn_load(&f, fd->tu, c)) == 0 && f.ntparams) {
 		CXString name = clang_getCursorSpelling(c);
 
-		given_template_args(&f, &fd->file, clang_getCString(name));
+		if (!fd->file_read) {
+			fd->file_read = true;
+			error = fn_load_tokens(&fd->file, fd->tu, clang_getTranslationUnitCursor(fd->tu), false);
+		}
+		if (error == 0)
+			given_template_args(&f, &fd->file, clang_getCString(name));
 		clang_disposeString(name);
 	}
 	if (error == 0)
@@ -1005,18 +1008,12 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 	return CXChildVisit_Continue;
 }
 
-int chk_launches_find(chk_launch **out, size_t *n, CXTranslationUnit tu, CXFile file)
+int chk_launches_find(chk_launch **out, size_t *n, CXTranslationUnit tu)
 {
 	finder fd;
-	int error;
 
-	(void)file;
 	memset(&fd, 0, sizeof(fd));
 	fd.tu = tu;
-	if ((error = fn_load_tokens(&fd.file, tu, clang_getTranslationUnitCursor(tu), false)) < 0) {
-		fn_dispose(&fd.file);
-		return error;
-	}
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &fd);
 	fn_dispose(&fd.file);
 	if (fd.error < 0) {

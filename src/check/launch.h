@@ -44,9 +44,9 @@ typedef struct chk_launch {
 	size_t nunresolved;
 } chk_launch;
 
-/* Every launch in the host functions of file (the main file of tu), in
- * source order; *out is freed with chk_launches_dispose. */
-int chk_launches_find(chk_launch **out, size_t *n, CXTranslationUnit tu, CXFile file);
+/* Every launch in the host functions of tu's main file, in source order;
+ * *out is freed with chk_launches_dispose. */
+int chk_launches_find(chk_launch **out, size_t *n, CXTranslationUnit tu);
 void chk_launches_dispose(chk_launch *l, size_t n);
 
 /* Whether c is a __global__ function (the prelude spells it

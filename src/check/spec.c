@@ -238,14 +238,16 @@ static int parse_number(double *out, const char *s)
 	return end != s && !*end ? 0 : -1;
 }
 
-static chk_arg *arg_named(chk_spec *spec, const char *name)
+/* The [arg "name"] of spec, or its [global "name"] when global; added when new. */
+static chk_arg *arg_named(chk_spec *spec, const char *name, bool global)
 {
-	size_t i;
+	chk_arg **items = global ? &spec->globals : &spec->args;
+	size_t *n = global ? &spec->nglobals : &spec->nargs, i;
 
-	for (i = 0; i < spec->nargs; i++)
-		if (strcmp(spec->args[i].name, name) == 0)
-			return &spec->args[i];
-	return chk_spec_add_arg(spec, name);
+	for (i = 0; i < *n; i++)
+		if (strcmp((*items)[i].name, name) == 0)
+			return &(*items)[i];
+	return add_arg(items, n, name, global ? CHK_ROLE_OUT : CHK_ROLE_SCALAR);
 }
 
 /* The string keys of [check]: where each goes, and whether an empty value means none. */
@@ -316,20 +318,10 @@ static int init_value(reader *r, chk_arg *a, const char *value)
 	return 0;
 }
 
-static chk_arg *global_named(chk_spec *spec, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < spec->nglobals; i++)
-		if (strcmp(spec->globals[i].name, name) == 0)
-			return &spec->globals[i];
-	return chk_spec_add_global(spec, name);
-}
-
 /* A key of [arg "name"], or of [global "name"] when global. */
 static int arg_key(reader *r, const char *name, const char *var, const char *value, bool global)
 {
-	chk_arg *a = global ? global_named(r->spec, name) : arg_named(r->spec, name);
+	chk_arg *a = arg_named(r->spec, name, global);
 	const char *section = global ? "global" : "arg";
 	int i;
 

@@ -135,36 +135,37 @@ static int makefile_records(vcs_config *out, const char *root, const sources *sr
 
 	for (i = 0; i < src->n && error == 0; i++) {
 		const char *slash = strrchr(src->items[i].path, '/');
-		size_t dl = slash ? (size_t)(slash - src->items[i].path) : 0;
+		char *dir;
 		struct vcs_record *m;
 
 		if (!memmem(src->items[i].orig, src->items[i].orig_len, "__global__", 10))
 			continue;
-		for (k = 0; k < out->nrecords; k++)
-			if (strlen(out->records[k].dir) == (dl ? dl : 1) &&
-			    !strncmp(out->records[k].dir, dl ? src->items[i].path : ".", dl ? dl : 1))
-				break;
-		if (k < out->nrecords)
-			continue;
+		if (!(dir = slash ? strndup(src->items[i].path, (size_t)(slash - src->items[i].path)) : strdup("."))) {
+			error = util_error_set(UTIL_ENOMEM, "out of memory");
+			break;
+		}
+		for (k = 0; k < out->nrecords && strcmp(out->records[k].dir, dir) != 0; k++)
+			;
 		util_buf_clear(&path);
-		util_buf_printf(&path, "%s%.*s%sMakefile", root, (int)dl, src->items[i].path, dl ? "/" : "");
+		util_buf_printf(&path, "%s%s/Makefile", root, dir);
 		util_buf_clear(&text);
-		if (util_buf_oom(&path) || util_file_read(&text, path.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) < 0) {
+		if (k < out->nrecords || util_buf_oom(&path) || util_file_read(&text, path.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) < 0 ||
+		    !text.ptr || (strncmp(text.ptr, "run:", 4) != 0 && !strstr(text.ptr, "\nrun:"))) {
 			util_error_clear();
+			free(dir);
 			continue;
 		}
-		if (!text.ptr || (strncmp(text.ptr, "run:", 4) != 0 && !strstr(text.ptr, "\nrun:")))
-			continue;
 		if (!(m = realloc(out->records, (out->nrecords + 1) * sizeof(*m)))) {
+			free(dir);
 			error = util_error_set(UTIL_ENOMEM, "out of memory");
 			break;
 		}
 		out->records = m;
 		m = &m[out->nrecords++];
-		m->dir = dl ? strndup(src->items[i].path, dl) : strdup(".");
+		m->dir = dir;
 		m->build = strdup("make CC=\"$HIPPORT_CXX\" NVCC=\"$HIPPORT_CXX\"");
 		m->run = strdup("make run");
-		if (!m->dir || !m->build || !m->run)
+		if (!m->build || !m->run)
 			error = util_error_set(UTIL_ENOMEM, "out of memory");
 	}
 	util_buf_dispose(&path);
