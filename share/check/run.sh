@@ -278,11 +278,24 @@ echo "results: $(pwd)/results.json"
 
 # --- record and compare: the programs of records.list, run on both sides --
 if [ -s records.list ] && [ "${BUILD_ONLY:-}" != 1 ] && [ "${RECORD:-1}" != 0 ] && [ -n "$nvcc" ]; then
+	# programs side by side, like the checks; each one's messages kept together
+	n=0 running=0
 	while IFS="$tab" read -r dir build run; do
 		[ -n "$dir" ] || continue
-		echo "record: $dir"
-		sh ./record.sh "$dir" "$build" "$run" </dev/null
+		n=$((n + 1))
+		{ echo "record: $dir"; sh ./record.sh "$dir" "$build" "$run"; } </dev/null >"$work/record.$n.out" 2>&1 &
+		running=$((running + 1))
+		if [ "$running" -ge "$jobs" ]; then
+			wait
+			running=0
+		fi
 	done <records.list
+	wait
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		i=$((i + 1))
+		cat "$work/record.$i.out"
+	done
 	echo "records: $(pwd)/work/record (hipport check --import results.json compares them)"
 fi
 exit 0

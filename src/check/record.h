@@ -39,6 +39,7 @@ typedef struct chk_rec_launch {
 	unsigned grid[3], block[3];
 	size_t shared;
 	int launch_status, sync_status;
+	bool uncaptured; /* past HIPPORT_RECORD_LAUNCHES: status only, no arguments */
 	chk_rec_arg *args;
 	size_t nargs;
 } chk_rec_launch;
@@ -63,6 +64,7 @@ typedef enum chk_rec_verdict {
 typedef struct chk_rec_kernel {
 	char kernel[128], site[256];
 	size_t launches, compared; /* launch pairs; outputs compared over them */
+	size_t uncaptured;         /* launch pairs past HIPPORT_RECORD_LAUNCHES, status only */
 	chk_rec_verdict verdict;
 	bool nondeterministic;     /* some output differed between two runs of the original */
 	size_t first_launch;       /* the kernel's launch (from 0) the verdict is about */

@@ -190,6 +190,45 @@ static void test_counts_and_failures(void **state)
 	chk_rec_log_dispose(&b);
 }
 
+/* Launches past HIPPORT_RECORD_LAUNCHES carry their status only: counted,
+ * their failures reported, never compared or blamed for other inputs. */
+static void test_uncaptured(void **state)
+{
+	const char *ref = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n"
+			  "arg 0 pointer i32 0 4 0000000000000001 0000000000000002 -\n"
+			  "launch 1 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0 uncaptured\n"
+			  "launch 2 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0 uncaptured\n";
+	const char *bad = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n"
+			  "arg 0 pointer i32 0 4 0000000000000001 0000000000000002 -\n"
+			  "launch 1 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0 uncaptured\n"
+			  "launch 2 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 700 uncaptured\n";
+	chk_rec_log a, b;
+	chk_rec_report r;
+
+	(void)state;
+	put("unc-ref", "launches.log", ref, strlen(ref));
+	put("unc-bad", "launches.log", bad, strlen(bad));
+	a = read_log("unc-ref");
+	b = read_log("unc-ref");
+	assert_true(a.launches[1].uncaptured);
+	assert_false(a.launches[0].uncaptured);
+	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, CHK_REC_PASS);
+	assert_int_equal(r.kernels[0].launches, 3);
+	assert_int_equal(r.kernels[0].uncaptured, 2);
+	assert_int_equal(r.kernels[0].compared, 1);
+	assert_non_null(strstr(r.kernels[0].message, "3 launches (2 past HIPPORT_RECORD_LAUNCHES: status only)"));
+	chk_rec_report_dispose(&r);
+	chk_rec_log_dispose(&b);
+	b = read_log("unc-bad");
+	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, CHK_REC_ERROR);
+	assert_non_null(strstr(r.kernels[0].message, "launch 2 failed in the port"));
+	chk_rec_report_dispose(&r);
+	chk_rec_log_dispose(&a);
+	chk_rec_log_dispose(&b);
+}
+
 static void test_bad_log(void **state)
 {
 	const char *bad = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\narg 5 pointer f32 what\n";
@@ -214,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_first_divergence),
 		cmocka_unit_test(test_nondeterministic),
 		cmocka_unit_test(test_counts_and_failures),
+		cmocka_unit_test(test_uncaptured),
 		cmocka_unit_test(test_bad_log),
 	};
 
