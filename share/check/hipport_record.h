@@ -67,7 +67,15 @@ static state &the()
 			return s;
 		}
 		snprintf(path, sizeof(path), "%s/launches.log", s.dir);
-		if (!(s.log = fopen(path, "w"))) {
+		// a run command that starts the program more than once records every
+		// run: a later process goes on after the launches already logged
+		if ((s.log = fopen(path, "r"))) {
+			char line[4096];
+			while (fgets(line, sizeof(line), s.log))
+				s.seq += strncmp(line, "launch ", 7) == 0;
+			fclose(s.log);
+		}
+		if (!(s.log = fopen(path, "a"))) {
 			fprintf(stderr, "hipport record: cannot write %s\n", path);
 			s.off = true;
 			return s;
@@ -238,6 +246,35 @@ static void after(state &s, unsigned long long seq, size_t i, const arg_record &
 		(unsigned long long)r.before, (unsigned long long)h, file);
 }
 
+// One launch, recorded: go() launches it; P... are the parameter types
+// (the kernel's, or the arguments' own when the kernel's template arguments
+// are deduced at the launch).
+template <typename... P, typename Go, typename... A>
+static void record(const char *name, const char *site, dim3 grid, dim3 block, size_t shared, const Go &go,
+		   A &&...args)
+{
+	state &s = the();
+	if (s.off || sizeof...(A) != sizeof...(P)) {
+		go();
+		return;
+	}
+	arg_record recs[sizeof...(P) + 1];
+	size_t i = 0;
+	bool capture = capture_this(s, name);
+	(void)HPR_API(DeviceSynchronize)();
+	if (capture)
+		(void)std::initializer_list<int>{ (before<P>(recs[i++], args), 0)... };
+	go();
+	int launch = (int)HPR_API(GetLastError)();
+	int sync = (int)HPR_API(DeviceSynchronize)();
+	unsigned long long seq = s.seq++;
+	fprintf(s.log, "launch %llu %s %s grid %u %u %u block %u %u %u shared %zu status %d %d%s\n", seq, name, site,
+		grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, launch, sync, capture ? "" : " uncaptured");
+	for (i = 0; capture && i < sizeof...(P); i++)
+		after(s, seq, i, recs[i], recs);
+	fflush(s.log);
+}
+
 template <typename... P> struct launcher {
 	void (*kernel)(P...);
 	const char *name, *site;
@@ -247,32 +284,8 @@ template <typename... P> struct launcher {
 
 	template <typename... A> void operator()(A &&...args) const
 	{
-		state &s = the();
-		if (s.off || sizeof...(A) != sizeof...(P)) {
-			kernel<<<grid, block, shared, stream>>>(static_cast<P>(args)...);
-			return;
-		}
-		arg_record recs[sizeof...(P) + 1];
-		size_t i = 0;
-		if (!capture_this(s, name)) {
-			kernel<<<grid, block, shared, stream>>>(static_cast<P>(args)...);
-			int launch = (int)HPR_API(GetLastError)();
-			int sync = (int)HPR_API(DeviceSynchronize)();
-			fprintf(s.log, "launch %llu %s %s grid %u %u %u block %u %u %u shared %zu status %d %d uncaptured\n",
-				s.seq++, name, site, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, launch, sync);
-			return;
-		}
-		(void)HPR_API(DeviceSynchronize)();
-		(void)std::initializer_list<int>{ (before<P>(recs[i++], args), 0)... };
-		kernel<<<grid, block, shared, stream>>>(static_cast<P>(args)...);
-		int launch = (int)HPR_API(GetLastError)();
-		int sync = (int)HPR_API(DeviceSynchronize)();
-		unsigned long long seq = s.seq++;
-		fprintf(s.log, "launch %llu %s %s grid %u %u %u block %u %u %u shared %zu status %d %d\n", seq, name,
-			site, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, launch, sync);
-		for (i = 0; i < sizeof...(P); i++)
-			after(s, seq, i, recs[i], recs);
-		fflush(s.log);
+		auto go = [&] { kernel<<<grid, block, shared, stream>>>(static_cast<P>(args)...); };
+		record<P...>(name, site, grid, block, shared, go, args...);
 	}
 };
 
@@ -283,8 +296,32 @@ static launcher<P...> launch(const char *name, const char *site, void (*kernel)(
 	return launcher<P...>{ kernel, name, site, grid, block, shared, stream };
 }
 
+// A template kernel launched without template arguments: go, a generic
+// lambda holding the launch as written, lets the compiler deduce them from
+// the arguments as it did in the program.
+template <typename Go> struct deduced_launcher {
+	Go go;
+	const char *name, *site;
+	dim3 grid, block;
+	size_t shared;
+
+	template <typename... A> void operator()(A &&...args) const
+	{
+		auto launch = [&] { go(args...); };
+		record<typename std::decay<A>::type...>(name, site, grid, block, shared, launch, args...);
+	}
+};
+
+template <typename Go>
+static deduced_launcher<Go> launch_deduced(const char *name, const char *site, Go go, dim3 grid, dim3 block,
+					   size_t shared = 0, hpr_stream = 0)
+{
+	return deduced_launcher<Go>{ go, name, site, grid, block, shared };
+}
+
 } // namespace hipport_record
 
 #define HIPPORT_RECORD_LAUNCH(name, site, kernel, ...) hipport_record::launch(name, site, kernel, __VA_ARGS__)
+#define HIPPORT_RECORD_LAUNCH_DEDUCED(name, site, go, ...) hipport_record::launch_deduced(name, site, go, __VA_ARGS__)
 
 #endif

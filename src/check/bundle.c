@@ -195,6 +195,23 @@ static int write_record_trees(const char *dir, const chk_bundle_input *in)
 				error = put(dir, name.ptr, text.ptr ? text.ptr : "", text.len);
 		}
 	}
+	/* what else the recorded programs need (their inputs), on both sides */
+	for (i = 0; i < in->nrecord_files && error == 0 && in->root; i++) {
+		if (source_of(in, in->record_files[i]))
+			continue;
+		util_buf_clear(&name);
+		util_buf_printf(&name, "%s%s", in->root, in->record_files[i]);
+		util_buf_clear(&text);
+		if (util_buf_oom(&name))
+			error = util_error_set(UTIL_ENOMEM, "out of memory");
+		else if ((error = util_file_read(&text, name.ptr, (size_t)256 << 20)) < 0)
+			break;
+		for (side = 0; side < 2 && error == 0; side++) {
+			util_buf_clear(&name);
+			util_buf_printf(&name, "record/%s/%s", side ? "port" : "orig", in->record_files[i]);
+			error = put(dir, name.ptr, text.ptr ? text.ptr : "", text.len);
+		}
+	}
 	/* the build file each recorded program is built with, on both sides */
 	for (i = 0; i < in->nrecords && error == 0 && in->root; i++) {
 		static const char *const makefiles[] = { "GNUmakefile", "makefile", "Makefile" };

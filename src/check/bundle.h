@@ -29,6 +29,9 @@ typedef struct chk_bundle_input {
 	const struct vcs_record *records; /* programs to record and compare (records.list) */
 	size_t nrecords;
 	const char *root;         /* the work tree (ends in '/'): each record directory's Makefile */
+	char *const *record_files; /* the tracked files of the record directories, relative to root:
+				      input files and the like, copied into both record trees */
+	size_t nrecord_files;
 	const port_rules *rules;
 	const char *offload_arch; /* the default for run.sh (gfx90a) */
 	const char *golden_root;  /* the repository's .hipport/golden, or NULL */

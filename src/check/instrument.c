@@ -74,26 +74,42 @@ static int lex(toks *k, port_lexer *lexer, const char *path, const char *src, si
 	return port_lexer_tokenize(lexer, path, src, len, &k->t, &k->n);
 }
 
-static int set_put(chk_kernel_set *set, const char *name, size_t len, int params)
+static int set_put(chk_kernel_set *set, const char *name, size_t len, int params, bool templated)
 {
 	char **names;
 	int *counts;
+	bool *templ;
 	size_t i;
 
 	/* a name may stand for kernels of several programs: each count once */
 	for (i = 0; i < set->n; i++)
-		if (strlen(set->names[i]) == len && memcmp(set->names[i], name, len) == 0 && set->params[i] == params)
+		if (strlen(set->names[i]) == len && memcmp(set->names[i], name, len) == 0 && set->params[i] == params) {
+			set->templated[i] |= templated;
 			return 0;
+		}
 	names = realloc(set->names, (set->n + 1) * sizeof(*names));
 	if (names)
 		set->names = names;
 	counts = realloc(set->params, (set->n + 1) * sizeof(*counts));
 	if (counts)
 		set->params = counts;
-	if (!names || !counts || !(set->names[set->n] = strndup(name, len)))
+	templ = realloc(set->templated, (set->n + 1) * sizeof(*templ));
+	if (templ)
+		set->templated = templ;
+	if (!names || !counts || !templ || !(set->names[set->n] = strndup(name, len)))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
+	set->templated[set->n] = templated;
 	set->params[set->n++] = params;
 	return 0;
+}
+
+/* Whether the declaration whose __global__ is token i begins with template <...>. */
+static bool templated_at(const toks *k, size_t i)
+{
+	while (i-- > 0 && !is(k, i, ";") && !is(k, i, "}") && !is(k, i, "{") && !(k->t[i].flags & PORT_TOKEN_DIRECTIVE))
+		if (is(k, i, "template"))
+			return true;
+	return false;
 }
 
 int chk_kernel_set_add(chk_kernel_set *set, port_lexer *lexer, const char *path, const char *src, size_t len)
@@ -123,7 +139,7 @@ int chk_kernel_set_add(chk_kernel_set *set, port_lexer *lexer, const char *path,
 
 				if (close < k.n)
 					error = set_put(set, src + k.t[prev].start, k.t[prev].end - k.t[prev].start,
-							count_args(&k, open, close));
+							count_args(&k, open, close), templated_at(&k, i));
 				break;
 			}
 			j = closing(&k, open);
@@ -141,18 +157,19 @@ void chk_kernel_set_dispose(chk_kernel_set *set)
 		free(set->names[i]);
 	free(set->names);
 	free(set->params);
+	free(set->templated);
 	memset(set, 0, sizeof(*set));
 }
 
-/* Whether a kernel of that name takes nargs parameters. */
-static bool known(const chk_kernel_set *set, const char *name, size_t len, int nargs)
+/* The kernel of that name taking nargs parameters: its index in set, or -1. */
+static int known(const chk_kernel_set *set, const char *name, size_t len, int nargs)
 {
 	size_t i;
 
 	for (i = 0; i < set->n; i++)
 		if (strlen(set->names[i]) == len && memcmp(set->names[i], name, len) == 0 && set->params[i] == nargs)
-			return true;
-	return false;
+			return (int)i;
+	return -1;
 }
 
 int chk_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const chk_kernel_set *set,
@@ -169,11 +186,14 @@ int chk_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const ch
 	for (i = 1; i < k.n; i++) {
 		size_t name = i - 1, callee, close, open, end;
 		unsigned line, col;
+		bool explicit_args;
+		int kernel;
 
 		if (!is(&k, i, "<<<"))
 			continue;
 		/* kernel<T, N><<<: the template arguments go with the kernel */
-		if (is(&k, name, ">") || is(&k, name, ">>")) {
+		explicit_args = is(&k, name, ">") || is(&k, name, ">>");
+		if (explicit_args) {
 			int depth = 0;
 
 			for (; name > 0; name--) {
@@ -198,13 +218,21 @@ int chk_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const ch
 			;
 		open = code(&k, close + 1);
 		if (close >= k.n || !is(&k, open, "(") || (end = closing(&k, open)) >= k.n ||
-		    !known(set, src + k.t[name].start, k.t[name].end - k.t[name].start, count_args(&k, open, end)))
+		    (kernel = known(set, src + k.t[name].start, k.t[name].end - k.t[name].start, count_args(&k, open, end))) < 0)
 			continue;
 		util_text_position_from(&where, src, k.t[name].start, &line, &col);
 		util_buf_put(out, src + copied, k.t[callee].start - copied);
-		util_buf_printf(out, "HIPPORT_RECORD_LAUNCH(\"%.*s\", \"%s:%u\", ", (int)(k.t[name].end - k.t[name].start),
-				src + k.t[name].start, path, line);
-		util_buf_put(out, src + k.t[callee].start, k.t[i].start - k.t[callee].start);
+		util_buf_printf(out, "HIPPORT_RECORD_LAUNCH%s(\"%.*s\", \"%s:%u\", ",
+				set->templated[kernel] && !explicit_args ? "_DEDUCED" : "",
+				(int)(k.t[name].end - k.t[name].start), src + k.t[name].start, path, line);
+		if (set->templated[kernel] && !explicit_args) {
+			/* the launch as written, in a generic lambda: its template arguments deduced as before */
+			util_buf_puts(out, "[&](auto &&...hipport_arg) { ");
+			util_buf_put(out, src + k.t[callee].start, k.t[close].end - k.t[callee].start);
+			util_buf_puts(out, "(hipport_arg...); }");
+		} else {
+			util_buf_put(out, src + k.t[callee].start, k.t[i].start - k.t[callee].start);
+		}
 		util_buf_puts(out, ", ");
 		util_buf_put(out, src + k.t[i].end, k.t[close].start - k.t[i].end);
 		util_buf_puts(out, ")");

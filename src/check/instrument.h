@@ -6,6 +6,7 @@
 #ifndef HIPPORT_CHECK_INSTRUMENT_H
 #define HIPPORT_CHECK_INSTRUMENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "port/lex.h"
@@ -16,6 +17,7 @@
 typedef struct chk_kernel_set {
 	char **names;
 	int *params;
+	bool *templated; /* declared after template <...> */
 	size_t n;
 } chk_kernel_set;
 
@@ -26,7 +28,10 @@ void chk_kernel_set_dispose(chk_kernel_set *set);
 /* The instrumented copy of src (path relative to the work tree) into out:
  * each kernel<<<config>>>(args) of a kernel in set of that name and as
  * many parameters as args has (default arguments are not), becomes HIPPORT_RECORD_LAUNCH("kernel",
- * "path:line", kernel, config)(args), and `#include "include"` goes first
+ * "path:line", kernel, config)(args), or, for a template kernel launched
+ * without template arguments, HIPPORT_RECORD_LAUNCH_DEDUCED("kernel",
+ * "path:line", [&](auto &&...a) { kernel<<<config>>>(a...); }, config)(args),
+ * and `#include "include"` goes first
  * (line numbers kept with #line). *nlaunches counts them; none leaves out
  * a copy of src. */
 int chk_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const chk_kernel_set *set,

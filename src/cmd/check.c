@@ -27,6 +27,7 @@
 #include "util/error.h"
 #include "util/file.h"
 #include "vcs/config.h"
+#include "vcs/tracked.h"
 
 #define DEFAULT_OFFLOAD_ARCH "gfx90a"
 
@@ -344,10 +345,11 @@ static int bundle_and_run(cmd_context *ctx)
 	chk_bundle_input in;
 	util_buf dir = UTIL_BUF_INIT, golden = UTIL_BUF_INIT;
 	vcs_config defaults;
+	vcs_tracked tracked = { NULL, 0 };
 	chk_arch_choice arch = { NULL, CHK_ARCH_FROM_NONE };
 	char *includes = NULL;
 	const char *root;
-	size_t compile_failed = 0;
+	size_t compile_failed = 0, i;
 	int code, error;
 
 	memset(&session, 0, sizeof(session));
@@ -434,6 +436,14 @@ static int bundle_and_run(cmd_context *ctx)
 		in.records = defaults.records;
 		in.nrecords = defaults.nrecords;
 	}
+	for (i = 0; i < in.nrecords && error == 0; i++)
+		error = vcs_tracked_under(&tracked, root, in.records[i].dir);
+	if (error < 0) {
+		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+		goto done;
+	}
+	in.record_files = tracked.paths;
+	in.nrecord_files = tracked.n;
 	in.rules = ctx->rules;
 	in.offload_arch = arch.value ? arch.value : DEFAULT_OFFLOAD_ARCH;
 	in.golden_root = golden.ptr;
@@ -461,6 +471,7 @@ done:
 	chk_spec_list_dispose(&specs);
 	vcs_config_dispose(&cfg);
 	vcs_config_dispose(&defaults);
+	vcs_tracked_dispose(&tracked);
 	rv_session_dispose(&session);
 	cmd_proposals_dispose(&set);
 	vcs_walk_dispose(&named);

@@ -167,6 +167,21 @@ check "bundle with a Makefile's run target" 0 "$hipport" -C "$progs" check --bun
 truth "records.list from the Makefile" test "$(cat "$tmp/rbundle4/records.list")" = \
 	"$(printf 'other\tmake CC="$HIPPORT_CXX" NVCC="$HIPPORT_CXX"\tmake run')"
 truth "the Makefile in both record trees" cmp "$tmp/rbundle4/record/orig/other/Makefile" "$tmp/rbundle4/record/port/other/Makefile"
+# a recorded program's tracked inputs travel with it, its build outputs do not;
+# a template kernel launched without template arguments is recorded through a
+# generic lambda that keeps the launch as written
+printf 'n 3\n' >"$progs/other/input.txt"
+printf 'ELF' >"$progs/other/main"
+printf 'template <typename T> __global__ void fill(T *p, T v, int n) { p[threadIdx.x] = v; }\nvoid go(float *d) { fill<<<1, 32>>>(d, 1.5f, 32); }\n' \
+	>"$progs/other/fill.cu"
+(cd "$progs" && git add other/input.txt other/fill.cu && git -c user.name=t -c user.email=t@t commit -qm input) || exit 2
+check "bundle with a program's inputs" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle5"
+truth "the input in both record trees" cmp "$tmp/rbundle5/record/port/other/input.txt" "$progs/other/input.txt"
+truth "the input in the original's tree" test -f "$tmp/rbundle5/record/orig/other/input.txt"
+truth "no build output" test ! -e "$tmp/rbundle5/record/orig/other/main"
+expect "deduced template arguments" "$tmp/rbundle5/record/orig/other/fill.cu" \
+	'HIPPORT_RECORD_LAUNCH_DEDUCED("fill", "other/fill.cu:2", [&](auto &&...hipport_arg) { fill<<<1, 32>>>(hipport_arg...); }, 1, 32)(d, 1.5f, 32);'
+rm -f "$progs/other/main"
 truth "compare: in the session" python3 - "$progs/.git/hipport/session.json" "$(git -C "$progs" hash-object other/main.cu)" <<'PY'
 import json, sys
 checks = json.load(open(sys.argv[1]))["checks"]
