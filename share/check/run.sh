@@ -61,14 +61,25 @@ flags="${FLAGS:-} ${EXTRA_FLAGS:-}"
 # (python's torch.utils.cpp_extension; PYTHON chooses the interpreter)
 torch_flags=
 if grep -rqlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](torch|ATen|c10)/' orig 2>/dev/null; then
+	# torch/extension.h wants Python.h; a harness is no Python module, so
+	# where the interpreter has no headers it gets torch/all.h (everything
+	# but the Python bindings) under that name
+	mkdir -p "$work/torch-shim/torch"
+	printf '#pragma once\n#include <torch/all.h>\n' >"$work/torch-shim/torch/extension.h"
 	torch_flags=$("${PYTHON:-python3}" -c '
-import os, torch
+import os, sys, sysconfig, torch
 from torch.utils import cpp_extension as c
 lib = os.path.join(os.path.dirname(torch.__file__), "lib")
-print(" ".join(["-I" + p for p in c.include_paths()] +
+py = sysconfig.get_paths()["include"]
+shim = [py] if os.path.exists(os.path.join(py, "Python.h")) else [sys.argv[1]]
+# a source with PYBIND11_MODULE links against libpython where there is one
+pylib = sysconfig.get_config_var("LIBDIR") or ""
+pylink = ["-L" + pylib, "-Xlinker", "-rpath=" + pylib, "-lpython" + sysconfig.get_config_var("LDVERSION")] if shim == [py] and os.path.exists(
+    os.path.join(pylib, sysconfig.get_config_var("LDLIBRARY") or "-")) else []
+print(" ".join(["-I" + p for p in shim + c.include_paths()] +
       ["-D_GLIBCXX_USE_CXX11_ABI=%d" % int(torch._C._GLIBCXX_USE_CXX11_ABI), "-L" + lib, "-Xlinker", "-rpath=" + lib,
        "-lc10", "-ltorch_cpu", "-ltorch"] + (["-lc10_cuda", "-ltorch_cuda"] if torch.version.cuda else []) +
-      (["-lc10_hip", "-ltorch_hip"] if torch.version.hip else [])))' 2>/dev/null) ||
+      (["-lc10_hip", "-ltorch_hip"] if torch.version.hip else []) + pylink))' "$(pwd)/$work/torch-shim" 2>/dev/null) ||
 		echo "run.sh: the sources use PyTorch, but ${PYTHON:-python3} cannot import torch: its headers are not found" >&2
 fi
 # checks built and run side by side (each compiler run is one process)

@@ -121,6 +121,18 @@ typedef struct usage {
 	bool subscripted, read, written, atomic;
 } usage;
 
+/* A float output summed with atomics takes its terms in an order that
+ * varies from run to run: rounding differs by more than a few ulp. */
+static void widen_for_atomics(chk_arg *a)
+{
+	double rel = a->dtype == CHK_F32 ? 1e-4 : a->dtype == CHK_F64 ? 1e-10 : 0;
+
+	if (a->tol.rel < rel)
+		a->tol.rel = rel;
+	if (a->tol.abs < rel)
+		a->tol.abs = rel;
+}
+
 static usage use_of(const tokens *body, const char *name)
 {
 	usage u = { false, false, false, false };
@@ -477,8 +489,22 @@ static size_t split_list(const char *text, char **out, size_t max)
 	return n;
 }
 
-/* A drafted value for a name the program gives at run time. */
-static const char *guess_for(const chk_unresolved *u)
+/* Whether name is a word of expr. */
+static bool has_word(const char *expr, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = expr; (p = strstr(p, name)); p += n)
+		if ((p == expr || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+		    !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+			return true;
+	return false;
+}
+
+/* A drafted value for a name the program gives at run time; grid is the
+ * launch's: a count it divides into blocks must fill at least one. */
+static const char *guess_for(const chk_unresolved *u, const char *grid)
 {
 	unsigned lanes;
 	int d = chk_type_dtype(u->type, &lanes);
@@ -489,7 +515,7 @@ static const char *guess_for(const chk_unresolved *u)
 		return "0.7";
 	/* small: guessed sizes multiply (batch * seq_len * hidden) */
 	if (d >= 0)
-		return size_like(u->name) ? "4096" : "64";
+		return size_like(u->name) || (strchr(grid, '/') && has_word(grid, u->name)) ? "4096" : "64";
 	return "{}";
 }
 
@@ -558,9 +584,10 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 				util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
 			continue;
 		}
-		if (!chk_spec_add_var(s, u->name, u->type, guess_for(u)))
+		if (!chk_spec_add_var(s, u->name, u->type, guess_for(u, l->grid)))
 			return util_error_set(UTIL_ENOMEM, "out of memory");
-		util_buf_printf(notes, "\n- %s: drafted %s, not known from the program: %s", u->name, guess_for(u), u->why);
+		util_buf_printf(notes, "\n- %s: drafted %s, not known from the program: %s", u->name,
+				guess_for(u, l->grid), u->why);
 		util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
 	}
 	if (b.len)
@@ -686,8 +713,10 @@ static void device_globals(chk_spec *s, CXTranslationUnit tu, const tokens *body
 			/* an atomic reads what it writes */
 			a->role = !u.written ? CHK_ROLE_IN : u.read ? CHK_ROLE_INOUT : CHK_ROLE_OUT;
 			a->init = a->role == CHK_ROLE_IN || a->role == CHK_ROLE_INOUT ? CHK_INIT_UNIFORM : CHK_INIT_CONSTANT;
-			if (u.atomic)
+			if (u.atomic) {
 				a->init = CHK_INIT_CONSTANT;
+				widen_for_atomics(a);
+			}
 			a->init_a = a->init == CHK_INIT_UNIFORM && chk_dtype_is_float(a->dtype) ? -1 : 0;
 			a->init_b = a->init == CHK_INIT_UNIFORM ? (chk_dtype_is_float(a->dtype) ? 1 : 16) : 0;
 		}
@@ -814,6 +843,16 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 	device_globals(s, tu, &body_tokens, dn);
 	if (l && (error = apply_launch(s, l, path, &notes)) < 0)
 		goto done;
+	for (i = 0; i < s->nargs; i++) {
+		chk_arg *a = &s->args[i];
+
+		if (a->role != CHK_ROLE_SCALAR && chk_dtype_is_float(a->dtype) && a->dtype != CHK_F16 &&
+		    a->dtype != CHK_BF16 && use_of(&body_tokens, a->name).atomic) {
+			widen_for_atomics(a);
+			util_buf_printf(&notes, "\n- %s: summed with atomics in an order that varies between runs: "
+				       "abs and rel widened to %g", a->name, a->tol.rel);
+		}
+	}
 	/* what the engineer should look at */
 	util_buf_printf(&comment,
 			"Kernel check of %s (%s:%u), drafted by hipport check --draft-spec.\n"

@@ -903,8 +903,93 @@ typedef struct finder {
 	int error;
 } finder;
 
-/* The template arguments of the first call name<A, B>(...) in the file. */
-static void given_template_args(fn *f, const fn *file, const char *name)
+/* The token after the bracket at i closes (i at "(", "{" or "<"), or file->n. */
+static size_t after_closing(const fn *file, size_t i)
+{
+	const char *open = file->t[i].text, *close = !strcmp(open, "(") ? ")" : !strcmp(open, "{") ? "}" : ">";
+	int depth = 0;
+
+	for (; i < file->n; i++) {
+		if (!strcmp(file->t[i].text, open))
+			depth++;
+		else if (!strcmp(file->t[i].text, close) && --depth == 0)
+			return i + 1;
+		else if (*close == '>' && !strcmp(file->t[i].text, ">>") && (depth -= 2) <= 0)
+			return i + 1;
+	}
+	return file->n;
+}
+
+/* The template function whose body holds token at, when x is one of its
+ * template parameters: its name's token, and x's index in *param. */
+static bool enclosing_template_param(const fn *file, size_t at, const char *x, size_t *name, size_t *param)
+{
+	size_t t, k, end, open;
+
+	for (t = at; t-- > 0;) {
+		size_t index = 0, last = 0;
+		bool found = false;
+
+		if (!is(file, t, "template") || !is(file, t + 1, "<"))
+			continue;
+		end = after_closing(file, t + 1);
+		for (k = t + 2; k < end; k++) {
+			if (is(file, k, ",") || k + 1 == end) {
+				if (last && !strcmp(file->t[last].text, x)) {
+					found = true;
+					break;
+				}
+				index++;
+				last = 0;
+			} else if (ident(file, k) && !last) {
+				last = is(file, k + 1, ",") || k + 2 == end || is(file, k + 1, "=") ? k : 0;
+			}
+		}
+		for (open = end; open < file->n && !is(file, open, "(") && !is(file, open, ";") && !is(file, open, "{");
+		     open++)
+			;
+		if (!found || !is(file, open, "(") || !ident(file, open - 1))
+			return false;
+		for (k = after_closing(file, open); k < file->n && !is(file, k, "{") && !is(file, k, ";"); k++)
+			;
+		if (!is(file, k, "{") || at >= after_closing(file, k))
+			return false;
+		*name = open - 1;
+		*param = index;
+		return true;
+	}
+	return false;
+}
+
+static void given_template_args_at(fn *f, const fn *file, const char *name, int depth);
+
+/* An argument that is the template parameter of the function the call is
+ * in (run<N> calls runTest<char, N>): the argument of that function's own
+ * call in the file (run<128>(...)), a few levels up. */
+static void through_callers(fn *f, const fn *file, size_t call, int depth)
+{
+	size_t i, g, j;
+
+	for (i = 0; i < f->ngiven; i++) {
+		fn up;
+
+		if (!enclosing_template_param(file, call, f->tgiven[i], &g, &j))
+			continue;
+		memset(&up, 0, sizeof(up));
+		given_template_args_at(&up, file, file->t[g].text, depth + 1);
+		if (j < up.ngiven && strcmp(up.tgiven[j], f->tgiven[i]) != 0) {
+			free(f->tgiven[i]);
+			f->tgiven[i] = up.tgiven[j];
+			up.tgiven[j] = NULL;
+		}
+		for (j = 0; j < up.ngiven; j++)
+			free(up.tgiven[j]);
+	}
+}
+
+/* The template arguments of the first call name<A, B>(...) in the file,
+ * followed up through at most 4 - callers levels of callers. */
+static void given_template_args_at(fn *f, const fn *file, const char *name, int callers)
 {
 	size_t i, k, start;
 	int depth;
@@ -938,6 +1023,8 @@ static void given_template_args(fn *f, const fn *file, const char *name)
 		}
 		if (is(file, k + 1, "(") && f->ngiven) {
 			f->given_line = file->t[i].line;
+			if (callers < 4)
+				through_callers(f, file, i, callers);
 			return;
 		}
 		while (f->ngiven)
@@ -977,7 +1064,7 @@ static int launches_in(finder *fd, CXCursor c)
 			error = fn_load_tokens(&fd->file, fd->tu, clang_getTranslationUnitCursor(fd->tu), false);
 		}
 		if (error == 0)
-			given_template_args(&f, &fd->file, clang_getCString(name));
+			given_template_args_at(&f, &fd->file, clang_getCString(name), 0);
 		clang_disposeString(name);
 	}
 	if (error == 0)
@@ -986,6 +1073,22 @@ static int launches_in(finder *fd, CXCursor c)
 				error = read_launch(&f, i, &fd->items, &fd->n);
 	fn_dispose(&f);
 	return error;
+}
+
+/* Whether c is an instantiation of a function template that the source
+ * spells once: the template's tokens, not an explicit specialization's. */
+static bool is_instantiation(CXCursor c)
+{
+	CXCursor t = clang_getSpecializedCursorTemplate(c);
+	CXSourceLocation a = clang_getRangeStart(clang_getCursorExtent(c)),
+			 b = clang_getRangeStart(clang_getCursorExtent(t));
+	unsigned oa, ob;
+
+	if (clang_Cursor_isNull(t) || clang_getCursorKind(c) != CXCursor_FunctionDecl)
+		return false;
+	clang_getSpellingLocation(a, NULL, NULL, NULL, &oa);
+	clang_getSpellingLocation(b, NULL, NULL, NULL, &ob);
+	return oa == ob || clang_equalLocations(clang_getCursorLocation(c), clang_getCursorLocation(t));
 }
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -1001,8 +1104,9 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 	if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod ||
 	     k == CXCursor_Constructor) &&
 	    clang_isCursorDefinition(c)) {
-		/* launches from a kernel (dynamic parallelism) are not checked alone */
-		if (!chk_is_kernel(c) && (fd->error = launches_in(fd, c)) < 0)
+		/* launches from a kernel (dynamic parallelism) are not checked alone;
+		 * an implicit instantiation holds the template's own tokens */
+		if (!chk_is_kernel(c) && !is_instantiation(c) && (fd->error = launches_in(fd, c)) < 0)
 			return CXChildVisit_Break;
 	}
 	return CXChildVisit_Continue;

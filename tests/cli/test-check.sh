@@ -55,7 +55,7 @@ check "draft of a missing file" 2 "$hipport" -C "$draft" check --draft-spec src/
 # --- drafts from launch sites: two programs, each a main.cu ---------------
 progs="$tmp/progs"
 mkdir -p "$progs" && cp -r "$src/tests/check/launch/softmax" "$src/tests/check/launch/other" \
-	"$src/tests/check/launch/torchlike" "$progs" &&
+	"$src/tests/check/launch/torchlike" "$src/tests/check/launch/chain" "$progs" &&
 	(cd "$progs" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm x) || exit 2
 check "draft from launches" 0 "$hipport" -C "$progs" check --draft-spec softmax/main.cu other/main.cu
 checks="$progs/.hipport/checks"
@@ -87,8 +87,9 @@ s, text = spec("softmax-main.softMax")
 c = s[("check", None)]
 # numSlice comes from argv: guessed, said why, and the rest computed from it
 assert c["guessed"] == "numSlice", c
-assert "numSlice: drafted 64, not known from the program: const int numSlice = atoi(argv[1]) (line 33)" in text
-assert s[("var", "numSlice_host")] == {"type": "int", "value": "64"}, s
+# divided into blocks: enough of it to fill several
+assert "numSlice: drafted 4096, not known from the program: const int numSlice = atoi(argv[1]) (line 33)" in text
+assert s[("var", "numSlice_host")] == {"type": "int", "value": "4096"}, s
 assert c["grid"] == "dim3((numSlice_host + BLOCK - 1) / BLOCK)" and c["block"] == "dim3(BLOCK)", c
 assert s[("arg", "src")]["count"] == "(numSlice_host * 64)", s[("arg", "src")]
 assert s[("arg", "dest")]["count"] == "(numSlice_host * 64)", s[("arg", "dest")]
@@ -106,6 +107,13 @@ import sys
 text = open(sys.argv[1]).read()
 for line in ("grid = ((a_contig_numel) + 255) / 256", "guessed = a result a_contig_numel c", "[var \"c_host\"]",
              "c: drafted 0.7, not known from the program: double c (line 12, a parameter)"):
+    assert line in text, (line, text)
+PY
+check "draft through the callers' template arguments" 0 "$hipport" -C "$progs" check --draft-spec chain/main.cu
+truth "chain: N from run<512>, the count large enough for a block" python3 - "$checks/chain-main.scan.check" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+for line in ("template = float, 512", "block = 512", "N: is 512", "[var \"num_blocks\"]"):
     assert line in text, (line, text)
 PY
 check "draft from launches again" 0 "$hipport" -C "$progs" check --draft-spec softmax/main.cu other/main.cu
