@@ -502,9 +502,9 @@ static bool has_word(const char *expr, const char *name)
 	return false;
 }
 
-/* A drafted value for a name the program gives at run time; grid is the
- * launch's: a count it divides into blocks must fill at least one. */
-static const char *guess_for(const chk_unresolved *u, const char *grid)
+/* A drafted value for a name the program gives at run time; a count the
+ * grid divides into blocks (divided) must fill more than one. */
+static const char *guess_for(const chk_unresolved *u, bool divided)
 {
 	unsigned lanes;
 	int d = chk_type_dtype(u->type, &lanes);
@@ -515,7 +515,7 @@ static const char *guess_for(const chk_unresolved *u, const char *grid)
 		return "0.7";
 	/* small: guessed sizes multiply (batch * seq_len * hidden) */
 	if (d >= 0)
-		return size_like(u->name) || (strchr(grid, '/') && has_word(grid, u->name)) ? "4096" : "64";
+		return size_like(u->name) || divided ? "4096" : "64";
 	return "{}";
 }
 
@@ -525,6 +525,7 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 {
 	util_buf b = UTIL_BUF_INIT;
 	size_t i;
+	bool divided, divided_one = false;
 
 	free(s->templ);
 	s->templ = l->templ ? strdup(l->templ) : NULL;
@@ -584,10 +585,13 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 				util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
 			continue;
 		}
-		if (!chk_spec_add_var(s, u->name, u->type, guess_for(u, l->grid)))
+		/* the first such count only: guessed sizes multiply (width * height * count) */
+		divided = !divided_one && strchr(l->grid, '/') && has_word(l->grid, u->name);
+		divided_one |= divided;
+		if (!chk_spec_add_var(s, u->name, u->type, guess_for(u, divided)))
 			return util_error_set(UTIL_ENOMEM, "out of memory");
 		util_buf_printf(notes, "\n- %s: drafted %s, not known from the program: %s", u->name,
-				guess_for(u, l->grid), u->why);
+				guess_for(u, divided), u->why);
 		util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
 	}
 	if (b.len)

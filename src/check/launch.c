@@ -693,19 +693,41 @@ static size_t allocation_of(fn *f, local *v, unsigned at, size_t *from, size_t *
 	return found;
 }
 
-/* Element count from a size in bytes: "n * sizeof(T)" gives n; else
- * (bytes) / sizeof(elem). */
-static char *count_of(rctx *r, size_t from, size_t to, unsigned at, const char *elem)
+/* The length of local array v (T a[4], T a[] = {1, 2, 3}), or -1. */
+static long long array_length(const fn *f, const local *v)
 {
-	fn *f = r->f;
-	size_t *idx = malloc((to - from + 1) * sizeof(*idx)), n = 0, i;
-	util_buf b = UTIL_BUF_INIT;
+	CXType t = clang_getCanonicalType(v->ctype);
+	size_t i, n = 0;
 	int depth = 0;
 
-	if (!idx) {
-		r->oom = true;
-		return NULL;
+	if (t.kind == CXType_ConstantArray)
+		return clang_getArraySize(t);
+	if (t.kind != CXType_IncompleteArray && t.kind != CXType_DependentSizedArray)
+		return -1;
+	for (i = v->first; i < v->last && i < f->n && !is(f, i, "{"); i++)
+		;
+	for (; i < v->last && i < f->n; i++) {
+		if (is(f, i, "{") || is(f, i, "(") || is(f, i, "["))
+			depth++;
+		else if (is(f, i, "}") || is(f, i, ")") || is(f, i, "]")) {
+			if (--depth == 0)
+				return (long long)n + (i > 0 && !is(f, i - 1, "{") && !is(f, i - 1, ","));
+		} else if (depth == 1 && is(f, i, ","))
+			n++;
 	}
+	return -1;
+}
+
+/* Element count from a size in bytes: "n * sizeof(T)" gives n; else
+ * (bytes) / sizeof(elem). */
+static char *count_of(rctx *r, size_t from, size_t to, unsigned at, const char *elem, const char *alias)
+{
+	fn *f = r->f;
+	size_t *idx, n = 0, i;
+	util_buf b = UTIL_BUF_INIT;
+	int depth = 0;
+	bool other_type = false; /* bytes of another type than elem: divided by sizeof(elem) */
+
 	/* a byte count held in a variable: its value */
 	while (to == from + 1) {
 		local *v = local_at(f, from, at);
@@ -718,6 +740,10 @@ static char *count_of(rctx *r, size_t from, size_t to, unsigned at, const char *
 		from = a;
 		to = e;
 	}
+	if (!(idx = malloc((to - from + 1) * sizeof(*idx)))) {
+		r->oom = true;
+		return NULL;
+	}
 	for (i = from; i < to; i++) {
 		if (is(f, i, "(") || is(f, i, "["))
 			depth++;
@@ -725,24 +751,40 @@ static char *count_of(rctx *r, size_t from, size_t to, unsigned at, const char *
 			depth--;
 		if (depth == 0 && is(f, i, "sizeof") && is(f, i + 1, "(")) {
 			size_t close = after_group(f, i + 1, to);
+			local *arr = close == i + 4 ? local_at(f, i + 2, at) : NULL;
+			char *t;
 
-			if (i > from && is(f, i - 1, "*") && n > 0) {
+			/* sizeof(array) of a local array: its length */
+			if (arr && i == from && close == to && array_length(f, arr) >= 0) {
+				char *e = chk_type_known_spelling(clang_getArrayElementType(arr->ctype));
+				util_buf_printf(&b, "%lld", array_length(f, arr));
+				if (e && strcmp(template_value(r, e), elem) != 0)
+					util_buf_printf(&b, " * sizeof(%s) / sizeof(%s)", template_value(r, e), elem);
+				free(e);
+				free(idx);
+				return util_buf_oom(&b) ? (r->oom = true, NULL) : util_buf_detach(&b);
+			}
+			t = joined(f, i + 2, close - 1);
+			bool same = t && (!strcmp(template_value(r, t), elem) || (alias && !strcmp(t, alias)));
+
+			free(t);
+			if (!same) {
+				other_type = true;
+			} else if (i > from && is(f, i - 1, "*") && n > 0) {
 				n--; /* "* sizeof(T)" */
 				i = close - 1;
 				continue;
-			}
-			if (is(f, close, "*")) {
+			} else if (is(f, close, "*")) {
 				i = close; /* "sizeof(T) *" */
 				continue;
-			}
-			if (i == from && close == to) {
+			} else if (i == from && close == to) {
 				free(idx);
 				return strdup("1");
 			}
 		}
 		idx[n++] = i;
 	}
-	if (n == to - from) {
+	if (n == to - from || other_type) {
 		util_buf_putc(&b, '(');
 		resolve(r, idx, n, at, &b);
 		util_buf_printf(&b, ") / sizeof(%s)", elem);
@@ -763,6 +805,7 @@ static void pointer_arg(rctx *r, chk_launch_arg *a, size_t from, size_t to, unsi
 	size_t base = from, s = 0, e = 0, site;
 	local *v;
 	bool elements = false;
+	char *cast = NULL, *alloc_type = NULL; /* (half *)d_a of a half2 allocation: half, half2 */
 
 	/* (T *)p, reinterpret_cast<T *>(p) */
 	while (base < to && is(f, base, "(") && !local_at(f, base + 1, at)) {
@@ -770,19 +813,31 @@ static void pointer_arg(rctx *r, chk_launch_arg *a, size_t from, size_t to, unsi
 
 		if (close >= to || !is(f, close - 2, "*"))
 			break;
+		if (!cast)
+			cast = joined(f, base + 1 + is(f, base + 1, "const"), close - 2);
 		base = close;
 	}
 	if (base + 1 < to && (is(f, base, "reinterpret_cast") || is(f, base, "static_cast"))) {
+		size_t lt = base + 1;
+
 		while (base < to && !is(f, base, "("))
 			base++;
+		if (!cast && is(f, lt, "<") && is(f, base - 2, "*"))
+			cast = joined(f, lt + 1 + is(f, lt + 1, "const"), base - 2);
 		base++;
+	}
+	if (cast && (!strcmp(cast, "void") || !*cast)) {
+		free(cast);
+		cast = NULL;
 	}
 	if (is(f, base, "&") && is(f, base + 2, "[")) {
 		a->offset = true;
 		base++;
 	}
-	if (!(v = local_at(f, base, at)) || clang_getCanonicalType(v->ctype).kind != CXType_Pointer)
+	if (!(v = local_at(f, base, at)) || clang_getCanonicalType(v->ctype).kind != CXType_Pointer) {
+		free(cast);
 		return;
+	}
 	if (base + 1 < to && !is(f, base + 1, ")"))
 		a->offset = true;
 	a->pointer = true;
@@ -795,15 +850,37 @@ static void pointer_arg(rctx *r, chk_launch_arg *a, size_t from, size_t to, unsi
 			a->elem_type = strdup(t);
 		}
 	}
+	if (cast && a->elem_type && strcmp(cast, a->elem_type) != 0) {
+		alloc_type = a->elem_type;
+		a->elem_type = strdup(template_value(r, cast));
+	}
+	free(cast);
 	if ((site = allocation_of(f, v, at, &s, &e, &elements)) < f->n) {
 		util_buf where = UTIL_BUF_INIT;
 
-		a->count = elements ? resolved(r, s, e, at) : count_of(r, s, e, at, a->elem_type ? a->elem_type : "char");
+		CXString declared = clang_getTypeSpelling(clang_getPointeeType(v->ctype));
+		const char *alias = clang_getCString(declared);
+
+		/* sizeof(ctype) for a ctype * (typedef int ctype) is sizeof the element */
+		if (alias && !strncmp(alias, "const ", 6))
+			alias += 6;
+		a->count = elements ? resolved(r, s, e, at)
+				    : count_of(r, s, e, at, a->elem_type ? a->elem_type : "char", alloc_type ? NULL : alias);
+		clang_disposeString(declared);
+		if (elements && alloc_type && a->count) {
+			/* new T[n] seen through a cast: n * sizeof(T) / sizeof(cast) */
+			util_buf b = UTIL_BUF_INIT;
+
+			util_buf_printf(&b, "(%s) * sizeof(%s) / sizeof(%s)", a->count, alloc_type, a->elem_type);
+			free(a->count);
+			a->count = util_buf_detach(&b);
+		}
 		util_buf_printf(&where, "%s at line %u",
 				elements ? "new" : strcmp(f->t[site].text, v->name) ? f->t[site].text : "malloc",
 				f->t[site].line);
 		a->alloc = util_buf_detach(&where);
 	}
+	free(alloc_type);
 }
 
 /* --- launches --- */

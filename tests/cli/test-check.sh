@@ -115,6 +115,9 @@ import sys
 text = open(sys.argv[1]).read()
 for line in ("template = float, 512", "block = 512", "N: is 512", "[var \"num_blocks\"]"):
     assert line in text, (line, text)
+text = open(sys.argv[1].replace("scan", "negate")).read()
+for line in ("type = float", "count = (1000 * sizeof(float2)) / sizeof(float)"):
+    assert line in text, (line, text)
 PY
 check "draft from launches again" 0 "$hipport" -C "$progs" check --draft-spec softmax/main.cu other/main.cu
 expect "launch specs kept" "$tmp/out" "other-main.softMax.check: kept"

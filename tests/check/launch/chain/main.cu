@@ -34,3 +34,19 @@ int main(int argc, char **argv)
 	run<512>(n, out, in);
 	return 0;
 }
+
+// float2 memory handed to a kernel as floats: twice as many elements
+__global__ void negate(float *x, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n)
+		x[i] = -x[i];
+}
+
+void negate_pairs(float2 *unused)
+{
+	float2 *d;
+	const int pairs = 1000;
+	cudaMalloc(&d, pairs * sizeof(float2));
+	negate<<<(2 * pairs + 255) / 256, 256>>>((float *)d, 2 * pairs);
+}
