@@ -152,6 +152,15 @@ echo "hipport bundle $BUNDLE_ID: reference ${nvcc:-none (nvcc not found)}, port 
 [ "$port_platform" = amd ] && echo "offload arch $offload_arch"
 # check_one NAME SOURCE KERNEL TIMEOUT ORIG_BLOB PORT_BLOB: builds and runs one
 # check; it writes only files of its own name, so checks run side by side
+# nondeterministic NAME: whether a second run of the reference differs from
+# its first (run when the port's outputs differed)
+nondeterministic() {
+	mkdir -p "$work/ref2/$1"
+	limit "$timeout" "$work/bin/ref.$1" "$work/ref2/$1" "$work/ref/$1" "$work/$1.ref2.json" </dev/null \
+		>"$work/log/$1.ref2-run" 2>&1
+	[ $? = 1 ]
+}
+
 check_one() {
 	name=$1 source=$2 kernel=$3 timeout=$4 orig_blob=$5 port_blob=$6
 	timeout=${check_timeout:-$timeout}
@@ -236,6 +245,11 @@ check_one() {
 			emit "$name" "$source" "$kernel" no-device "$(sed -n "s/^.*: no-device: //p" "$log.port-run" | head -n 1)"
 		elif [ -z "$ref_dir" ] && [ $rc = 0 ]; then
 			emit "$name" "$source" "$kernel" skipped "no reference outputs: $ref_why; and no golden/$name (hipport check --record on an NVIDIA machine)"
+		elif [ $rc = 1 ] && [ -f "$work/$name.json" ] && [ "$ref_dir" = "$work/ref/$name" ] &&
+			nondeterministic "$name"; then
+			# the original disagrees with itself: the port's difference is not judged
+			sed 's/"status": "fail"/"status": "error"/; s/"message": "/"message": "nondeterministic: a second run of the original differs from its first too (atomics, races or uninitialised memory), so the port is not judged; /' \
+				"$work/$name.json" >"$work/$name.json.nd" && mv "$work/$name.json.nd" "$work/$name.json"
 		elif [ $rc -le 4 ] && [ -f "$work/$name.json" ]; then
 			: # the harness wrote the result
 		else

@@ -5,9 +5,11 @@
 //   MODE: same, off (y[7] off by 0.5), nan (y[3] NaN), nodev, nomem, crash,
 //   hang (ended by the harness's alarm), stuck (deaf to it: run.sh's limit ends it),
 //   global (the sum goes to a __device__-style global too; globaloff: it is off),
-//   nooutput (every buffer an input: nothing to compare)
+//   nooutput (every buffer an input: nothing to compare), racy (y[7] differs
+//   from run to run, as a race would make it)
 #include <math.h>
 #include <signal.h>
+#include <unistd.h>
 
 #define HIPPORT_PLATFORM_ID 1
 #include "mock_hip.h"
@@ -45,6 +47,8 @@ int main(int argc, char **argv)
 		y[7] += 0.5f;
 	if (strcmp(mode, "nan") == 0)
 		y[3] = NAN;
+	if (strcmp(mode, "racy") == 0)
+		y[7] += (float)(getpid() % 1000 + 1);
 	if (strcmp(mode, "stuck") == 0)
 		signal(SIGALRM, SIG_IGN);
 	if (strcmp(mode, "hang") == 0 || strcmp(mode, "stuck") == 0)

@@ -112,6 +112,11 @@ truth "run.sh: all pass" python3 -c "$statuses" "$tmp/bundle/results.json" "pass
 check "run.sh: fail" 0 run off
 truth "run.sh: all fail" python3 -c "$statuses" "$tmp/bundle/results.json" "fail fail fail" "first at 7"
 expect "run.sh: table" "$tmp/out" "fail       nvidia-proxy"
+# a port that differs from an original that differs from itself is not judged
+check "run.sh: a nondeterministic original" 0 env NVCC="$fake" PORT_PLATFORM=nvidia-proxy MOCK_REF_MODE=racy \
+	MOCK_PORT_MODE=off sh "$tmp/bundle/run.sh"
+truth "run.sh: nondeterminism is an error, no fail" python3 -c "$statuses" "$tmp/bundle/results.json" "error error error" \
+	"nondeterministic: a second run of the original differs"
 check "run.sh: a hang" 0 run hang
 truth "run.sh: hangs are errors" python3 -c "$statuses" "$tmp/bundle/results.json" "error error error" "timed out after 2 s"
 check "run.sh: stuck" 0 run stuck
