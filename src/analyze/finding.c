@@ -58,7 +58,8 @@ static int finding_order(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
-int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const port_options *opts)
+int an_findings_of(an_finding **out, size_t *count, const char *src, size_t len, const port_result *port,
+		   const an_analysis *analysis, const port_options *opts)
 {
 	an_finding *f = NULL;
 	size_t i, n = 0;
@@ -66,22 +67,19 @@ int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const 
 
 	*out = NULL;
 	*count = 0;
-	if (p->state != RV_PROPOSAL_OK)
-		return 0;
-	for (i = 0; i < p->port.nrefs; i++)
-		n += port_ref_is_problem(&p->port.refs[i]);
-	n += p->analysis.count;
+	for (i = 0; i < port->nrefs; i++)
+		n += port_ref_is_problem(&port->refs[i]);
+	n += analysis->count;
 	if (!n)
 		return 0;
 	f = calloc(n, sizeof(*f));
 	if (!f)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	n = 0;
-	for (i = 0; i < p->port.nrefs; i++) {
-		const port_ref *r = &p->port.refs[i];
+	for (i = 0; i < port->nrefs; i++) {
+		const port_ref *r = &port->refs[i];
 
-		if (!port_ref_is_problem(r) || an_suppressed_on_line(p->source.ptr, p->source.len, r->offset,
-								     port_ref_finding_id(r)))
+		if (!port_ref_is_problem(r) || an_suppressed_on_line(src, len, r->offset, port_ref_finding_id(r)))
 			continue;
 		util_buf_clear(&msg);
 		port_ref_message(&msg, r, opts);
@@ -99,10 +97,10 @@ int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const 
 			goto oom;
 		n++;
 	}
-	for (i = 0; i < p->analysis.count; i++) {
-		const an_hit *h = &p->analysis.hits[i];
+	for (i = 0; i < analysis->count; i++) {
+		const an_hit *h = &analysis->hits[i];
 
-		if (an_suppressed_on_line(p->source.ptr, p->source.len, h->offset, h->id))
+		if (an_suppressed_on_line(src, len, h->offset, h->id))
 			continue;
 		f[n].id = h->id;
 		f[n].severity = h->severity;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "analyze/analysis.h"
-#include "review/proposal.h"
+#include "port/translate.h"
 
 typedef struct an_finding {
 	const char *id;  /* "API-001" */
@@ -44,8 +44,11 @@ bool an_id_listed(const char *list, size_t len, const char *id);
 /* Whether the source line holding offset says "hipport: ignore ID[,ID...]" for id. */
 bool an_suppressed_on_line(const char *src, size_t len, size_t offset, const char *id);
 
-/* The findings of one proposal, in source order (caller frees with an_findings_free). */
-int an_findings_of(an_finding **out, size_t *count, const rv_proposal *p, const port_options *opts);
+/* The findings of a source's port: the references its rules could not
+ * convert and the analyzer's hits, in source order (caller frees with
+ * an_findings_free). The edits are borrowed from analysis. */
+int an_findings_of(an_finding **out, size_t *count, const char *src, size_t len, const port_result *port,
+		   const an_analysis *analysis, const port_options *opts);
 void an_findings_free(an_finding *findings, size_t count);
 
 const char *an_severity_name(an_severity s);

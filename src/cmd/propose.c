@@ -191,7 +191,7 @@ int cmd_count_findings(cmd_context *ctx, const rv_proposal *p, const char *taken
 {
 	an_finding *f = NULL;
 	size_t n = 0, i;
-	int error = an_findings_of(&f, &n, p, &ctx->port);
+	int error = rv_proposal_findings(&f, &n, p, &ctx->port);
 
 	out[0] = out[1] = out[2] = 0;
 	if (marks && !(*marks = calloc(p->lines + 2, 1))) {

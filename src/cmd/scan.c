@@ -52,7 +52,7 @@ static int collect(scan_report *r)
 			continue;
 		f = &r->files[r->nfiles++];
 		f->p = p;
-		if ((error = an_findings_of(&f->findings, &f->nfindings, p, &r->ctx->port)) < 0)
+		if ((error = rv_proposal_findings(&f->findings, &f->nfindings, p, &r->ctx->port)) < 0)
 			return error;
 		if (r->ctx->suppress)
 			drop_suppressed(f, r->ctx->suppress);

@@ -202,6 +202,15 @@ int rv_proposal_make(rv_proposal *p, port_lexer *lexer, const port_rules *rules,
 	return error < 0 ? error : rv_proposal_translate(p, lexer, rules, opts);
 }
 
+int rv_proposal_findings(an_finding **out, size_t *count, const rv_proposal *p, const port_options *opts)
+{
+	*out = NULL;
+	*count = 0;
+	if (p->state != RV_PROPOSAL_OK)
+		return 0;
+	return an_findings_of(out, count, p->source.ptr, p->source.len, &p->port, &p->analysis, opts);
+}
+
 void rv_blob_id(char out[41], const char *data, size_t len)
 {
 	git_oid oid;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "analyze/analysis.h"
+#include "analyze/finding.h"
 #include "port/translate.h"
 #include "util/buf.h"
 
@@ -31,6 +32,9 @@ typedef struct rv_proposal {
 	an_analysis analysis;
 	size_t fixes_applied; /* fixes taken into the port */
 } rv_proposal;
+
+/* The proposal's findings (analyze/finding.h), none unless it is OK. */
+int rv_proposal_findings(an_finding **out, size_t *count, const rv_proposal *p, const port_options *opts);
 
 /* Git's blob id of data, as 40 hex digits. */
 void rv_blob_id(char out[41], const char *data, size_t len);
