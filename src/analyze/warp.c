@@ -38,6 +38,35 @@ static bool lane_or_warp_name(const char *name)
 
 /* --- WARP-001: & 31, % 32, >> 5, / 32 on thread indices --- */
 
+/* Whether var is a constant whose definition WARP-002 does not report: one
+ * in another file (a header), or one here whose name does not say warp
+ * size; where says "WS = 32 at utils.h:10". */
+static bool constant_elsewhere(const an_ctx *ctx, CXCursor var, char *where, size_t size)
+{
+	CXSourceLocation loc = clang_getCursorLocation(var);
+	CXString name = clang_getCursorSpelling(var), file_name;
+	CXFile file;
+	unsigned line;
+	long long v;
+	const char *base;
+	bool here = clang_Location_isFromMainFile(loc) != 0;
+	bool ok = clang_getCursorKind(var) == CXCursor_VarDecl &&
+		  clang_isConstQualifiedType(clang_getCursorType(var)) && an_eval_int(var, &v) &&
+		  !(here && an_is_warp_size_name(clang_getCString(name)));
+
+	(void)ctx;
+	if (ok) {
+		clang_getSpellingLocation(loc, &file, &line, NULL, NULL);
+		file_name = clang_getFileName(file);
+		base = clang_getCString(file_name) ? strrchr(clang_getCString(file_name), '/') : NULL;
+		snprintf(where, size, "%s = %lld at %s:%u", clang_getCString(name), v,
+			 base ? base + 1 : clang_getCString(file_name) ? clang_getCString(file_name) : "?", line);
+		clang_disposeString(file_name);
+	}
+	clang_disposeString(name);
+	return ok;
+}
+
 /* A binary operator read once for the checks that look at it. */
 typedef struct binop {
 	CXCursor c, lhs, rhs;
@@ -57,15 +86,20 @@ static void lane_arithmetic(an_ctx *ctx, const binop *b)
 		{ "&=", 31, "and_assign", "&= (warpSize - 1)" }, { "%=", 32, "mod_assign", "%= warpSize" },
 		{ ">>=", 5, "div_assign", "/= warpSize" },       { "/=", 32, "div_assign", "/= warpSize" },
 	};
-	CXCursor c = b->c, lhs = b->lhs, rhs = b->rhs;
+	CXCursor c = b->c, lhs = b->lhs, rhs = b->rhs, var;
 	const char *op = b->op;
 	long long v;
 	size_t i;
 	uint32_t start, end;
 	an_severity sev;
 	an_hit *h;
+	char where[320] = "";
+	bool named;
 
-	if (!an_is_literal(ctx, rhs) || !an_eval_int(rhs, &v))
+	/* a literal, or a constant defined elsewhere (static const int WS = 32 in
+	 * an included header): that one WARP-002 does not see at its definition */
+	named = !an_is_literal(ctx, rhs) && an_var_of(rhs, &var) && constant_elsewhere(ctx, var, where, sizeof(where));
+	if ((!named && !an_is_literal(ctx, rhs)) || !an_eval_int(rhs, &v))
 		return;
 	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
 		if (strcmp(op, forms[i].op) == 0 && v == forms[i].value)
@@ -74,6 +108,15 @@ static void lane_arithmetic(an_ctx *ctx, const binop *b)
 		return;
 	sev = ctx->fn.warp_level || (an_extent(ctx, c, &start, &end) && start < ctx->fn.named_end) ? AN_WARNING
 												    : AN_NOTE;
+	if (named) {
+		/* the fix belongs where the constant is defined */
+		CXString name = clang_getCursorSpelling(var);
+
+		an_add_at(ctx, "WARP-001", sev, c, "'%s %s' (%s) assumes 32-lane warps; AMD wavefronts have 64 lanes (%s)",
+			  op, clang_getCString(name), where, forms[i].form);
+		clang_disposeString(name);
+		return;
+	}
 	h = an_add_at(ctx, "WARP-001", sev, c, "'%s %lld' assumes 32-lane warps; AMD wavefronts have 64 lanes (%s)", op,
 		      v, forms[i].form);
 	if (h) {
