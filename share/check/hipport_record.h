@@ -170,7 +170,13 @@ struct arg_record {
 	uint64_t before;
 	unsigned char scalar[16];
 	size_t scalar_bytes;
+	size_t owner, at; // a pointer inside a struct argument: that argument and the byte it is at
+	bool field;
 };
+
+// Pointers a struct argument holds (Params structs of inference kernels):
+// captured after the arguments, as arguments of their own.
+enum { max_fields = 32 };
 
 static uint64_t device_hash(const void *base, size_t bytes, unsigned char **copy)
 {
@@ -188,18 +194,41 @@ static uint64_t device_hash(const void *base, size_t bytes, unsigned char **copy
 	return r;
 }
 
-template <typename P, typename A> static void before(arg_record &r, const A &a)
+// The device allocation p points into, as the record of a pointer.
+static void pointer_before(arg_record &r, const void *p, const char *dtype)
+{
+	r.pointer = true;
+	r.dtype = dtype;
+	r.bytes = allocation(p, &r.base);
+	r.offset = r.base ? (size_t)((const char *)p - (const char *)r.base) : 0;
+	if (r.bytes)
+		r.before = device_hash(r.base, r.bytes, NULL);
+}
+
+template <typename P, typename A>
+static void before(arg_record &r, size_t i, arg_record *fields, size_t &nfields, const A &a)
 {
 	memset(&r, 0, sizeof(r));
 	typedef typename std::decay<P>::type D;
+	if constexpr (std::is_class<D>::value && sizeof(D) >= sizeof(void *)) {
+		// each aligned word that is a device address is a pointer field
+		D v = (D)a;
+		const unsigned char *bytes = (const unsigned char *)&v;
+		for (size_t at = 0; at + sizeof(void *) <= sizeof(D) && nfields < max_fields; at += sizeof(void *)) {
+			const void *p, *base;
+			memcpy(&p, bytes + at, sizeof(p));
+			if (!p || !allocation(p, &base))
+				continue;
+			arg_record &f = fields[nfields++];
+			memset(&f, 0, sizeof(f));
+			pointer_before(f, p, "bytes");
+			f.field = true;
+			f.owner = i;
+			f.at = at;
+		}
+	}
 	if constexpr (std::is_pointer<D>::value) {
-		const void *p = (const void *)a;
-		r.pointer = true;
-		r.dtype = dtype_of<typename std::remove_pointer<D>::type>::name();
-		r.bytes = allocation(p, &r.base);
-		r.offset = r.base ? (size_t)((const char *)p - (const char *)r.base) : 0;
-		if (r.bytes)
-			r.before = device_hash(r.base, r.bytes, NULL);
+		pointer_before(r, (const void *)a, dtype_of<typename std::remove_pointer<D>::type>::name());
 	} else {
 		D v = (D)a;
 		r.dtype = dtype_of<D>::name();
@@ -242,8 +271,11 @@ static void after(state &s, unsigned long long seq, size_t i, const arg_record &
 			fclose(f);
 		free(copy);
 	}
-	fprintf(s.log, "arg %zu pointer %s %zu %zu %016llx %016llx %s\n", i, r.dtype, r.offset, r.bytes,
+	fprintf(s.log, "arg %zu pointer %s %zu %zu %016llx %016llx %s", i, r.dtype, r.offset, r.bytes,
 		(unsigned long long)r.before, (unsigned long long)h, file);
+	if (r.field)
+		fprintf(s.log, " in %zu+%zu", r.owner, r.at);
+	fputc('\n', s.log);
 }
 
 // One launch, recorded: go() launches it; P... are the parameter types
@@ -258,19 +290,20 @@ static void record(const char *name, const char *site, dim3 grid, dim3 block, si
 		go();
 		return;
 	}
-	arg_record recs[sizeof...(P) + 1];
-	size_t i = 0;
+	// the arguments, then the pointers their structs hold
+	arg_record recs[sizeof...(P) + max_fields + 1];
+	size_t i = 0, nfields = 0;
 	bool capture = capture_this(s, name);
 	(void)HPR_API(DeviceSynchronize)();
 	if (capture)
-		(void)std::initializer_list<int>{ (before<P>(recs[i++], args), 0)... };
+		(void)std::initializer_list<int>{ (before<P>(recs[i], i, recs + sizeof...(P), nfields, args), i++, 0)... };
 	go();
 	int launch = (int)HPR_API(GetLastError)();
 	int sync = (int)HPR_API(DeviceSynchronize)();
 	unsigned long long seq = s.seq++;
 	fprintf(s.log, "launch %llu %s %s grid %u %u %u block %u %u %u shared %zu status %d %d%s\n", seq, name, site,
 		grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, launch, sync, capture ? "" : " uncaptured");
-	for (i = 0; capture && i < sizeof...(P); i++)
+	for (i = 0; capture && i < sizeof...(P) + nfields; i++)
 		after(s, seq, i, recs[i], recs);
 	fflush(s.log);
 }

@@ -21,6 +21,7 @@ static int parse_arg(chk_rec_launch *l, const char *text)
 	int n = 0;
 
 	memset(&a, 0, sizeof(a));
+	a.owner = -1;
 	if (sscanf(text, "arg %u %15s %15s %n", &idx, kind, a.dtype, &n) < 3 || idx != l->nargs)
 		return -1;
 	snprintf(rest, sizeof(rest), "%s", text + n);
@@ -40,6 +41,8 @@ static int parse_arg(chk_rec_launch *l, const char *text)
 			return -1;
 	} else if (!strcmp(kind, "pointer")) {
 		uint64_t before, after;
+		unsigned owner;
+		const char *in;
 
 		a.kind = CHK_REC_POINTER;
 		if (sscanf(rest, "%zu %zu %" SCNx64 " %" SCNx64 " %63s", &a.offset, &a.bytes, &before, &after, a.file) != 5)
@@ -48,6 +51,8 @@ static int parse_arg(chk_rec_launch *l, const char *text)
 		a.after = after;
 		if (!strcmp(a.file, "-"))
 			a.file[0] = '\0';
+		if ((in = strstr(rest, " in ")) && sscanf(in + 4, "%u+%zu", &owner, &a.at) == 2)
+			a.owner = (int)owner;
 	} else {
 		return -1;
 	}
@@ -202,7 +207,12 @@ static bool output_matches(chk_rec_kernel *k, const chk_rec_log *ref, const chk_
 	chk_tolerance tol = chk_default_tolerance(t);
 	void *x, *y;
 	bool pass;
+	char name[96];
 
+	if (a->owner >= 0)
+		snprintf(name, sizeof(name), "argument %zu (the pointer at byte %zu of argument %d)", i, a->at, a->owner);
+	else
+		snprintf(name, sizeof(name), "argument %zu", i);
 	k->compared++;
 	if (nondet)
 		k->nondeterministic = true;
@@ -211,21 +221,21 @@ static bool output_matches(chk_rec_kernel *k, const chk_rec_log *ref, const chk_
 	k->arg = (int)i;
 	k->dtype = t;
 	if (a->bytes != b->bytes) {
-		snprintf(k->message, sizeof(k->message), "argument %zu: an allocation of %zu bytes in the original, %zu in the port",
-			 i, a->bytes, b->bytes);
+		snprintf(k->message, sizeof(k->message), "%s: an allocation of %zu bytes in the original, %zu in the port",
+			 name, a->bytes, b->bytes);
 		k->verdict = CHK_REC_FAIL;
 		return false;
 	}
 	if (!a->file[0] || !b->file[0] || !(x = load(ref->dir, a))) {
 		snprintf(k->message, sizeof(k->message),
-			 "argument %zu: its %zu bytes differ (hashed only: above HIPPORT_RECORD_MAX, no values to compare)", i,
+			 "%s: its %zu bytes differ (hashed only: above HIPPORT_RECORD_MAX, no values to compare)", name,
 			 a->bytes);
 		k->verdict = CHK_REC_FAIL;
 		return false;
 	}
 	if (!(y = load(port->dir, b))) {
 		free(x);
-		snprintf(k->message, sizeof(k->message), "argument %zu: %s/%s is missing", i, port->dir, b->file);
+		snprintf(k->message, sizeof(k->message), "%s: %s/%s is missing", name, port->dir, b->file);
 		k->verdict = CHK_REC_ERROR;
 		return false;
 	}
@@ -236,16 +246,16 @@ static bool output_matches(chk_rec_kernel *k, const chk_rec_log *ref, const chk_
 		return true;
 	if (nondet && !chk_dtype_is_float(t)) {
 		snprintf(k->message, sizeof(k->message),
-			 "argument %zu: nondeterministic in the original (two runs differ), and the port differs from both: "
+			 "%s: nondeterministic in the original (two runs differ), and the port differs from both: "
 			 "not comparable exactly",
-			 i);
+			 name);
 		k->verdict = CHK_REC_ERROR;
 		return false;
 	}
 	snprintf(k->message, sizeof(k->message),
-		 "argument %zu (%s): %zu of %zu values beyond tolerance, first at %zu: expected %.9g, got %.9g; max abs %.3g, "
+		 "%s, %s: %zu of %zu values beyond tolerance, first at %zu: expected %.9g, got %.9g; max abs %.3g, "
 		 "max rel %.3g, max ulp %.0f%s",
-		 i, chk_dtype_name(t), k->stats.mismatches, a->bytes / chk_dtype_size(t), k->stats.first_mismatch,
+		 name, chk_dtype_name(t), k->stats.mismatches, a->bytes / chk_dtype_size(t), k->stats.first_mismatch,
 		 k->stats.expected_at_first, k->stats.got_at_first, k->stats.max_abs, k->stats.max_rel, k->stats.max_ulp,
 		 nondet ? " (nondeterministic in the original too)" : "");
 	k->verdict = CHK_REC_FAIL;

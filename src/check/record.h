@@ -31,6 +31,8 @@ typedef struct chk_rec_arg {
 	size_t offset, bytes;
 	uint64_t before, after;
 	char file[64];     /* the allocation after the launch, or "" when only hashed */
+	int owner;         /* a pointer held by struct argument owner (at byte at), or -1 */
+	size_t at;
 } chk_rec_arg;
 
 typedef struct chk_rec_launch {

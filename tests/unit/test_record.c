@@ -229,6 +229,38 @@ static void test_uncaptured(void **state)
 	chk_rec_log_dispose(&b);
 }
 
+/* A pointer a struct argument holds is captured as an argument of its own
+ * and named by where it sits. */
+static void test_struct_field(void **state)
+{
+	const unsigned char good[4] = { 1, 2, 3, 4 }, bad[4] = { 1, 2, 9, 4 };
+	const char *log = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n"
+			  "arg 0 scalar bytes 0011223344556677\n"
+			  "arg 1 pointer bytes 0 4 0000000000000001 %s 0.1.bin in 0+8\n";
+	char text[512];
+	chk_rec_log a, b;
+	chk_rec_report r;
+
+	(void)state;
+	snprintf(text, sizeof(text), log, "0000000000000002");
+	put("fld-ref", "launches.log", text, strlen(text));
+	put("fld-ref", "0.1.bin", good, sizeof(good));
+	snprintf(text, sizeof(text), log, "0000000000000003");
+	put("fld-port", "launches.log", text, strlen(text));
+	put("fld-port", "0.1.bin", bad, sizeof(bad));
+	a = read_log("fld-ref");
+	b = read_log("fld-port");
+	assert_int_equal(a.launches[0].args[1].owner, 0);
+	assert_int_equal(a.launches[0].args[1].at, 8);
+	assert_int_equal(a.launches[0].args[0].owner, -1);
+	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, CHK_REC_FAIL);
+	assert_non_null(strstr(r.kernels[0].message, "argument 1 (the pointer at byte 8 of argument 0), u8: 1 of 4 values"));
+	chk_rec_report_dispose(&r);
+	chk_rec_log_dispose(&a);
+	chk_rec_log_dispose(&b);
+}
+
 static void test_bad_log(void **state)
 {
 	const char *bad = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\narg 5 pointer f32 what\n";
@@ -254,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_nondeterministic),
 		cmocka_unit_test(test_counts_and_failures),
 		cmocka_unit_test(test_uncaptured),
+		cmocka_unit_test(test_struct_field),
 		cmocka_unit_test(test_bad_log),
 	};
 
