@@ -210,6 +210,8 @@ static void before(arg_record &r, size_t i, arg_record *fields, size_t &nfields,
 {
 	memset(&r, 0, sizeof(r));
 	typedef typename std::decay<P>::type D;
+	size_t first_field = nfields;
+	(void)first_field;
 	if constexpr (std::is_class<D>::value && sizeof(D) >= sizeof(void *)) {
 		// each aligned word that is a device address is a pointer field
 		D v = (D)a;
@@ -234,6 +236,10 @@ static void before(arg_record &r, size_t i, arg_record *fields, size_t &nfields,
 		r.dtype = dtype_of<D>::name();
 		r.scalar_bytes = sizeof(D) < sizeof(r.scalar) ? sizeof(D) : sizeof(r.scalar);
 		memcpy(r.scalar, &v, r.scalar_bytes);
+		// addresses differ from run to run: a field is compared by what it points to
+		for (size_t k = first_field; k < nfields; k++)
+			if (fields[k].at < r.scalar_bytes)
+				memset(r.scalar + fields[k].at, 0, sizeof(void *));
 	}
 }
 
