@@ -86,6 +86,34 @@ static void fix_half_math(an_ctx *ctx, an_hit *h, CXCursor c, CXCursor parent, b
 	util_buf_dispose(&expr);
 }
 
+/* PREC-006: rsqrtf(x) is an approximation on both sides (2 ulp on NVIDIA,
+ * v_rsq_f32 on AMD), each its own; 1.0f / sqrtf(x) is correctly rounded on
+ * both, so the port and the original agree. */
+static void reciprocal_sqrt(an_ctx *ctx, CXCursor call, const char *name)
+{
+	CXCursor arg = clang_Cursor_getArgument(call, 0);
+	CXType t = clang_getCanonicalType(clang_getCursorType(an_strip(arg)));
+	bool dbl = t.kind == CXType_Double;
+	char *text;
+	an_hit *h;
+
+	if (t.kind != CXType_Float && !dbl)
+		return; /* a half or a template's type: no plain form to offer */
+	h = an_add_at(ctx, "PREC-006", AN_NOTE, call,
+		      "%s: an approximation on both GPUs, each with its own rounding (NVIDIA's within 2 ulp, "
+		      "AMD's v_rsq_f32 another): results differ from the original in the last bits",
+		      name);
+	if (!h || !an_written(ctx, call) || !(text = an_text(ctx, arg)))
+		return;
+	{
+		an_range r = { "match", h->offset, h->offset + h->length };
+		an_capture cap = { "x", text };
+
+		an_fix(ctx, h, dbl ? "double" : "float", &r, 1, &cap, 1);
+	}
+	free(text);
+}
+
 void an_precision_visit(an_ctx *ctx, const an_node *n)
 {
 	const char *name = n->callee;
@@ -105,6 +133,10 @@ void an_precision_visit(an_ctx *ctx, const an_node *n)
 		ctx->prec_end = end;
 		if (h && !pair)
 			fix_half_math(ctx, h, c, parent, bf16);
+		return;
+	}
+	if ((strcmp(name, "rsqrtf") == 0 || strcmp(name, "rsqrt") == 0) && clang_Cursor_getNumArguments(c) == 1) {
+		reciprocal_sqrt(ctx, c, name);
 		return;
 	}
 	for (i = 0; an_fast_math[i]; i++)

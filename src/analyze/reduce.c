@@ -40,6 +40,7 @@ static const trigger triggers[] = {
 	PREFIX("__ffs"), PREFIX("__clz"), PREFIX("__brev"), PREFIX("__half"), PREFIX("half"),
 	PREFIX("__nv_bfloat16"), PREFIX("nv_bfloat16"), PREFIX("__syncwarp"), PREFIX("__any"), PREFIX("__all"),
 	PREFIX("__uni"), PREFIX("__match"), PREFIX("__reduce"), PREFIX("__lane_id"), PREFIX("cudaFuncSetAttribute"),
+	NAME("rsqrtf", WANT_NOW), NAME("rsqrt", WANT_NOW),
 	NAME("asm", WANT_NOW), NAME("__asm__", WANT_NOW), NAME("__asm", WANT_NOW), /* asm is a keyword */
 	NAME("__shared__", WANT_SHARED),
 	NAME("cudaMallocManaged", WANT_FINE | WANT_MEMORY), NAME("cudaMallocHost", WANT_FINE | WANT_MEMORY),

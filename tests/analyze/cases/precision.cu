@@ -131,3 +131,14 @@ __global__ void scaled_dot_half(const __half *__restrict__ q, const __half *__re
     acc = __hfma(q[(size_t)r * dim + d], k[(size_t)r * dim + d], acc);
   score[r] = __hmul(acc, scale);
 }
+
+// RMS norm: rsqrtf differs between the platforms, 1 / sqrtf does not.
+__global__ void rms_scale(const float *__restrict__ ss, const double *__restrict__ ssd, float *out,
+                          double *outd, int n)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  out[i] = rsqrtf(ss[i] + 1e-6f); // expect: PREC-006
+  outd[i] = rsqrt(ssd[i]); // expect: PREC-006
+  out[i] += 1.0f / sqrtf(ss[i]);
+}

@@ -97,7 +97,7 @@ __global__ void layernorm_half(const __half *__restrict__ x, const __half *__res
     var += d * d;
   }
   var = blockReduceSum<float>(var);
-  if (threadIdx.x == 0) s_rstd = rsqrtf(var / n + 1e-5f);
+  if (threadIdx.x == 0) s_rstd = rsqrtf(var / n + 1e-5f); // expect: PREC-006
   __syncthreads();
   for (int i = threadIdx.x; i < n; i += blockDim.x) {
     const float v = (__half2float(row_in[i]) - s_mean) * s_rstd;
