@@ -220,6 +220,8 @@ void an_warp_tokens(an_ctx *ctx);
 void an_asm_visit(an_ctx *ctx, const an_node *n);
 /* ARCH-006: kernels launched here with a known block size and no launch bounds (bounds.c). */
 void an_bounds_tokens(an_ctx *ctx);
+/* WARP-010: 32 given to or compared with a warp-size name (warp_given.c). */
+void an_warp_given_tokens(an_ctx *ctx);
 void an_arch_visit(an_ctx *ctx, const an_node *n);
 void an_arch_tokens(an_ctx *ctx);
 void an_memory_tokens(an_ctx *ctx);
