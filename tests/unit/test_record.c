@@ -42,6 +42,21 @@ static chk_rec_log read_log(const char *run)
 	return log;
 }
 
+/* Compares the logs of two runs of one kernel: its verdict, and a part of
+ * its message. */
+static void expect_kernel(const char *ref_run, const char *port_run, chk_rec_verdict verdict, const char *message)
+{
+	chk_rec_log a = read_log(ref_run), b = read_log(port_run);
+	chk_rec_report r;
+
+	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, verdict);
+	assert_non_null(strstr(r.kernels[0].message, message));
+	chk_rec_report_dispose(&r);
+	chk_rec_log_dispose(&a);
+	chk_rec_log_dispose(&b);
+}
+
 /* A run of two kernels: scale (x -> y) then sum (y -> s), y as f32 values. */
 static void program(const char *run, const float *y, float s, const char *y_after, const char *s_after)
 {
@@ -156,38 +171,17 @@ static void test_counts_and_failures(void **state)
 	const char *nothing = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n"
 			      "arg 0 pointer i32 0 4 0000000000000001 0000000000000001 -\n";
 	char two[512];
-	chk_rec_log a, b;
-	chk_rec_report r;
 
 	(void)state;
 	snprintf(two, sizeof(two), "%s%s", one, "launch 1 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n");
 	put("cnt-ref", "launches.log", one, strlen(one));
 	put("cnt-port", "launches.log", two, strlen(two));
-	a = read_log("cnt-ref");
-	b = read_log("cnt-port");
-	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
-	assert_int_equal(r.kernels[0].verdict, CHK_REC_ERROR);
-	assert_non_null(strstr(r.kernels[0].message, "launched 1 times in the original, 2 in the port"));
-	chk_rec_report_dispose(&r);
-	chk_rec_log_dispose(&b);
+	expect_kernel("cnt-ref", "cnt-port", CHK_REC_ERROR, "launched 1 times in the original, 2 in the port");
 	put("fail-port", "launches.log", failed, strlen(failed));
-	b = read_log("fail-port");
-	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
-	assert_int_equal(r.kernels[0].verdict, CHK_REC_ERROR);
-	assert_non_null(strstr(r.kernels[0].message, "failed in the port (status 0, 700)"));
-	chk_rec_report_dispose(&r);
-	chk_rec_log_dispose(&b);
-	chk_rec_log_dispose(&a);
+	expect_kernel("cnt-ref", "fail-port", CHK_REC_ERROR, "failed in the port (status 0, 700)");
 	/* a kernel that changed nothing an argument reaches compared nothing: no pass */
 	put("none-ref", "launches.log", nothing, strlen(nothing));
-	a = read_log("none-ref");
-	b = read_log("none-ref");
-	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
-	assert_int_equal(r.kernels[0].verdict, CHK_REC_ERROR);
-	assert_non_null(strstr(r.kernels[0].message, "nothing compared"));
-	chk_rec_report_dispose(&r);
-	chk_rec_log_dispose(&a);
-	chk_rec_log_dispose(&b);
+	expect_kernel("none-ref", "none-ref", CHK_REC_ERROR, "nothing compared");
 }
 
 /* Launches past HIPPORT_RECORD_LAUNCHES carry their status only: counted,
@@ -219,14 +213,9 @@ static void test_uncaptured(void **state)
 	assert_int_equal(r.kernels[0].compared, 1);
 	assert_non_null(strstr(r.kernels[0].message, "3 launches (2 past HIPPORT_RECORD_LAUNCHES: status only)"));
 	chk_rec_report_dispose(&r);
-	chk_rec_log_dispose(&b);
-	b = read_log("unc-bad");
-	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
-	assert_int_equal(r.kernels[0].verdict, CHK_REC_ERROR);
-	assert_non_null(strstr(r.kernels[0].message, "launch 2 failed in the port"));
-	chk_rec_report_dispose(&r);
 	chk_rec_log_dispose(&a);
 	chk_rec_log_dispose(&b);
+	expect_kernel("unc-ref", "unc-bad", CHK_REC_ERROR, "launch 2 failed in the port");
 }
 
 /* A pointer a struct argument holds is captured as an argument of its own
