@@ -154,6 +154,13 @@ bool an_is_ballot(const char *name);
 /* Whether a name says it holds the warp size: WARP_SIZE, kWarpSize, ... */
 bool an_is_warp_size_name(const char *name);
 
+/* Whether tokens a and b are spelled the same. */
+bool an_tokens_same(const an_ctx *ctx, size_t a, size_t b);
+/* The first token at or after i that is not a comment (ntokens when none). */
+size_t an_code_after(const an_ctx *ctx, size_t i);
+/* The last token before i that is not a comment (ntokens when none). */
+size_t an_code_before(const an_ctx *ctx, size_t i);
+
 /* --- preprocessor lines (tokens) --- */
 /* The end (exclusive) of the directive whose "#" is token i. */
 size_t an_directive_end(const an_ctx *ctx, size_t i);

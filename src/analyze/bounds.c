@@ -1,7 +1,7 @@
 /* ARCH-006: a kernel launched in its own file with a known block size above
- * 256 threads and no __launch_bounds__. HIP-Clang compiles such a kernel for blocks of up to
- * 1024 threads, and sizes its registers for that; some ROCm releases capped
- * unmarked kernels at 256 threads instead. Read from the tokens: the
+ * 256 threads and no __launch_bounds__. HIP-Clang compiles such a kernel for
+ * blocks of up to 1024 threads, and sizes its registers for that; some ROCm
+ * releases capped unmarked kernels at 256 threads instead. Read from the tokens: the
  * kernel's definition, its <<<grid, block ...>>> launches, and the constants
  * and dim3 variables that give the block size. */
 #include <stdio.h>
@@ -12,29 +12,6 @@
 #define MAX_THREADS 1024ULL
 #define UNMARKED_CAP 256ULL
 
-static bool is_tok(const an_ctx *ctx, size_t i, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return i < ctx->ntokens && ctx->tokens[i].end - ctx->tokens[i].start == n &&
-	       memcmp(ctx->src + ctx->tokens[i].start, lit, n) == 0;
-}
-
-static bool same_text(const an_ctx *ctx, size_t a, size_t b)
-{
-	const port_token *x = &ctx->tokens[a], *y = &ctx->tokens[b];
-
-	return x->end - x->start == y->end - y->start &&
-	       memcmp(ctx->src + x->start, ctx->src + y->start, x->end - x->start) == 0;
-}
-
-static size_t next_code(const an_ctx *ctx, size_t i)
-{
-	while (i < ctx->ntokens && ctx->tokens[i].kind == PORT_TOKEN_COMMENT)
-		i++;
-	return i;
-}
-
 /* The token after the bracket that closes the one at i ("(", "<<<" counts
  * as one), or ntokens. */
 static size_t after_group(const an_ctx *ctx, size_t i)
@@ -42,9 +19,9 @@ static size_t after_group(const an_ctx *ctx, size_t i)
 	int depth = 0;
 
 	for (; i < ctx->ntokens; i++) {
-		if (is_tok(ctx, i, "(") || is_tok(ctx, i, "[") || is_tok(ctx, i, "{"))
+		if (AN_TOKEN_AT(ctx, i, "(") || AN_TOKEN_AT(ctx, i, "[") || AN_TOKEN_AT(ctx, i, "{"))
 			depth++;
-		else if ((is_tok(ctx, i, ")") || is_tok(ctx, i, "]") || is_tok(ctx, i, "}")) && --depth <= 0)
+		else if ((AN_TOKEN_AT(ctx, i, ")") || AN_TOKEN_AT(ctx, i, "]") || AN_TOKEN_AT(ctx, i, "}")) && --depth <= 0)
 			return i + 1;
 	}
 	return ctx->ntokens;
@@ -75,14 +52,14 @@ static bool name_value(const an_ctx *ctx, size_t name, unsigned long long *v, in
 	if (depth > 3)
 		return false;
 	for (k = name; k-- > 0;) {
-		if (!same_text(ctx, k, name) || k + 1 >= ctx->ntokens)
+		if (!an_tokens_same(ctx, k, name) || k + 1 >= ctx->ntokens)
 			continue;
-		if (k > 0 && is_tok(ctx, k - 1, "define") && (ctx->tokens[k - 1].flags & PORT_TOKEN_DIRECTIVE)) {
+		if (k > 0 && AN_TOKEN_AT(ctx, k - 1, "define") && (ctx->tokens[k - 1].flags & PORT_TOKEN_DIRECTIVE)) {
 			end = an_directive_end(ctx, k - 1);
 			return end > k + 1 && fold_value(ctx, k + 1, end, v, depth + 1);
 		}
-		if (is_tok(ctx, k + 1, "=") && k > 0 && ctx->tokens[k - 1].kind != PORT_TOKEN_PUNCT) {
-			for (end = k + 2; end < ctx->ntokens && !is_tok(ctx, end, ";") && !is_tok(ctx, end, ","); end++)
+		if (AN_TOKEN_AT(ctx, k + 1, "=") && k > 0 && ctx->tokens[k - 1].kind != PORT_TOKEN_PUNCT) {
+			for (end = k + 2; end < ctx->ntokens && !AN_TOKEN_AT(ctx, end, ";") && !AN_TOKEN_AT(ctx, end, ","); end++)
 				;
 			return fold_value(ctx, k + 2, end, v, depth + 1);
 		}
@@ -92,7 +69,7 @@ static bool name_value(const an_ctx *ctx, size_t name, unsigned long long *v, in
 
 static bool fold_value(const an_ctx *ctx, size_t from, size_t to, unsigned long long *v, int depth)
 {
-	from = next_code(ctx, from);
+	from = an_code_after(ctx, from);
 	if (from + 1 == to && ctx->tokens[from].kind == PORT_TOKEN_IDENT)
 		return name_value(ctx, from, v, depth);
 	return from < to && an_tokens_fold(ctx, from, to, v);
@@ -108,11 +85,11 @@ static bool dims_value(const an_ctx *ctx, size_t open, unsigned long long *v, in
 
 	*v = 1;
 	for (k = open + 1; k <= end && k < ctx->ntokens; k++) {
-		if (is_tok(ctx, k, "(") || is_tok(ctx, k, "[") || is_tok(ctx, k, "{"))
+		if (AN_TOKEN_AT(ctx, k, "(") || AN_TOKEN_AT(ctx, k, "[") || AN_TOKEN_AT(ctx, k, "{"))
 			d++;
-		else if (k < end && (is_tok(ctx, k, ")") || is_tok(ctx, k, "]") || is_tok(ctx, k, "}")))
+		else if (k < end && (AN_TOKEN_AT(ctx, k, ")") || AN_TOKEN_AT(ctx, k, "]") || AN_TOKEN_AT(ctx, k, "}")))
 			d--;
-		else if ((k == end || (d == 0 && is_tok(ctx, k, ","))) ) {
+		else if (k == end || (d == 0 && AN_TOKEN_AT(ctx, k, ","))) {
 			if (!fold_value(ctx, first, k, &x, depth + 1))
 				return false;
 			*v *= x;
@@ -127,16 +104,16 @@ static bool block_threads(const an_ctx *ctx, size_t from, size_t to, unsigned lo
 {
 	size_t k;
 
-	from = next_code(ctx, from);
-	if (from < to && is_tok(ctx, from, "dim3") && from + 1 < to && is_tok(ctx, from + 1, "("))
+	from = an_code_after(ctx, from);
+	if (from < to && AN_TOKEN_AT(ctx, from, "dim3") && from + 1 < to && AN_TOKEN_AT(ctx, from + 1, "("))
 		return dims_value(ctx, from + 1, v, 0);
 	if (from + 1 == to && ctx->tokens[from].kind == PORT_TOKEN_IDENT) {
 		/* a dim3 variable: its last declaration before the launch */
 		for (k = from; k-- > 1;)
-			if (same_text(ctx, k, from) && is_tok(ctx, k - 1, "dim3")) {
-				if (is_tok(ctx, k + 1, "(") || is_tok(ctx, k + 1, "{"))
+			if (an_tokens_same(ctx, k, from) && AN_TOKEN_AT(ctx, k - 1, "dim3")) {
+				if (AN_TOKEN_AT(ctx, k + 1, "(") || AN_TOKEN_AT(ctx, k + 1, "{"))
 					return dims_value(ctx, k + 1, v, 0);
-				if (is_tok(ctx, k + 1, "=") && is_tok(ctx, k + 2, "dim3") && is_tok(ctx, k + 3, "("))
+				if (AN_TOKEN_AT(ctx, k + 1, "=") && AN_TOKEN_AT(ctx, k + 2, "dim3") && AN_TOKEN_AT(ctx, k + 3, "("))
 					return dims_value(ctx, k + 3, v, 0);
 				return false;
 			}
@@ -160,29 +137,29 @@ static bool kernel_at(const an_ctx *ctx, size_t g, kernel *out)
 
 	memset(out, 0, sizeof(*out));
 	/* marks written before __global__ (template <...> __launch_bounds__(n) __global__) */
-	while (start > 0 && !is_tok(ctx, start - 1, ";") && !is_tok(ctx, start - 1, "}") &&
-	       !is_tok(ctx, start - 1, "{") && !(ctx->tokens[start - 1].flags & PORT_TOKEN_DIRECTIVE) &&
+	while (start > 0 && !AN_TOKEN_AT(ctx, start - 1, ";") && !AN_TOKEN_AT(ctx, start - 1, "}") &&
+	       !AN_TOKEN_AT(ctx, start - 1, "{") && !(ctx->tokens[start - 1].flags & PORT_TOKEN_DIRECTIVE) &&
 	       g - start < 64)
 		start--;
 	for (k = start; k < g; k++)
 		out->marked |= bounds_token(ctx, k);
 	for (k = g + 1; k < ctx->ntokens && k < g + 64; k++) {
-		if (is_tok(ctx, k, ";") || is_tok(ctx, k, "{"))
+		if (AN_TOKEN_AT(ctx, k, ";") || AN_TOKEN_AT(ctx, k, "{"))
 			return false;
 		if (bounds_token(ctx, k)) {
 			out->marked = true;
 			k = after_group(ctx, k + 1) - 1;
 			continue;
 		}
-		if (is_tok(ctx, k, "(") && ctx->tokens[k - 1].kind == PORT_TOKEN_IDENT) {
-			size_t body = next_code(ctx, after_group(ctx, k));
+		if (AN_TOKEN_AT(ctx, k, "(") && ctx->tokens[k - 1].kind == PORT_TOKEN_IDENT) {
+			size_t body = an_code_after(ctx, after_group(ctx, k));
 
-			if (is_tok(ctx, k - 1, "__attribute__") || is_tok(ctx, k - 1, "__declspec")) {
+			if (AN_TOKEN_AT(ctx, k - 1, "__attribute__") || AN_TOKEN_AT(ctx, k - 1, "__declspec")) {
 				k = after_group(ctx, k) - 1;
 				continue;
 			}
 			out->name = k - 1;
-			return is_tok(ctx, body, "{");
+			return AN_TOKEN_AT(ctx, body, "{");
 		}
 	}
 	return false;
@@ -195,13 +172,13 @@ static size_t launched_name(const an_ctx *ctx, size_t i)
 	size_t k = i;
 	int depth = 0;
 
-	if (k > 0 && is_tok(ctx, k - 1, ">")) {
+	if (k > 0 && AN_TOKEN_AT(ctx, k - 1, ">")) {
 		for (k = i - 1; k > 0; k--) {
-			if (is_tok(ctx, k, ">"))
+			if (AN_TOKEN_AT(ctx, k, ">"))
 				depth++;
-			else if (is_tok(ctx, k, ">>"))
+			else if (AN_TOKEN_AT(ctx, k, ">>"))
 				depth += 2;
-			else if (is_tok(ctx, k, "<") && --depth == 0)
+			else if (AN_TOKEN_AT(ctx, k, "<") && --depth == 0)
 				break;
 		}
 	}
@@ -219,14 +196,14 @@ static void launch(const an_ctx *ctx, size_t open, kernel *kernels, size_t n)
 	if (name == ctx->ntokens)
 		return;
 	for (k = open + 1; k < ctx->ntokens && k < open + 256; k++) {
-		if (is_tok(ctx, k, "(") || is_tok(ctx, k, "[") || is_tok(ctx, k, "{"))
+		if (AN_TOKEN_AT(ctx, k, "(") || AN_TOKEN_AT(ctx, k, "[") || AN_TOKEN_AT(ctx, k, "{"))
 			depth++;
-		else if (is_tok(ctx, k, ")") || is_tok(ctx, k, "]") || is_tok(ctx, k, "}"))
+		else if (AN_TOKEN_AT(ctx, k, ")") || AN_TOKEN_AT(ctx, k, "]") || AN_TOKEN_AT(ctx, k, "}"))
 			depth--;
-		else if (depth == 0 && (is_tok(ctx, k, ",") || is_tok(ctx, k, ">>>"))) {
+		else if (depth == 0 && (AN_TOKEN_AT(ctx, k, ",") || AN_TOKEN_AT(ctx, k, ">>>"))) {
 			if (arg == 1)
 				break;
-			if (is_tok(ctx, k, ">>>"))
+			if (AN_TOKEN_AT(ctx, k, ">>>"))
 				return;
 			arg++;
 			first = k + 1;
@@ -236,7 +213,7 @@ static void launch(const an_ctx *ctx, size_t open, kernel *kernels, size_t n)
 		return;
 	known = block_threads(ctx, first, k, &threads) && threads > 0 && threads <= MAX_THREADS;
 	for (j = 0; j < n; j++) {
-		if (!same_text(ctx, kernels[j].name, name))
+		if (!an_tokens_same(ctx, kernels[j].name, name))
 			continue;
 		if (!known)
 			kernels[j].unknown = true;
@@ -279,18 +256,18 @@ void an_bounds_tokens(an_ctx *ctx)
 	size_t n = 0, i, j;
 
 	for (i = 0; i < ctx->ntokens && n < 64; i++)
-		if (ctx->tokens[i].kind != PORT_TOKEN_COMMENT && is_tok(ctx, i, "__global__") &&
+		if (ctx->tokens[i].kind != PORT_TOKEN_COMMENT && AN_TOKEN_AT(ctx, i, "__global__") &&
 		    !(ctx->tokens[i].flags & PORT_TOKEN_DIRECTIVE) && kernel_at(ctx, i, &ks[n]))
 			n++;
 	if (!n)
 		return;
 	for (i = 0; i < ctx->ntokens; i++)
-		if (ctx->tokens[i].kind == PORT_TOKEN_PUNCT && is_tok(ctx, i, "<<<"))
+		if (ctx->tokens[i].kind == PORT_TOKEN_PUNCT && AN_TOKEN_AT(ctx, i, "<<<"))
 			launch(ctx, i, ks, n);
 	/* one report per kernel name: overloads and template specializations share launches */
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < i; j++)
-			if (same_text(ctx, ks[j].name, ks[i].name))
+			if (an_tokens_same(ctx, ks[j].name, ks[i].name))
 				break;
 		if (j == i)
 			report(ctx, &ks[i]);

@@ -121,10 +121,8 @@ static bool shares_much(const an_ctx *ctx, size_t open, unsigned index)
  * for more than 64 KiB: its fifth argument, when it is called right there. */
 static bool launch_call_shares_much(const an_ctx *ctx, size_t i)
 {
-	size_t k = i + 1;
+	size_t k = an_code_after(ctx, i + 1);
 
-	while (k < ctx->ntokens && ctx->tokens[k].kind == PORT_TOKEN_COMMENT)
-		k++;
 	return !AN_TOKEN_AT(ctx, k, "(") || shares_much(ctx, k, 4);
 }
 

@@ -662,6 +662,28 @@ bool an_has_attr(CXCursor decl, enum CXCursorKind attr)
 	return k == CXCursor_InvalidCode;
 }
 
+bool an_tokens_same(const an_ctx *ctx, size_t a, size_t b)
+{
+	const port_token *x = &ctx->tokens[a], *y = &ctx->tokens[b];
+
+	return x->end - x->start == y->end - y->start &&
+	       memcmp(ctx->src + x->start, ctx->src + y->start, x->end - x->start) == 0;
+}
+
+size_t an_code_after(const an_ctx *ctx, size_t i)
+{
+	while (i < ctx->ntokens && ctx->tokens[i].kind == PORT_TOKEN_COMMENT)
+		i++;
+	return i;
+}
+
+size_t an_code_before(const an_ctx *ctx, size_t i)
+{
+	while (i > 0 && ctx->tokens[i - 1].kind == PORT_TOKEN_COMMENT)
+		i--;
+	return i > 0 ? i - 1 : ctx->ntokens;
+}
+
 size_t an_directive_end(const an_ctx *ctx, size_t i)
 {
 	size_t k = i + 1;

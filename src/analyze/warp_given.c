@@ -28,20 +28,6 @@ static bool is_32(const an_ctx *ctx, size_t i)
 	return i < ctx->ntokens && an_token_integer(ctx, i, &v) && v == 32;
 }
 
-static size_t code_after(const an_ctx *ctx, size_t i)
-{
-	while (i < ctx->ntokens && ctx->tokens[i].kind == PORT_TOKEN_COMMENT)
-		i++;
-	return i;
-}
-
-static size_t code_before(const an_ctx *ctx, size_t i)
-{
-	while (i > 0 && ctx->tokens[i - 1].kind == PORT_TOKEN_COMMENT)
-		i--;
-	return i > 0 ? i - 1 : ctx->ntokens;
-}
-
 /* Where the fix's macros go: above the first line of code, or above the
  * directive that holds the literal when it comes before any code. */
 static uint32_t helper_place(const an_ctx *ctx, size_t literal)
@@ -141,12 +127,14 @@ static bool read_template(const an_ctx *ctx, size_t open, template_params *tp)
 	return false;
 }
 
-static bool same_text(const an_ctx *ctx, size_t a, size_t b)
+static bool names_warp_size(const an_ctx *ctx, const template_params *tp)
 {
-	const port_token *x = &ctx->tokens[a], *y = &ctx->tokens[b];
+	size_t i;
 
-	return x->end - x->start == y->end - y->start &&
-	       memcmp(ctx->src + x->start, ctx->src + y->start, x->end - x->start) == 0;
+	for (i = 0; i < tp->n; i++)
+		if (tp->names[i] < ctx->ntokens && warp_size_ident(ctx, tp->names[i]))
+			return true;
+	return false;
 }
 
 /* NAME<a0, a1, ...> at token name: each literal 32 whose parameter the
@@ -157,7 +145,7 @@ static void template_use(an_ctx *ctx, size_t name, const template_params *tps, s
 	int depth = 0;
 
 	for (t = 0; t < ntps; t++)
-		if (same_text(ctx, tps[t].entity, name))
+		if (an_tokens_same(ctx, tps[t].entity, name))
 			break;
 	if (t == ntps)
 		return;
@@ -171,7 +159,7 @@ static void template_use(an_ctx *ctx, size_t name, const template_params *tps, s
 		else if (AN_TOKEN_IS(ctx, k, ">>"))
 			end = (depth -= 2) <= 0;
 		if ((depth == 1 && AN_TOKEN_IS(ctx, k, ",")) || end) {
-			size_t a = code_after(ctx, first);
+			size_t a = an_code_after(ctx, first);
 
 			if (arg < tps[t].n && a + 1 == k && is_32(ctx, a) && tps[t].names[arg] < ctx->ntokens &&
 			    warp_size_ident(ctx, tps[t].names[arg]))
@@ -190,11 +178,11 @@ void an_warp_given_tokens(an_ctx *ctx)
 	size_t ntps = 0, cap = 0, i;
 
 	for (i = 0; i + 1 < ctx->ntokens; i++) {
-		if (AN_TOKEN_IS(ctx, i, "template") && AN_TOKEN_IS(ctx, code_after(ctx, i + 1), "<")) {
+		if (AN_TOKEN_IS(ctx, i, "template") && AN_TOKEN_IS(ctx, an_code_after(ctx, i + 1), "<")) {
 			template_params tp;
 
-			if (!read_template(ctx, code_after(ctx, i + 1), &tp))
-				continue;
+			if (!read_template(ctx, an_code_after(ctx, i + 1), &tp) || !names_warp_size(ctx, &tp))
+				continue; /* only templates with a warp-size parameter are looked up */
 			if (ntps == cap) {
 				size_t ncap = cap ? 2 * cap : 16;
 				template_params *grown = realloc(tps, ncap * sizeof(*tps));
@@ -210,21 +198,21 @@ void an_warp_given_tokens(an_ctx *ctx)
 		if (!is_32(ctx, i))
 			continue;
 		{
-			size_t before = code_before(ctx, i), after = code_after(ctx, i + 1);
+			size_t before = an_code_before(ctx, i), after = an_code_after(ctx, i + 1);
 
 			/* kWarpSize == 32, 32 != WARP_SIZE */
 			if (before < ctx->ntokens && before > 0 &&
 			    (AN_TOKEN_IS(ctx, before, "==") || AN_TOKEN_IS(ctx, before, "!=")) &&
-			    warp_size_ident(ctx, code_before(ctx, before)))
-				report(ctx, i, code_before(ctx, before), "compared with");
+			    warp_size_ident(ctx, an_code_before(ctx, before)))
+				report(ctx, i, an_code_before(ctx, before), "compared with");
 			else if (after < ctx->ntokens && (AN_TOKEN_IS(ctx, after, "==") || AN_TOKEN_IS(ctx, after, "!=")) &&
-				 code_after(ctx, after + 1) < ctx->ntokens && warp_size_ident(ctx, code_after(ctx, after + 1)))
-				report(ctx, i, code_after(ctx, after + 1), "compared with");
+				 an_code_after(ctx, after + 1) < ctx->ntokens && warp_size_ident(ctx, an_code_after(ctx, after + 1)))
+				report(ctx, i, an_code_after(ctx, after + 1), "compared with");
 			/* kernel_warp_size(32), WarpSize<32> */
 			else if (before < ctx->ntokens && (AN_TOKEN_IS(ctx, before, "(") || AN_TOKEN_IS(ctx, before, "<")) &&
 				 after < ctx->ntokens && (AN_TOKEN_IS(ctx, after, ")") || AN_TOKEN_IS(ctx, after, ">")) &&
-				 before > 0 && warp_size_ident(ctx, code_before(ctx, before)))
-				report(ctx, i, code_before(ctx, before), "given to");
+				 before > 0 && warp_size_ident(ctx, an_code_before(ctx, before)))
+				report(ctx, i, an_code_before(ctx, before), "given to");
 		}
 	}
 	/* template arguments, once every template of the file is known */
