@@ -41,7 +41,7 @@ static bool lane_or_warp_name(const char *name)
 /* Whether var is a constant whose definition WARP-002 does not report: one
  * in another file (a header), or one here whose name does not say warp
  * size; where says "WS = 32 at utils.h:10". */
-static bool constant_elsewhere(const an_ctx *ctx, CXCursor var, char *where, size_t size)
+static bool constant_elsewhere(CXCursor var, char *where, size_t size)
 {
 	CXSourceLocation loc = clang_getCursorLocation(var);
 	CXString name = clang_getCursorSpelling(var), file_name;
@@ -54,7 +54,6 @@ static bool constant_elsewhere(const an_ctx *ctx, CXCursor var, char *where, siz
 		  clang_isConstQualifiedType(clang_getCursorType(var)) && an_eval_int(var, &v) &&
 		  !(here && an_is_warp_size_name(clang_getCString(name)));
 
-	(void)ctx;
 	if (ok) {
 		clang_getSpellingLocation(loc, &file, &line, NULL, NULL);
 		file_name = clang_getFileName(file);
@@ -98,7 +97,7 @@ static void lane_arithmetic(an_ctx *ctx, const binop *b)
 
 	/* a literal, or a constant defined elsewhere (static const int WS = 32 in
 	 * an included header): that one WARP-002 does not see at its definition */
-	named = !an_is_literal(ctx, rhs) && an_var_of(rhs, &var) && constant_elsewhere(ctx, var, where, sizeof(where));
+	named = !an_is_literal(ctx, rhs) && an_var_of(rhs, &var) && constant_elsewhere(var, where, sizeof(where));
 	if ((!named && !an_is_literal(ctx, rhs)) || !an_eval_int(rhs, &v))
 		return;
 	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
