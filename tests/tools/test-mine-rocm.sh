@@ -41,9 +41,18 @@ grep -q '^warn	demo/kernels.cu:46	ARCH-001$' "$tmp/score" || { echo "FAIL the __
 mkdir -p "$tmp/demo"
 cp "$demo/MANIFEST.tsv" "$tmp/demo/"
 sed 's/rsqrtf/sqrtf/' "$demo/kernels.cu" >"$tmp/demo/kernels.cu"
-if python3 "$tool" score "$tmp/demo" --hipport "$hipport" --sites "$tmp/sites.tsv" >/dev/null 2>"$tmp/err"; then
-	echo "FAIL a changed file was scored"; fail=1
-fi
+python3 "$tool" score "$tmp/demo" --hipport "$hipport" --sites "$tmp/sites.tsv" >/dev/null 2>"$tmp/err"
+check "a changed file: exit code" 2 $?
 grep -q 'demo/kernels.cu is not the version' "$tmp/err" || { echo "FAIL message: $(cat "$tmp/err")"; fail=1; }
+
+# A project without a manifest, and a manifest row without a path: exit 2, the file named.
+mkdir -p "$tmp/empty"
+python3 "$tool" sites "$tmp/empty" >/dev/null 2>"$tmp/err"
+check "no manifest: exit code" 2 $?
+grep -q "$tmp/empty/MANIFEST.tsv: No such file" "$tmp/err" || { echo "FAIL message: $(cat "$tmp/err")"; fail=1; }
+printf 'example/demo\n' >"$tmp/demo/MANIFEST.tsv"
+python3 "$tool" sites "$tmp/demo" >/dev/null 2>"$tmp/err"
+check "a row without a path: exit code" 2 $?
+grep -q "$tmp/demo/MANIFEST.tsv:1: want repo" "$tmp/err" || { echo "FAIL message: $(cat "$tmp/err")"; fail=1; }
 [ $fail = 0 ] && echo "mine-rocm: ok"
 exit $fail
