@@ -190,8 +190,15 @@ void an_precision_tokens(an_ctx *ctx)
 		if (!bf16 && (AN_TOKEN_IS(ctx, i, "__nv_bfloat16") || AN_TOKEN_IS(ctx, i, "__nv_bfloat162") ||
 			      AN_TOKEN_IS(ctx, i, "nv_bfloat16"))) {
 			bf16 = true;
-			an_add(ctx, "PREC-004", AN_NOTE, t->start, t->end,
-			       "%.*s: HIP 5 maps it to hip_bfloat16, a class with another API and rounding", (int)n, s);
+			if (ctx->target_hip >= PORT_VERSION(6, 0, 0))
+				an_add(ctx, "PREC-004", AN_NOTE, t->start, t->end,
+				       "%.*s: __hip_bfloat16 from <hip/hip_bf16.h>; not every cuda_bf16.h intrinsic is "
+				       "there (the _rd/_ru/_rz conversions are not)",
+				       (int)n, s);
+			else
+				an_add(ctx, "PREC-004", AN_NOTE, t->start, t->end,
+				       "%.*s: HIP 5 maps it to hip_bfloat16, a class with another API and rounding", (int)n,
+				       s);
 		}
 	}
 }

@@ -237,6 +237,17 @@ static size_t emit_call_template(xlate *x, size_t name, const char *tmpl, util_b
 	return rparen + 1;
 }
 
+/* A fallback that is a name, not a call template: a rename for older targets. */
+static bool is_plain_name(const char *s)
+{
+	if (!*s || isdigit((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
 static size_t emit_identifier(xlate *x, size_t i, util_buf *out)
 {
 	const char *t = xlate_tok_text(x, i);
@@ -272,6 +283,12 @@ static size_t emit_identifier(xlate *x, size_t i, util_buf *out)
 	} else if (rule->hip_added && target < rule->hip_added) {
 		size_t after = rule->fallback ? emit_call_template(x, i, rule->fallback, out) : 0;
 
+		if (!after && rule->fallback && is_plain_name(rule->fallback)) {
+			/* a type or constant whose older HIP spelling is another name */
+			xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_FALLBACK);
+			util_buf_puts(out, rule->fallback);
+			return i + 1;
+		}
 		if (!after) {
 			xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_TOO_NEW);
 			goto copy;
