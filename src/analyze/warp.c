@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/ast.h"
+#include "port/translate.h"
 
 bool an_is_warp_size_name(const char *name)
 {
@@ -313,7 +314,8 @@ static void mask_variable(an_ctx *ctx, CXCursor call, const char *name)
 	    clang_Cursor_getNumArguments(call) < 1)
 		return;
 	arg = clang_Cursor_getArgument(call, 0);
-	if (an_is_literal(ctx, arg) || !an_is_narrow_int(clang_getCursorType(an_strip(arg))))
+	if (an_is_literal(ctx, arg) || !an_is_narrow_int(clang_getCursorType(an_strip(arg))) ||
+	    (an_extent(ctx, arg, &ts, &te) && port_is_full_mask_expression(ctx->src + ts, te - ts)))
 		return;
 	if (!an_var_of(arg, &var) || clang_getCursorKind(var) != CXCursor_VarDecl ||
 	    clang_Cursor_isNull(init = var_init(var)) || !an_eval_int(init, &v) || (v != 0xffffffffLL && v != -1)) {

@@ -80,15 +80,87 @@ void xlate_add_ref(xlate *x, uint32_t offset, uint32_t length, const port_rule *
 
 /* ---- lane masks ---- */
 
-/* A 32-bit integer literal used as a lane mask, widened to 64 bits for the
- * HIP 6.2+ warp intrinsics: 0xffffffff (all lanes) becomes all 64 lanes,
- * other masks keep their value with a 64-bit suffix. */
-static void emit_widened_mask(const char *t, size_t n, util_buf *out)
+/* Lane masks of the HIP 6.2+ warp intrinsics are 64-bit: 32-bit literal
+ * masks and all-ones expressions are widened by the port. */
+static bool is_integer_literal(const xlate *x, size_t i)
 {
-	size_t digits = n;
+	const char *t = xlate_tok_text(x, i);
+
+	return x->tok[i].kind == PORT_TOKEN_LITERAL && isdigit((unsigned char)t[0]) &&
+	       !memchr(t, '.', xlate_tok_len(x, i));
+}
+
+/* The 32-bit all-ones masks written as expressions (vLLM's uint32_t(-1),
+ * (unsigned)-1, ~0u), which the port writes as the 64-bit all-ones literal;
+ * tokens separated by spaces. */
+static const char *const full_mask_forms[] = {
+	"uint32_t ( - 1 )", "unsigned ( - 1 )", "( uint32_t ) - 1", "( unsigned ) - 1", "( unsigned int ) - 1",
+	"static_cast < uint32_t > ( - 1 )", "static_cast < unsigned > ( - 1 )", "~ 0u", "~ 0U", "~ 0", NULL
+};
+
+/* Whether the tokens from i on spell form; *after is the token after them. */
+static bool tokens_spell(const xlate *x, size_t i, const char *form, size_t *after)
+{
+	while (*form) {
+		size_t n = strcspn(form, " ");
+
+		if (i == SIZE_MAX || xlate_tok_len(x, i) != n || memcmp(xlate_tok_text(x, i), form, n) != 0)
+			return false;
+		form += n;
+		form += *form == ' ';
+		i = xlate_next(x, i);
+	}
+	*after = i;
+	return true;
+}
+
+/* The token after the all-ones expression that starts at i, or SIZE_MAX. */
+static size_t full_mask_expression_end(const xlate *x, size_t i)
+{
+	size_t k, after;
+
+	for (k = 0; full_mask_forms[k]; k++)
+		if (tokens_spell(x, i, full_mask_forms[k], &after))
+			return after;
+	return SIZE_MAX;
+}
+
+bool port_is_full_mask_expression(const char *text, size_t len)
+{
+	size_t k;
+
+	for (k = 0; full_mask_forms[k]; k++) {
+		const char *f = full_mask_forms[k], *t = text, *end = text + len;
+
+		for (;;) {
+			while (*f == ' ')
+				f++;
+			while (t < end && isspace((unsigned char)*t))
+				t++;
+			if (!*f || t == end || *f != *t)
+				break;
+			f++, t++;
+		}
+		if (!*f && t == end)
+			return true;
+	}
+	return false;
+}
+
+/* A mask argument marked XLATE_WIDEN: a literal gets 64 bits (0xffffffff
+ * becomes all 64 lanes, a narrower mask keeps its value), an all-ones
+ * expression the 64-bit all-ones literal. Returns the token after it. */
+static size_t emit_widened_mask(xlate *x, size_t i, util_buf *out)
+{
+	const char *t = xlate_tok_text(x, i);
+	size_t n = xlate_tok_len(x, i), digits = n, end = full_mask_expression_end(x, i);
 	bool upper = false;
 	size_t k;
 
+	if (end != SIZE_MAX) {
+		util_buf_puts(out, "0xffffffffffffffffULL");
+		return end;
+	}
 	while (digits > 0 && strchr("uUlL", t[digits - 1]))
 		digits--;
 	for (k = 0; k < digits; k++)
@@ -101,14 +173,7 @@ static void emit_widened_mask(const char *t, size_t n, util_buf *out)
 		util_buf_put(out, t, digits);
 	}
 	util_buf_puts(out, "ULL");
-}
-
-static bool is_integer_literal(const xlate *x, size_t i)
-{
-	const char *t = xlate_tok_text(x, i);
-
-	return x->tok[i].kind == PORT_TOKEN_LITERAL && isdigit((unsigned char)t[0]) &&
-	       !memchr(t, '.', xlate_tok_len(x, i));
+	return i + 1;
 }
 
 static void mark_mask_argument(xlate *x, size_t name)
@@ -120,8 +185,11 @@ static void mark_mask_argument(xlate *x, size_t name)
 		return;
 	if (xlate_split_args(x, lparen, &rparen, args, 1, ")") < 1)
 		return;
-	if (args[0].end == args[0].begin + 1 && is_integer_literal(x, args[0].begin))
+	if (args[0].end == args[0].begin + 1 && is_integer_literal(x, args[0].begin)) {
 		x->mark[args[0].begin] |= XLATE_WIDEN;
+	} else if (full_mask_expression_end(x, args[0].begin) == args[0].end) {
+		x->mark[args[0].begin] |= XLATE_WIDEN;
+	}
 }
 
 /* ---- identifiers ---- */
@@ -328,12 +396,10 @@ static size_t emit_token(xlate *x, size_t i, util_buf *out)
 		return xlate_emit_include(x, i, out);
 	if ((mark & XLATE_LAUNCH) && x->opts->launch == PORT_LAUNCH_HIP && x->launch_name != i)
 		return xlate_emit_launch(x, i, out);
+	if (mark & XLATE_WIDEN) /* before identifiers: uint32_t(-1) starts with one */
+		return emit_widened_mask(x, i, out);
 	if (x->tok[i].kind == PORT_TOKEN_IDENT)
 		return emit_identifier(x, i, out);
-	if (mark & XLATE_WIDEN) {
-		emit_widened_mask(xlate_tok_text(x, i), xlate_tok_len(x, i), out);
-		return i + 1;
-	}
 copy:
 	util_buf_put(out, xlate_tok_text(x, i), xlate_tok_len(x, i));
 	return i + 1;

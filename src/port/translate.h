@@ -56,6 +56,10 @@ typedef struct port_result {
  * other bytes are source: a Latin-1 comment is ported byte for byte. */
 int port_source_check(const char *name, const char *src, size_t len);
 
+/* Whether text is a 32-bit all-ones lane mask written as an expression
+ * (uint32_t(-1), (unsigned)-1, ~0u) that the port widens to 64 bits. */
+bool port_is_full_mask_expression(const char *text, size_t len);
+
 /* Translates src. On a lexical error (unterminated comment or literal,
  * unbalanced brackets or #if, a broken kernel launch) returns UTIL_EINPUT
  * with "name:line:col: message". */

@@ -51,3 +51,12 @@ __global__ void reduce(const float *in, float *out, int n)
   if (threadIdx.x == 0)
     out[blockIdx.x] = v + count_votes(v > 0.0f);
 }
+
+// All-ones masks written as expressions: the port widens them itself.
+__device__ float all_ones_expressions(float v)
+{
+  v += __shfl_xor_sync(uint32_t(-1), v, 1);
+  v += __shfl_xor_sync((unsigned)-1, v, 2);
+  return v + __shfl_down_sync(~0u, v, 4);
+}
+

@@ -27,3 +27,10 @@ __global__ void vote(const int *in, unsigned long long *ballots, int *flags)
     __syncwarp();
     ballots[threadIdx.x] = b;
 }
+
+// All-ones masks written as expressions, in macros as vLLM writes them.
+#define SHFL_XOR_SYNC(var, lane_mask) __shfl_xor_sync(uint32_t(-1), var, lane_mask)
+#define SHFL_SYNC(var, src) __shfl_sync((unsigned)-1, var, src)
+__device__ int all_ones(int v) { return __shfl_down_sync(~0u, v, 1) + __shfl_up_sync(static_cast<uint32_t>(-1), v, 1); }
+// Not all ones: left as written (WARP-006 reports a 32-bit mask there).
+__device__ int some(int v) { return __shfl_down_sync(uint32_t(-1) >> 16, v, 1); }
