@@ -343,6 +343,20 @@ port_version chk_toolchain_hip_version(void)
 	return hip;
 }
 
+port_version chk_toolchain_torch_version(void)
+{
+	/* the package's metadata: as sure as `import torch`, without its seconds of start-up */
+	const char *python = getenv("PYTHON") && *getenv("PYTHON") ? getenv("PYTHON") : "python3";
+	const char *argv[] = { python, "-c", "import importlib.metadata as m; print(m.version('torch'))", NULL };
+	util_process_result r;
+	port_version torch = 0;
+
+	if (chk_toolchain_run(&r, argv) == 0 && r.status == 0 && !util_buf_oom(&r.out) && r.out.ptr)
+		torch = major_minor(r.out.ptr);
+	util_process_result_dispose(&r);
+	return torch;
+}
+
 /* An environment variable's directory + "/bin/" + name, when executable. */
 static char *in_env_bin(const char *var, const char *name)
 {

@@ -43,6 +43,8 @@ bool chk_toolchain_knows_arch(const chk_toolchain *tc, const char *arch);
 /* The HIP version of the installed hipcc (read from its hip_version.h),
  * or 0 when no HIP installation is found. */
 port_version chk_toolchain_hip_version(void);
+/* The installed PyTorch's MAJOR.MINOR (python3, or $PYTHON), or 0 without one. */
+port_version chk_toolchain_torch_version(void);
 
 /* An executable in PATH, resolved (free it), or NULL. */
 char *chk_toolchain_which(const char *name);

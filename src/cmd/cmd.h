@@ -39,6 +39,7 @@ typedef struct cmd_context {
 	bool color;
 	port_options port;
 	bool target_given;
+	bool torch_given;        /* --target-torch or port.targetTorch decided ctx->port.torch */
 	const char *rules_dir;
 	const char *output;
 	const char *format;
@@ -105,6 +106,8 @@ void cmd_print_help(FILE *out, const cmd_builtin *builtin);
 
 /* Loads the rules (builtin or --rules DIR) and settles the target HIP. */
 int cmd_load_rules(cmd_context *ctx);
+/* --target-torch's value (MAJOR.MINOR or none) into ctx->port.torch; -1 if malformed. */
+int cmd_set_target_torch(cmd_context *ctx, const char *value);
 
 /* "hipport: message" on stderr; returns code. */
 int cmd_fail(int code, const char *fmt, ...) UTIL_PRINTF(2, 3);

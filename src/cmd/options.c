@@ -22,6 +22,8 @@ typedef struct option_spec {
 
 static const option_spec options[] = {
 	{ "target-hip", 0, true, CMD_OPT_PORT, "HIP version to port for, MAJOR.MINOR (default: installed hipcc)" },
+	{ "target-torch", 0, true, CMD_OPT_PORT,
+	  "PyTorch version torch files are ported for, MAJOR.MINOR or none (default: port.targetTorch, else the installed torch, else the newest)" },
 	{ "kernel-launch", 0, true, CMD_OPT_PORT, "keep <<<...>>> (keep, default) or emit hipLaunchKernelGGL (hip)" },
 	{ "hip-kernel-execution-syntax", 0, false, CMD_OPT_PORT, "same as --kernel-launch=hip (hipify-clang's name)" },
 	{ "roc", 0, false, CMD_OPT_PORT, "use rocBLAS/rocSPARSE/rocRAND/... names instead of hipBLAS/..." },
@@ -152,6 +154,9 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		if (port_version_parse(&ctx->port.target_hip, value, strlen(value)) < 0)
 			return cmd_fail(CMD_EXIT_USAGE, "--target-hip: '%s' is not a version like 6.2", value);
 		ctx->target_given = true;
+	} else if (strcmp(o->name, "target-torch") == 0) {
+		if (cmd_set_target_torch(ctx, value) < 0)
+			return cmd_fail(CMD_EXIT_USAGE, "--target-torch: '%s' is not a version like 2.11, or none", value);
 	} else if (strcmp(o->name, "kernel-launch") == 0) {
 		if (strcmp(value, "keep") == 0)
 			ctx->port.launch = PORT_LAUNCH_KEEP;
@@ -325,6 +330,21 @@ int cmd_parse_options(cmd_context *ctx, const cmd_builtin *builtin, int argc, ch
 	return 0;
 }
 
+int cmd_set_target_torch(cmd_context *ctx, const char *value)
+{
+	port_version v;
+
+	if (strcmp(value, "none") == 0) {
+		ctx->port.torch = PORT_TORCH_NONE;
+	} else {
+		if (port_version_parse(&v, value, strlen(value)) < 0)
+			return -1;
+		ctx->port.torch = port_torch_convention(v);
+	}
+	ctx->torch_given = true;
+	return 0;
+}
+
 int cmd_load_rules(cmd_context *ctx)
 {
 	int error;
@@ -337,6 +357,11 @@ int cmd_load_rules(cmd_context *ctx)
 		error = port_rules_load_builtin(&ctx->rules);
 	if (error < 0)
 		return cmd_fail(CMD_EXIT_USAGE, "rules: %s", util_error_last());
+	if (!ctx->torch_given) { /* port.targetTorch, read with the walk, may still decide */
+		port_version torch = chk_toolchain_torch_version();
+
+		ctx->port.torch = torch ? port_torch_convention(torch) : PORT_TORCH_V2;
+	}
 	if (!ctx->target_given) {
 		ctx->port.target_hip = chk_toolchain_hip_version();
 		if (!ctx->port.target_hip)

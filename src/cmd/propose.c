@@ -71,6 +71,12 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 
 		if ((error = vcs_config_read(&cfg, out->walk.root)) < 0)
 			return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+		if (cfg.port_target_torch && !ctx->torch_given && cmd_set_target_torch(ctx, cfg.port_target_torch) < 0) {
+			code = cmd_fail(CMD_EXIT_USAGE, "%s.hipport/config: port.targetTorch: '%s' is not a version like "
+					"2.11, or none", out->walk.root, cfg.port_target_torch);
+			vcs_config_dispose(&cfg);
+			return code;
+		}
 		if (cfg.scan_max_size && !ctx->max_size_given)
 			ctx->max_size = (size_t)cfg.scan_max_size;
 		if (!ctx->port.offload_arch && cfg.check_offload_arch) {

@@ -129,6 +129,7 @@ static int record_include(xlate *x, size_t hash, size_t word, size_t end, const 
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	x->includes = grown;
 	inc = &x->includes[x->nincludes];
+	memset(inc, 0, sizeof(*inc));
 	inc->hash = hash;
 	inc->end = end;
 	inc->name_start = (uint32_t)(name - x->src);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "port/xlate.h"
+#include "util/buf.h"
 
 static const char runtime_header[] = "hip/hip_runtime.h";
 
@@ -22,6 +23,79 @@ typedef struct header_plan {
 	port_ref_status status;
 } header_plan;
 
+/* Appends s[0, n) with `cuda` written `hip` and `CUDA` `HIP`, as PyTorch's
+ * hipify names the files of its ATen/cuda folders on ROCm. */
+static void put_hip_spelling(util_buf *out, const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		if (n - i >= 4 && (memcmp(s + i, "cuda", 4) == 0 || memcmp(s + i, "CUDA", 4) == 0)) {
+			util_buf_puts(out, s[i] == 'c' ? "hip" : "HIP");
+			i += 4;
+		} else {
+			util_buf_put(out, s + i, 1);
+			i++;
+		}
+	}
+}
+
+void xlate_plan_torch_headers(xlate *x)
+{
+	size_t i;
+
+	for (i = 0; x->torch && i < x->nincludes; i++) {
+		xlate_include *inc = &x->includes[i];
+		const char *name = x->src + inc->name_start;
+		size_t len = inc->name_end - inc->name_start, folder;
+		const port_rule *rule;
+		util_buf path = UTIL_BUF_INIT;
+
+		if (port_rules_find_header(x->torch, name, len) ||
+		    !(rule = port_rules_find_header_folder(x->torch, name, len)) || !rule->hip)
+			continue;
+		folder = strlen(rule->cuda) - 1; /* the folder and its slash */
+		util_buf_put(&path, rule->hip, strlen(rule->hip) - 1);
+		if (len >= folder + 3 && memcmp(name + len - 3, ".cu", 3) == 0) {
+			put_hip_spelling(&path, name + folder, len - folder - 3);
+			util_buf_puts(&path, ".hip");
+		} else {
+			put_hip_spelling(&path, name + folder, len - folder);
+		}
+		if (util_buf_oom(&path)) {
+			x->oom = true;
+			util_buf_dispose(&path);
+			return;
+		}
+		inc->torch_path = path.ptr; /* owned by the include now */
+		inc->torch_rule = rule;
+	}
+}
+
+/* What a torch file's include becomes under the PyTorch rules, if they say. */
+static bool plan_torch_header(const xlate *x, const xlate_include *inc, header_plan *plan)
+{
+	const port_rule *rule;
+
+	if (!x->torch)
+		return false;
+	if (inc->torch_path) {
+		plan->action = HEADER_RENAME;
+		plan->name = inc->torch_path;
+		plan->name_len = strlen(inc->torch_path);
+		plan->rule = inc->torch_rule;
+		return true;
+	}
+	rule = port_rules_find_header(x->torch, plan->name, plan->name_len);
+	if (!rule || !rule->hip)
+		return false;
+	plan->action = HEADER_RENAME;
+	plan->name = rule->hip;
+	plan->name_len = strlen(rule->hip);
+	plan->rule = rule;
+	return true;
+}
+
 static header_plan plan_header(const xlate *x, const xlate_include *inc)
 {
 	const char *name = x->src + inc->name_start;
@@ -30,7 +104,9 @@ static header_plan plan_header(const xlate *x, const xlate_include *inc)
 	header_plan plan = { HEADER_KEEP, name, len, rule, PORT_REF_CONVERTED };
 	const char *to;
 
-	if (!rule || (x->mark[inc->hash] & XLATE_PROTECT))
+	if (x->mark[inc->hash] & XLATE_PROTECT)
+		return plan;
+	if (plan_torch_header(x, inc, &plan) || !rule)
 		return plan;
 	if (rule->experimental && !x->opts->experimental) {
 		plan.status = PORT_REF_EXPERIMENTAL;

@@ -30,6 +30,7 @@ struct port_rules {
 	rule_entry *headers;
 	rule_entry *namespaces;
 	rule_text *texts;
+	struct port_rules *torch[2]; /* torch-v1.tsv, torch-v2.tsv */
 	size_t count;
 	port_version newest_hip;
 	unsigned long long hash; /* FNV-1a over every loaded text */
@@ -50,6 +51,7 @@ static const struct {
 	{ "function", PORT_RULE_FUNCTION }, { "type", PORT_RULE_TYPE },
 	{ "constant", PORT_RULE_CONSTANT }, { "warp_sync", PORT_RULE_WARP_SYNC },
 	{ "header", PORT_RULE_HEADER }, { "namespace", PORT_RULE_NAMESPACE },
+	{ "qualified", PORT_RULE_QUALIFIED },
 };
 
 static rule_entry **table_for(port_rules *rules, port_rule_kind kind)
@@ -193,9 +195,23 @@ next:
 	return 0;
 }
 
+/* 0 for torch-v1.tsv, 1 for torch-v2.tsv, -1 for the other files. */
+static int torch_index(const char *name)
+{
+	const char *base = strrchr(name, '/');
+
+	base = base ? base + 1 : name;
+	if (strcmp(base, "torch-v1.tsv") == 0)
+		return 0;
+	if (strcmp(base, "torch-v2.tsv") == 0)
+		return 1;
+	return -1;
+}
+
 static int add_text(port_rules *rules, const char *name, const char *data, size_t len)
 {
 	rule_text *text = calloc(1, sizeof(*text));
+	int torch;
 
 	if (!text)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
@@ -220,6 +236,11 @@ static int add_text(port_rules *rules, const char *name, const char *data, size_
 	}
 	text->next = rules->texts;
 	rules->texts = text;
+	if ((torch = torch_index(name)) >= 0) {
+		if (!rules->torch[torch] && !(rules->torch[torch] = calloc(1, sizeof(*rules))))
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		return load_text(rules->torch[torch], text, false);
+	}
 	return load_text(rules, text, strstr(name, "overrides.tsv") != NULL);
 }
 
@@ -351,6 +372,39 @@ const port_rule *port_rules_find_namespace(const port_rules *rules, const char *
 	return find_in(rules->namespaces, name, len);
 }
 
+port_torch port_torch_convention(port_version torch_version)
+{
+	return torch_version >= PORT_VERSION(2, 11, 0) ? PORT_TORCH_V2 : PORT_TORCH_V1;
+}
+
+const port_rules *port_rules_torch(const port_rules *rules, port_torch convention)
+{
+	if (convention == PORT_TORCH_V1)
+		return rules->torch[0];
+	if (convention == PORT_TORCH_V2)
+		return rules->torch[1];
+	return NULL;
+}
+
+const port_rule *port_rules_find_header_folder(const port_rules *rules, const char *name, size_t len)
+{
+	rule_entry *e, *tmp;
+	const port_rule *best = NULL;
+	size_t best_len = 0;
+
+	HASH_ITER(hh, rules->headers, e, tmp) {
+		size_t n = strlen(e->rule.cuda);
+
+		/* the folder ATen/cuda matches ATen/cuda/X, not ATen/cudnn/X; the longest folder wins */
+		if (n >= 2 && memcmp(e->rule.cuda + n - 2, "/*", 2) == 0 && len > n - 1 &&
+		    memcmp(e->rule.cuda, name, n - 1) == 0 && n > best_len) {
+			best = &e->rule;
+			best_len = n;
+		}
+	}
+	return best;
+}
+
 const port_rule *port_rules_find_by_target(const port_rules *rules, const char *name)
 {
 	rule_entry *tables[3] = { rules->identifiers, rules->headers, rules->namespaces }, *e, *tmp;
@@ -412,6 +466,8 @@ void port_rules_free(port_rules *rules)
 	free_table(&rules->identifiers);
 	free_table(&rules->headers);
 	free_table(&rules->namespaces);
+	port_rules_free(rules->torch[0]);
+	port_rules_free(rules->torch[1]);
 	for (t = rules->texts; t; t = next) {
 		next = t->next;
 		free(t->name);

@@ -14,8 +14,16 @@ typedef enum port_rule_kind {
 	PORT_RULE_CONSTANT,
 	PORT_RULE_WARP_SYNC, /* warp intrinsic whose first argument is a lane mask */
 	PORT_RULE_HEADER,
-	PORT_RULE_NAMESPACE
+	PORT_RULE_NAMESPACE,
+	PORT_RULE_QUALIFIED /* ns::name replaced as a whole (PyTorch's cuda::CUDAGuard) */
 } port_rule_kind;
+
+/* Which PyTorch hipify convention torch files follow (--target-torch). */
+typedef enum port_torch {
+	PORT_TORCH_NONE, /* no PyTorch mappings */
+	PORT_TORCH_V1,   /* PyTorch before 2.11: ...MasqueradingAsCUDA names */
+	PORT_TORCH_V2    /* PyTorch 2.11 and newer: CUDA spellings kept */
+} port_torch;
 
 typedef struct port_rule {
 	const char *cuda;
@@ -48,6 +56,16 @@ const port_rule *port_rules_find_header(const port_rules *rules, const char *nam
 const port_rule *port_rules_find_namespace(const port_rules *rules, const char *name, size_t len);
 /* The rule whose HIP (or ROC) name is name, for reverse lookups; NULL if none. */
 const port_rule *port_rules_find_by_target(const port_rules *rules, const char *name);
+
+/* The convention of a PyTorch version: v2 from 2.11 (torch.utils.hipify 2.0). */
+port_torch port_torch_convention(port_version torch_version);
+
+/* The PyTorch rules of a convention (rules/torch-v1.tsv, torch-v2.tsv), which
+ * torch files consult before these; NULL for PORT_TORCH_NONE or when not loaded. */
+const port_rules *port_rules_torch(const port_rules *rules, port_torch convention);
+/* The header rule for a folder ("FOLDER/" followed by a star) that starts name (torch path
+ * rewrites), or NULL. */
+const port_rule *port_rules_find_header_folder(const port_rules *rules, const char *name, size_t len);
 
 /* Calls fn on every rule (identifiers, headers, namespaces), in load order. */
 void port_rules_each(const port_rules *rules, void (*fn)(const port_rule *rule, void *payload), void *payload);

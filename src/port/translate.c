@@ -316,14 +316,53 @@ static bool is_plain_name(const char *s)
 	return true;
 }
 
+/* PyTorch's names in a torch file, as its own hipify writes them: `ns::name`
+ * pairs first (cuda::getCurrentCUDAStream), then names, qualified or not
+ * (hipify_torch matches text, not scopes); members (a.name) are left alone.
+ * Returns the token after what was written, or 0. */
+static size_t emit_torch_name(xlate *x, size_t i, util_buf *out)
+{
+	size_t colons = xlate_next(x, i), member = colons == SIZE_MAX ? SIZE_MAX : xlate_next(x, colons);
+	size_t p = xlate_prev(x, i);
+	const port_rule *rule;
+
+	if (p != SIZE_MAX && (xlate_tok_is(x, p, ".") || xlate_tok_is(x, p, "->")))
+		return 0;
+	if (member != SIZE_MAX && member < x->ntok && xlate_tok_is(x, colons, "::") &&
+	    x->tok[member].kind == PORT_TOKEN_IDENT && x->tok[colons].start == x->tok[i].end &&
+	    x->tok[member].start == x->tok[colons].end) {
+		char key[256];
+		size_t n = x->tok[member].end - x->tok[i].start;
+
+		if (n < sizeof(key)) {
+			memcpy(key, x->src + x->tok[i].start, n);
+			key[n] = '\0';
+			rule = port_rules_find(x->torch, key, n);
+			if (rule && rule->kind == PORT_RULE_QUALIFIED && rule->hip) {
+				xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_CONVERTED);
+				util_buf_puts(out, rule->hip);
+				return member + 1;
+			}
+		}
+	}
+	rule = port_rules_find(x->torch, xlate_tok_text(x, i), xlate_tok_len(x, i));
+	if (!rule || rule->kind == PORT_RULE_QUALIFIED || !rule->hip)
+		return 0;
+	xlate_add_ref(x, x->tok[i].start, (uint32_t)xlate_tok_len(x, i), rule, PORT_REF_CONVERTED);
+	util_buf_puts(out, rule->hip);
+	return i + 1;
+}
+
 static size_t emit_identifier(xlate *x, size_t i, util_buf *out)
 {
 	const char *t = xlate_tok_text(x, i);
-	size_t n = xlate_tok_len(x, i), next;
+	size_t n = xlate_tok_len(x, i), next, torch_end;
 	const port_rule *rule;
 	const char *to;
 	port_version target = x->opts->target_hip;
 
+	if (x->torch && (torch_end = emit_torch_name(x, i, out)) != 0)
+		return torch_end;
 	if (is_member_or_qualified(x, i) || is_pointer_declarator(x, i) || is_user_name(x, i))
 		goto copy;
 	next = xlate_next(x, i);
@@ -488,8 +527,10 @@ static void dispose_xlate(xlate *x)
 {
 	size_t i;
 
-	for (i = 0; i < x->nincludes; i++)
+	for (i = 0; i < x->nincludes; i++) {
 		xlate_cond_path_dispose(&x->includes[i].path);
+		free(x->includes[i].torch_path);
+	}
 	for (i = 0; i < x->nheaders; i++) {
 		free(x->headers[i].name);
 		xlate_cond_path_dispose(&x->headers[i].path);
@@ -500,6 +541,20 @@ static void dispose_xlate(xlate *x)
 	free(x->launches);
 	free(x->mark);
 	free(x->tok);
+}
+
+/* A file of a PyTorch extension: it includes ATen, c10 or torch headers. */
+static bool includes_torch(const xlate *x)
+{
+	static const char *const folders[] = { "ATen/", "c10/", "torch/", NULL };
+	size_t i, k;
+
+	for (i = 0; i < x->nincludes; i++)
+		for (k = 0; folders[k]; k++)
+			if (x->includes[i].name_end - x->includes[i].name_start > strlen(folders[k]) &&
+			    memcmp(x->src + x->includes[i].name_start, folders[k], strlen(folders[k])) == 0)
+				return true;
+	return false;
 }
 
 int port_translate(port_result *out, port_lexer *lexer, const port_rules *rules,
@@ -530,6 +585,8 @@ int port_translate(port_result *out, port_lexer *lexer, const port_rules *rules,
 	}
 	if ((error = xlate_scan_directives(&x)) < 0 || (error = xlate_find_launches(&x)) < 0)
 		goto done;
+	x.torch = includes_torch(&x) ? port_rules_torch(rules, opts->torch) : NULL;
+	xlate_plan_torch_headers(&x);
 	xlate_find_user_names(&x);
 	out->kernels = count_kernels(&x);
 	out->launches = x.nlaunches;

@@ -23,6 +23,7 @@ typedef struct port_options {
 	bool roc;          /* rocBLAS/rocSPARSE/... names instead of hipBLAS/... */
 	bool experimental; /* apply mappings marked experimental */
 	const char *offload_arch; /* build files: replaces CUDA architectures (NULL: gfx90a) */
+	port_torch torch;  /* PyTorch convention for files that include ATen, c10 or torch headers */
 } port_options;
 
 typedef enum port_ref_status {

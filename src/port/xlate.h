@@ -40,6 +40,8 @@ typedef struct xlate_include {
 	uint32_t name_start;   /* the header name, between its delimiters */
 	uint32_t name_end;
 	xlate_cond_path path;
+	char *torch_path;      /* the header a torch folder rule rewrites it to, or NULL */
+	const port_rule *torch_rule;
 } xlate_include;
 
 typedef struct xlate_header {
@@ -54,6 +56,7 @@ typedef struct xlate {
 	port_token *tok;
 	size_t ntok;
 	const port_rules *rules;
+	const port_rules *torch; /* PyTorch rules, for a file that includes its headers; or NULL */
 	const port_options *opts;
 	port_result *res;
 	uint8_t *mark;
@@ -95,6 +98,8 @@ int xlate_scan_directives(xlate *x);
 void xlate_cond_path_dispose(xlate_cond_path *path);
 
 /* include.c */
+/* Works out the headers the PyTorch folder rules rename (x->torch set). */
+void xlate_plan_torch_headers(xlate *x);
 void xlate_plan_runtime_header(xlate *x);
 size_t xlate_emit_include(xlate *x, size_t hash, util_buf *out);
 void xlate_emit_runtime_header(xlate *x, util_buf *out);

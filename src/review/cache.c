@@ -142,8 +142,8 @@ int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, 
 	if (!c)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	build_id(build, sizeof(build));
-	util_buf_printf(&b, "%s|%s|%s|%lu|%d|%d|%d|%s|%s", HIPPORT_VERSION, build, port_rules_digest(rules),
-			opts->target_hip, (int)opts->launch, (int)opts->roc, (int)opts->experimental,
+	util_buf_printf(&b, "%s|%s|%s|%lu|%d|%d|%d|%d|%s|%s", HIPPORT_VERSION, build, port_rules_digest(rules),
+			opts->target_hip, (int)opts->launch, (int)opts->roc, (int)opts->experimental, (int)opts->torch,
 			variant ? variant : "", opts->offload_arch ? opts->offload_arch : "");
 	git_odb_hash(&oid, b.ptr, b.len, GIT_OBJECT_BLOB);
 	git_oid_tostr(key, 17, &oid);
@@ -213,6 +213,8 @@ void rv_cache_free(rv_cache *cache)
 
 static char rule_class(const port_rule *r)
 {
+	if (strncmp(r->family, "torch-v", 7) == 0)
+		return (char)((r->family[7] == '1' ? 'H' : 'J') + (r->kind != PORT_RULE_HEADER));
 	return r->kind == PORT_RULE_HEADER ? 'h' : r->kind == PORT_RULE_NAMESPACE ? 'n' : 'i';
 }
 
@@ -220,6 +222,12 @@ static const port_rule *find_rule(const port_rules *rules, char cls, const char 
 {
 	size_t n = strlen(name);
 
+	if (cls == 'H' || cls == 'I' || cls == 'J' || cls == 'K') { /* the PyTorch rules: v1 H/I, v2 J/K */
+		rules = port_rules_torch(rules, cls <= 'I' ? PORT_TORCH_V1 : PORT_TORCH_V2);
+		if (!rules)
+			return NULL;
+		return cls == 'H' || cls == 'J' ? port_rules_find_header(rules, name, n) : port_rules_find(rules, name, n);
+	}
 	if (cls == 'h')
 		return port_rules_find_header(rules, name, n);
 	if (cls == 'n')
