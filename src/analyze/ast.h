@@ -236,6 +236,32 @@ void an_memory_tokens(an_ctx *ctx);
 void an_triton_tokens(an_ctx *ctx);
 /* BUILD findings of a setup.py with CUDAExtension, on Python tokens. */
 void an_setup_py_tokens(an_ctx *ctx);
+
+/* --- Python statements and their ROCm branches (pystmt.c) --- */
+typedef struct an_py_rocm {
+	util_buf aliases; /* names assigned from a test of ROCm (IS_ROCM = torch.version.hip is not None), each NUL-ended */
+} an_py_rocm;
+/* The first token of the logical line holding token i, and one past its last. */
+size_t an_py_stmt_start(const an_ctx *ctx, size_t i);
+size_t an_py_stmt_end(const an_ctx *ctx, size_t i);
+/* Collects the file's ROCm aliases (an_py_rocm_dispose frees them). */
+void an_py_rocm_collect(an_ctx *ctx, an_py_rocm *r);
+void an_py_rocm_dispose(an_py_rocm *r);
+/* Whether tokens [from, to) name ROCm: a name with a word rocm or hip
+ * (torch.version.hip, ROCM_HOME, IS_HIP_EXTENSION, USE_ROCM), a string
+ * holding such a name, or an alias. */
+bool an_py_mentions_rocm(const an_ctx *ctx, const an_py_rocm *r, size_t from, size_t to);
+/* Whether token i's statement, a header of its if/elif/else chain, or of a
+ * block around it (with that block's chain) names ROCm, or an earlier if of
+ * one of these blocks names ROCm and leaves it (return, raise). */
+bool an_py_rocm_branch(const an_ctx *ctx, const an_py_rocm *r, size_t i);
+/* The token closing the bracket opened at i, before to (ntokens when unclosed). */
+size_t an_py_closing(const an_ctx *ctx, size_t i, size_t to);
+/* The first token of the dotted name ending at token i (torch.cuda.NAME). */
+size_t an_py_dotted_start(const an_ctx *ctx, size_t i);
+/* BUILD-011..014: CUDA_HOME gates, nvcc -V, torch.version.cuda and
+ * capability tests (setup_gates.c), outside ROCm branches. */
+void an_setup_gates_tokens(an_ctx *ctx, const an_py_rocm *rocm);
 /* Before a file's walk: pointers the file allocates as managed or host memory. */
 void an_memory_collect(an_ctx *ctx, CXCursor c);
 
