@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,15 +16,19 @@
 typedef struct option_spec {
 	const char *name;      /* long name without "--" */
 	char short_name;
-	bool takes_value;
+	int takes_value;       /* false, true, or OPTIONAL_VALUE: --name or --name=VALUE only */
 	unsigned set;          /* 0: every command */
 	const char *help;
 } option_spec;
+
+#define OPTIONAL_VALUE 2
 
 static const option_spec options[] = {
 	{ "target-hip", 0, true, CMD_OPT_PORT, "HIP version to port for, MAJOR.MINOR (default: installed hipcc)" },
 	{ "target-torch", 0, true, CMD_OPT_PORT,
 	  "PyTorch version torch files are ported for, MAJOR.MINOR or none (default: port.targetTorch, else the installed torch, else the newest)" },
+	{ "single-source", 0, OPTIONAL_VALUE, CMD_OPT_PORT,
+	  "keep the CUDA text and put each fix taken under #ifdef MACRO, the original in #else (default macro: USE_ROCM in PyTorch files, else __HIP_PLATFORM_AMD__)" },
 	{ "kernel-launch", 0, true, CMD_OPT_PORT, "keep <<<...>>> (keep, default) or emit hipLaunchKernelGGL (hip)" },
 	{ "hip-kernel-execution-syntax", 0, false, CMD_OPT_PORT, "same as --kernel-launch=hip (hipify-clang's name)" },
 	{ "roc", 0, false, CMD_OPT_PORT, "use rocBLAS/rocSPARSE/rocRAND/... names instead of hipBLAS/..." },
@@ -107,7 +112,7 @@ void cmd_print_help(FILE *out, const cmd_builtin *builtin)
 				 options[i].takes_value ? " ARG" : "");
 		else
 			snprintf(left, sizeof(left), "    --%s%s", options[i].name,
-				 options[i].takes_value ? "=ARG" : "");
+				 options[i].takes_value == OPTIONAL_VALUE ? "[=ARG]" : options[i].takes_value ? "=ARG" : "");
 		fprintf(out, "  %-36s %s\n", left, options[i].help);
 	}
 }
@@ -148,6 +153,16 @@ static bool in_range(const char *value, long max, unsigned *out)
 	return true;
 }
 
+static bool is_macro_name(const char *s)
+{
+	if (!(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (; *s; s++)
+		if (!(isalnum((unsigned char)*s) || *s == '_'))
+			return false;
+	return true;
+}
+
 static int apply_option(cmd_context *ctx, const option_spec *o, const char *value)
 {
 	if (strcmp(o->name, "target-hip") == 0) {
@@ -157,6 +172,10 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 	} else if (strcmp(o->name, "target-torch") == 0) {
 		if (cmd_set_target_torch(ctx, value) < 0)
 			return cmd_fail(CMD_EXIT_USAGE, "--target-torch: '%s' is not a version like 2.11, or none", value);
+	} else if (strcmp(o->name, "single-source") == 0) {
+		if (*value && !is_macro_name(value))
+			return cmd_fail(CMD_EXIT_USAGE, "--single-source: '%s' is not a macro name", value);
+		ctx->port.single_source = value;
 	} else if (strcmp(o->name, "kernel-launch") == 0) {
 		if (strcmp(value, "keep") == 0)
 			ctx->port.launch = PORT_LAUNCH_KEEP;
@@ -316,7 +335,9 @@ int cmd_parse_options(cmd_context *ctx, const cmd_builtin *builtin, int argc, ch
 			cmd_print_help(stdout, builtin);
 			return -1;
 		}
-		if (o->takes_value && !value) {
+		if (o->takes_value == OPTIONAL_VALUE && !value) {
+			value = "";
+		} else if (o->takes_value && !value) {
 			if (i + 1 >= argc)
 				return cmd_fail(CMD_EXIT_USAGE, "%s: option '%s' needs a value", builtin->name,
 						arg);

@@ -24,6 +24,7 @@ typedef struct port_options {
 	bool experimental; /* apply mappings marked experimental */
 	const char *offload_arch; /* build files: replaces CUDA architectures (NULL: gfx90a) */
 	port_torch torch;  /* PyTorch convention for files that include ATen, c10 or torch headers */
+	const char *single_source; /* review: keep CUDA, guard fixes by this macro ("": per file); NULL: off */
 } port_options;
 
 typedef enum port_ref_status {

@@ -142,9 +142,10 @@ int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, 
 	if (!c)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	build_id(build, sizeof(build));
-	util_buf_printf(&b, "%s|%s|%s|%lu|%d|%d|%d|%d|%s|%s", HIPPORT_VERSION, build, port_rules_digest(rules),
+	util_buf_printf(&b, "%s|%s|%s|%lu|%d|%d|%d|%d|%s|%s|%s%s", HIPPORT_VERSION, build, port_rules_digest(rules),
 			opts->target_hip, (int)opts->launch, (int)opts->roc, (int)opts->experimental, (int)opts->torch,
-			variant ? variant : "", opts->offload_arch ? opts->offload_arch : "");
+			variant ? variant : "", opts->offload_arch ? opts->offload_arch : "",
+			opts->single_source ? "single-source=" : "", opts->single_source ? opts->single_source : "");
 	git_odb_hash(&oid, b.ptr, b.len, GIT_OBJECT_BLOB);
 	git_oid_tostr(key, 17, &oid);
 	util_buf_clear(&b);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "build/build.h"
+#include "review/single_source.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/text.h"
@@ -172,12 +173,27 @@ int rv_proposal_translate_fixed(rv_proposal *p, port_lexer *lexer, const port_ru
 		util_buf_clear(&p->port.output);
 		util_buf_put(&p->port.output, text->ptr ? text->ptr : "", text->len);
 		error = util_buf_oom(&p->port.output) ? UTIL_ENOMEM : 0;
+	} else if (opts->single_source) {
+		/* the names stay for the build's hipify; the fixes go in guarded branches */
+		error = port_translate(&p->port, lexer, rules, opts, p->path, p->source.ptr, p->source.len);
+		if (!error) {
+			util_buf_clear(&p->port.output);
+			if (p->fixes_applied)
+				rv_single_source(&p->port.output, p->source.ptr, p->source.len, fixed.ptr, fixed.len, spans,
+						 nspans, rv_single_source_macro(opts->single_source, p->source.ptr,
+										p->source.len));
+			else
+				util_buf_put(&p->port.output, p->source.ptr, p->source.len);
+			p->port.header_inserted = false;
+			error = util_buf_oom(&p->port.output) ? UTIL_ENOMEM : 0;
+		}
+		nspans = 0; /* the refs are the source's already */
 	} else if (p->fixes_applied) {
 		error = port_translate(&p->port, lexer, rules, opts, p->path, fixed.ptr, fixed.len);
 	} else {
 		error = port_translate(&p->port, lexer, rules, opts, p->path, p->source.ptr, p->source.len);
 	}
-	if (!error && p->fixes_applied)
+	if (!error && p->fixes_applied && nspans)
 		map_refs(p, spans, nspans);
 	free(spans);
 	util_buf_dispose(&fixed);
