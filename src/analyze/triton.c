@@ -9,20 +9,6 @@
 #include "analyze/pylex.h"
 
 
-/* The token closing the bracket opened at i (ntokens when unclosed). */
-static size_t closing(const an_ctx *ctx, size_t i, size_t to)
-{
-	int depth = 0;
-
-	for (; i < to; i++) {
-		depth += AN_TOKEN_AT(ctx, i, "(") || AN_TOKEN_AT(ctx, i, "[") || AN_TOKEN_AT(ctx, i, "{");
-		depth -= AN_TOKEN_AT(ctx, i, ")") || AN_TOKEN_AT(ctx, i, "]") || AN_TOKEN_AT(ctx, i, "}");
-		if (depth == 0)
-			return i;
-	}
-	return ctx->ntokens;
-}
-
 /* The argument of a call starting at token i: up to the next top-level
  * comma or the closing bracket (its index into *end). */
 static size_t argument_end(const an_ctx *ctx, size_t i, size_t close)
@@ -135,7 +121,7 @@ static bool loads(an_ctx *ctx, size_t from, size_t to, bool half)
 		if (!(ctx->tokens[i].flags & PORT_TOKEN_LINE_START) || ctx->tokens[i].kind != PORT_TOKEN_IDENT ||
 		    !AN_TOKEN_AT(ctx, i + 1, "=") || !tl_call(ctx, i + 2, "load"))
 			continue;
-		close = closing(ctx, i + 5, to);
+		close = an_py_closing(ctx, i + 5, to);
 		if (close >= to || AN_TOKEN_AT(ctx, close + 1, ".") || !used_in_arithmetic(ctx, i, i + 1, to))
 			continue;
 		h = an_add(ctx, "TRITON-002", half ? AN_WARNING : AN_NOTE, ctx->tokens[i + 2].start, ctx->tokens[close].end,
@@ -167,7 +153,7 @@ static void stores(an_ctx *ctx, size_t from, size_t to)
 
 		if (!tl_call(ctx, i, "store"))
 			continue;
-		close = closing(ctx, i + 3, to);
+		close = an_py_closing(ctx, i + 3, to);
 		ptr_end = argument_end(ctx, i + 4, close);
 		if (close >= to || ptr_end >= close)
 			continue;
@@ -210,7 +196,7 @@ static bool loaded_uncast(const an_ctx *ctx, size_t v, size_t from, size_t to)
 		if ((ctx->tokens[i].flags & PORT_TOKEN_LINE_START) &&
 		    token_is(ctx, i, ctx->src + name->start, name->end - name->start) && AN_TOKEN_AT(ctx, i + 1, "=") &&
 		    tl_call(ctx, i + 2, "load")) {
-			size_t close = closing(ctx, i + 5, to);
+			size_t close = an_py_closing(ctx, i + 5, to);
 
 			return close < to && !AN_TOKEN_AT(ctx, close + 1, ".");
 		}
@@ -269,7 +255,7 @@ static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 
 		if (!AN_TOKEN_AT(ctx, i, "tl") || !AN_TOKEN_AT(ctx, i + 1, ".") || !AN_TOKEN_AT(ctx, i + 3, "("))
 			continue;
-		close = closing(ctx, i + 3, to);
+		close = an_py_closing(ctx, i + 3, to);
 		if (name->end - name->start > 7 && memcmp(ctx->src + name->start, "atomic_", 7) == 0 &&
 		    ((k = keyword_arg(ctx, i + 3, close, "sem")) || (k = keyword_arg(ctx, i + 3, close, "scope"))))
 			strengthen(ctx, an_add(ctx, "TRITON-001", AN_WARNING, ctx->tokens[i].start, name->end,
