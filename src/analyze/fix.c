@@ -281,9 +281,11 @@ void an_fix(an_ctx *ctx, an_hit *hit, const char *variant, const an_range *range
 	if (v->helper) {
 		util_buf text = UTIL_BUF_INIT;
 
-		util_buf_puts(&text, v->helper_code);
-		util_buf_putc(&text, '\n');
 		edits[n].offset = helper_offset(ctx);
+		util_buf_puts(&text, v->helper_code);
+		/* a blank line between the helper and the code, unless one follows already */
+		if (edits[n].offset < ctx->len && ctx->src[edits[n].offset] != '\n' && ctx->src[edits[n].offset] != '\r')
+			util_buf_putc(&text, '\n');
 		edits[n].helper = strdup(v->helper);
 		edits[n++].text = util_buf_detach(&text);
 		if (!edits[n - 1].helper)
