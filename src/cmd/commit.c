@@ -157,7 +157,11 @@ int cmd_commit_message(cmd_context *ctx, const cmd_commit_plan *plan, util_buf *
 	char target[32];
 
 	port_version_format(target, sizeof(target), ctx->port.target_hip);
-	return rv_commit_message(out, ctx->message, plan->files, plan->n, target, ctx->force && plan->refused);
+	return rv_commit_message(out, ctx->message, plan->files, plan->n, target,
+				 ctx->port.torch == PORT_TORCH_V1   ? "before 2.11 (MasqueradingAsCUDA names)"
+				 : ctx->port.torch == PORT_TORCH_V2 ? "2.11 and newer"
+								    : NULL,
+				 ctx->force && plan->refused);
 }
 
 int cmd_commit(cmd_context *ctx)

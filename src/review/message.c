@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "review/single_source.h"
 #include "util/error.h"
 
 /* "12 runtime, 3 device": the rules applied, by family, most first. */
@@ -95,10 +96,11 @@ static void add_arch(char (*archs)[64], size_t *n, const rv_session_check *c)
 }
 
 int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *files, size_t n,
-		      const char *target_hip, bool forced)
+		      const char *target_hip, const char *target_torch, bool forced)
 {
 	char archs[16][64];
 	size_t i, k, narchs = 0;
+	bool torch = false;
 
 	if (summary && *summary)
 		util_buf_printf(out, "%s\n\n", summary);
@@ -108,6 +110,8 @@ int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *
 		const rv_commit_file *f = &files[i];
 
 		util_buf_printf(out, "%s\n", f->path);
+		torch = torch || (f->proposal && f->proposal->source.ptr &&
+				  rv_includes_torch(f->proposal->source.ptr, f->proposal->source.len));
 		rules_line(out, f->proposal);
 		if (f->rec && f->rec->fixes)
 			util_buf_printf(out, "  fixes: %s\n", f->rec->fixes);
@@ -126,6 +130,8 @@ int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *
 		}
 	}
 	util_buf_printf(out, "\nPorted-by: hipport %s\nTarget-HIP: %s\n", HIPPORT_VERSION, target_hip);
+	if (torch && target_torch)
+		util_buf_printf(out, "Target-Torch: %s\n", target_torch);
 	if (forced)
 		util_buf_puts(out, "Validated-on: none (forced)\n");
 	else

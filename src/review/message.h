@@ -23,10 +23,11 @@ typedef struct rv_commit_file {
 
 /* summary: the first line (NULL: "Port N files to HIP"); then per file the
  * rules applied by family, fixes taken, hand edits, findings left open and
- * checks; then the trailers Ported-by, Target-HIP and Validated-on (one per
- * arch where checks ran, "-proxy" for NVIDIA proxy runs; "none (forced)"
- * when forced). */
+ * checks; then the trailers Ported-by, Target-HIP, Target-Torch (when a
+ * file includes PyTorch's headers and target_torch is not NULL) and
+ * Validated-on (one per arch where checks ran, "-proxy" for NVIDIA proxy
+ * runs; "none (forced)" when forced). */
 int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *files, size_t n,
-		      const char *target_hip, bool forced);
+		      const char *target_hip, const char *target_torch, bool forced);
 
 #endif

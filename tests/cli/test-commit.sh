@@ -50,6 +50,7 @@ expect "checks line" "$tmp/message" "checks: compile for gfx90a pass"
 expect "trailer Validated-on" "$tmp/message" "Validated-on: gfx90a"
 expect "trailer Ported-by" "$tmp/message" "Ported-by: hipport "
 expect "trailer Target-HIP" "$tmp/message" "Target-HIP: 5.2"
+truth "no Target-Torch without PyTorch files" sh -c "! grep -q Target-Torch \"$tmp/message\""
 truth "reflog entry" sh -c "git reflog -1 --format=%gs | grep -q '^commit: Port a.cu to HIP'"
 check "status after commit" 0 "$hipport" status --format json --target-hip=5.2 a.cu
 truth "status: committed" python3 -c '
