@@ -241,6 +241,10 @@ static void consider(const port_rule *r, void *payload)
 	 * place (hip/hip_bfloat16.h for cuda_bf16.h): the same CUDA header serves */
 	if (r->kind == PORT_RULE_HEADER && r->fallback)
 		offer(c, r, r->fallback, score_of(r));
+	/* a name whose older HIP spelling is another name (hip_bfloat16 for
+	 * __nv_bfloat16 before HIP 6.0): that spelling stands for it too */
+	if (r->kind != PORT_RULE_HEADER && r->fallback && !strpbrk(r->fallback, "($ "))
+		offer(c, r, r->fallback, score_of(r));
 }
 
 static int by_name(name_entry *a, name_entry *b)
