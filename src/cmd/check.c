@@ -24,6 +24,7 @@
 #include "cmd/check_record.h"
 #include "cmd/propose.h"
 #include "review/session.h"
+#include "review/single_source.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "vcs/config.h"
@@ -78,6 +79,7 @@ static int draft_specs(cmd_context *ctx)
 typedef struct sources {
 	chk_bundle_source *items;
 	util_buf *origs; /* originals the session keeps */
+	util_buf *ports; /* --single-source: the guarded branches, hipified */
 	size_t n;
 } sources;
 
@@ -87,8 +89,39 @@ static void sources_dispose(sources *s, size_t n)
 
 	for (i = 0; s->origs && i < n; i++)
 		util_buf_dispose(&s->origs[i]);
+	for (i = 0; s->ports && i < n; i++)
+		util_buf_dispose(&s->ports[i]);
 	free(s->origs);
+	free(s->ports);
 	free(s->items);
+}
+
+/* --single-source: the port a check builds is the guarded branch, as the
+ * build's hipify makes it, with the guard macro defined. */
+static int hipify_single_sources(sources *s, const cmd_proposals *set, const cmd_context *ctx)
+{
+	port_lexer *lexer = NULL;
+	size_t i;
+	int error = 0;
+
+	if (!ctx->port.single_source)
+		return 0;
+	if (!(s->ports = calloc(set->n + 1, sizeof(*s->ports))))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	if ((error = port_lexer_new(&lexer)) < 0)
+		return error;
+	for (i = 0; i < s->n && !error; i++) {
+		chk_bundle_source *item = &s->items[i];
+
+		if (!rv_proposal_looks_like_cuda(item->port, item->port_len))
+			continue;
+		error = rv_single_source_port(&s->ports[i], lexer, ctx->rules, &ctx->port, item->path, item->port,
+					      item->port_len);
+		item->port = s->ports[i].ptr ? s->ports[i].ptr : "";
+		item->port_len = s->ports[i].len;
+	}
+	port_lexer_free(lexer);
+	return error;
 }
 
 static int collect_sources(sources *out, const cmd_proposals *set, const rv_session *session)
@@ -389,6 +422,7 @@ static int bundle_and_run(cmd_context *ctx)
 	if ((set.walk.git_dir && (error = rv_session_open(&session, set.walk.git_dir)) < 0) ||
 	    (error = vcs_config_read(&cfg, root)) < 0 || (error = chk_spec_list_load(&specs, root)) < 0 ||
 	    (error = collect_sources(&src, &set, set.walk.git_dir ? &session : NULL)) < 0 ||
+	    (error = hipify_single_sources(&src, &set, ctx)) < 0 ||
 	    (error = chk_offload_arch_resolve(ctx->offload_arch, set.walk.root, &arch)) < 0 ||
 	    !(includes = cmd_check_includes(root, &cfg))) {
 		code = cmd_fail(cmd_exit_for(error), "%s", error ? util_error_last() : "out of memory");

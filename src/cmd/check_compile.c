@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <git2.h>
 
@@ -14,6 +15,7 @@
 #include "check/compile.h"
 #include "check/toolchain.h"
 #include "cmd/check_compile.h"
+#include "review/single_source.h"
 #include "review/validate.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -96,7 +98,10 @@ int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_propo
 
 	memset(env, 0, sizeof(*env));
 	env->set = set;
+	env->ctx = ctx;
 	if ((error = vcs_config_read(&cfg, set->walk.root)) < 0)
+		return error;
+	if (ctx->port.single_source && (error = port_lexer_new(&env->lexer)) < 0)
 		return error;
 	env->includes = cmd_check_includes(set->walk.root, &cfg);
 	env->flags = cfg.check_flags ? strdup(cfg.check_flags) : NULL;
@@ -125,6 +130,7 @@ int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_propo
 
 void cmd_compile_env_close(cmd_compile_env *env)
 {
+	port_lexer_free(env->lexer);
 	free(env->includes);
 	free(env->flags);
 	util_buf_dispose(&env->cache);
@@ -158,6 +164,60 @@ static void strip_root(char *s, const char *root)
 		memmove(at, at + n, strlen(at + n) + 1);
 }
 
+/* --single-source: the working tree keeps CUDA names and guarded fixes, so
+ * hipcc builds the file as the build's hipify makes it, from a temporary copy
+ * that finds the file's quoted includes next to the original (-iquote); the
+ * diagnostics name the original. */
+static int compile_single_source(cmd_compile_env *env, const rv_proposal *p, chk_compile_result *out)
+{
+	const char *dot = strrchr(p->fs_path, '.'), *slash = strrchr(p->fs_path, '/');
+	const char *ext = dot && (!slash || dot > slash) ? dot : ".cu";
+	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	util_buf text = UTIL_BUF_INIT, path = UTIL_BUF_INIT, dir = UTIL_BUF_INIT;
+	const char **flags = NULL, *const *saved = env->o.flags;
+	size_t saved_n = env->o.nflags, k;
+	char blob[41];
+	int fd = -1, error;
+
+	if ((error = rv_single_source_port(&text, env->lexer, env->ctx->rules, &env->ctx->port, p->path,
+					   p->source.ptr, p->source.len)) < 0)
+		goto done;
+	util_buf_printf(&path, "%s/hipport-single-XXXXXX%s", tmp, ext);
+	util_buf_printf(&dir, "-iquote%.*s", slash ? (int)(slash - p->fs_path) : 1, slash ? p->fs_path : ".");
+	if (util_buf_oom(&path) || util_buf_oom(&dir) || !(flags = calloc(saved_n + 1, sizeof(*flags)))) {
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((fd = mkstemps(path.ptr, (int)strlen(ext))) < 0 || write(fd, text.ptr, text.len) != (ssize_t)text.len) {
+		error = util_error_set(UTIL_ERROR, "cannot write a temporary file in %s", tmp);
+		goto done;
+	}
+	for (k = 0; k < saved_n; k++)
+		flags[k] = saved[k];
+	flags[saved_n] = dir.ptr;
+	env->o.flags = flags;
+	env->o.nflags = saved_n + 1;
+	rv_blob_id(blob, text.ptr, text.len);
+	error = chk_compile_file(out, &env->o, path.ptr, blob);
+	env->o.flags = saved;
+	env->o.nflags = saved_n;
+	for (k = 0; error >= 0 && k < out->ndiags; k++)
+		if (out->diags[k].file && strcmp(out->diags[k].file, path.ptr) == 0) {
+			free(out->diags[k].file);
+			out->diags[k].file = strdup(p->fs_path);
+		}
+done:
+	if (fd >= 0) {
+		close(fd);
+		unlink(path.ptr);
+	}
+	free(flags);
+	util_buf_dispose(&text);
+	util_buf_dispose(&path);
+	util_buf_dispose(&dir);
+	return error;
+}
+
 void cmd_compile_env_refresh(cmd_compile_env *env)
 {
 	sources_digest(env->digest, env->set);
@@ -175,7 +235,10 @@ int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *sess
 	env->o.flags = (const char *const *)flags;
 	env->o.nflags = nflags;
 	rv_blob_id(blob, p->source.ptr, p->source.len);
-	error = chk_compile_file(out, &env->o, p->fs_path, blob);
+	if (env->lexer && rv_proposal_looks_like_cuda(p->source.ptr, p->source.len))
+		error = compile_single_source(env, p, out);
+	else
+		error = chk_compile_file(out, &env->o, p->fs_path, blob);
 	for (k = 0; k < nflags; k++)
 		free(flags[k]);
 	free(flags);

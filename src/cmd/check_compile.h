@@ -19,6 +19,8 @@ typedef struct cmd_compile_env {
 	util_buf cache;
 	char digest[41];
 	chk_compile_options o;   /* o.watch may be set to stream the compiler's output */
+	const cmd_context *ctx;  /* for --single-source: files are hipified before hipcc */
+	port_lexer *lexer;       /* likewise, or NULL */
 } cmd_compile_env;
 
 /* Reads the repository's check.includes and check.flags, finds the toolchain. */

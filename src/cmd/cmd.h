@@ -68,6 +68,7 @@ typedef struct cmd_context {
 	bool compare;            /* check --compare */
 	unsigned check_timeout;  /* check --timeout SECONDS, or 0 */
 	const char *offload_arch; /* --offload-arch: a target id (checked), or NULL */
+	char *configured_single_source; /* port.singleSource of the repository walked, or NULL */
 	char *configured_arch;   /* check.offloadArch of the repository walked, or NULL: for build files */
 	const char *message;     /* commit -m: the summary line */
 	const char *branch;      /* commit --branch NAME */
@@ -108,6 +109,8 @@ void cmd_print_help(FILE *out, const cmd_builtin *builtin);
 int cmd_load_rules(cmd_context *ctx);
 /* --target-torch's value (MAJOR.MINOR or none) into ctx->port.torch; -1 if malformed. */
 int cmd_set_target_torch(cmd_context *ctx, const char *value);
+/* Whether s is a C identifier (a macro name for --single-source). */
+bool cmd_is_macro_name(const char *s);
 
 /* "hipport: message" on stderr; returns code. */
 int cmd_fail(int code, const char *fmt, ...) UTIL_PRINTF(2, 3);

@@ -153,7 +153,7 @@ static bool in_range(const char *value, long max, unsigned *out)
 	return true;
 }
 
-static bool is_macro_name(const char *s)
+bool cmd_is_macro_name(const char *s)
 {
 	if (!(isalpha((unsigned char)*s) || *s == '_'))
 		return false;
@@ -173,7 +173,7 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		if (cmd_set_target_torch(ctx, value) < 0)
 			return cmd_fail(CMD_EXIT_USAGE, "--target-torch: '%s' is not a version like 2.11, or none", value);
 	} else if (strcmp(o->name, "single-source") == 0) {
-		if (*value && !is_macro_name(value))
+		if (*value && !cmd_is_macro_name(value))
 			return cmd_fail(CMD_EXIT_USAGE, "--single-source: '%s' is not a macro name", value);
 		ctx->port.single_source = value;
 	} else if (strcmp(o->name, "kernel-launch") == 0) {
@@ -409,6 +409,7 @@ void cmd_context_dispose(cmd_context *ctx)
 {
 	free(ctx->suppress);
 	free(ctx->configured_arch);
+	free(ctx->configured_single_source);
 	port_rules_free(ctx->rules);
 	free(ctx->args);
 }

@@ -77,6 +77,22 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 			vcs_config_dispose(&cfg);
 			return code;
 		}
+		if (cfg.port_single_source && strcmp(cfg.port_single_source, "true") != 0 &&
+		    strcmp(cfg.port_single_source, "false") != 0 && !cmd_is_macro_name(cfg.port_single_source)) {
+			code = cmd_fail(CMD_EXIT_USAGE, "%s.hipport/config: port.singleSource: '%s' is not true, false or "
+					"a macro name", out->walk.root, cfg.port_single_source);
+			vcs_config_dispose(&cfg);
+			return code;
+		}
+		if (cfg.port_single_source && !ctx->port.single_source &&
+		    strcmp(cfg.port_single_source, "false") != 0) {
+			/* kept for the walk: check and commit must build what apply wrote */
+			ctx->configured_single_source = cfg.port_single_source;
+			cfg.port_single_source = NULL;
+			ctx->port.single_source = strcmp(ctx->configured_single_source, "true") == 0
+							  ? ""
+							  : ctx->configured_single_source;
+		}
 		if (cfg.scan_max_size && !ctx->max_size_given)
 			ctx->max_size = (size_t)cfg.scan_max_size;
 		if (!ctx->port.offload_arch && cfg.check_offload_arch) {

@@ -13,6 +13,8 @@
 
 #include <string.h>
 
+#include "util/error.h"
+
 /* The start of the line that holds offset. */
 static size_t line_start(const char *s, size_t offset)
 {
@@ -129,4 +131,21 @@ void rv_single_source(util_buf *out, const char *src, size_t len, const char *fi
 		delta += inside;
 	}
 	util_buf_put(out, src + copied, len - copied);
+}
+
+int rv_single_source_port(util_buf *out, port_lexer *lexer, const port_rules *rules, const port_options *opts,
+			  const char *path, const char *text, size_t len)
+{
+	const char *macro = rv_single_source_macro(opts->single_source, text, len);
+	port_options hipify = *opts;
+	port_result r;
+	int error;
+
+	hipify.single_source = NULL;
+	if ((error = port_translate(&r, lexer, rules, &hipify, path, text, len)) < 0)
+		return error;
+	util_buf_printf(out, "#ifndef %s\n#define %s 1\n#endif\n#line 1\n", macro, macro);
+	util_buf_put(out, r.output.ptr ? r.output.ptr : "", r.output.len);
+	port_result_dispose(&r);
+	return util_buf_oom(out) ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 
 #include "analyze/analysis.h"
+#include "port/lex.h"
+#include "port/translate.h"
 #include "util/buf.h"
 
 /* Whether the source includes an ATen, c10 or torch header. */
@@ -22,5 +24,12 @@ const char *rv_single_source_macro(const char *requested, const char *src, size_
  * whole-line insertion gets no #else. */
 void rv_single_source(util_buf *out, const char *src, size_t len, const char *fixed, size_t fixed_len,
 		      const an_applied *spans, size_t nspans, const char *macro);
+
+/* What the checks build for a single-source file's port: text as the
+ * build's hipify makes it (the renames of opts, without single_source), after
+ * lines that define the guard macro and a #line 1 that keeps the line
+ * numbers. */
+int rv_single_source_port(util_buf *out, port_lexer *lexer, const port_rules *rules, const port_options *opts,
+			  const char *path, const char *text, size_t len);
 
 #endif

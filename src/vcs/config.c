@@ -107,7 +107,8 @@ int vcs_config_read(vcs_config *out, const char *root)
 	    (error = get_string(&out->check_flags, cfg, "check.flags", path.ptr)) < 0 ||
 	    (error = get_string(&out->check_command, cfg, "check.command", path.ptr)) < 0 ||
 	    (error = get_string(&out->check_offload_arch, cfg, "check.offloadArch", path.ptr)) < 0 ||
-	    (error = get_string(&out->port_target_torch, cfg, "port.targetTorch", path.ptr)) < 0)
+	    (error = get_string(&out->port_target_torch, cfg, "port.targetTorch", path.ptr)) < 0 ||
+	    (error = get_string(&out->port_single_source, cfg, "port.singleSource", path.ptr)) < 0)
 		goto done;
 	rc = git_config_get_int64(&size, cfg, "scan.maxsize");
 	if (rc == 0 && size > 0) {
@@ -156,6 +157,7 @@ void vcs_config_dispose(vcs_config *cfg)
 	free(cfg->check_flags);
 	free(cfg->check_command);
 	free(cfg->port_target_torch);
+	free(cfg->port_single_source);
 	free(cfg->check_offload_arch);
 	memset(cfg, 0, sizeof(*cfg));
 }

@@ -84,5 +84,31 @@ for f in warp_given.cu bounds.cu precision.cu; do
 	fi
 done
 
+# A repository that keeps single-source ports (port.singleSource): apply
+# writes the guarded branches, the compile check builds the hipified guarded
+# side, and a bundle's port is that side with the macro defined.
+repo="$tmp/repo"
+mkdir -p "$repo/.hipport" && cp "$cases/bounds.cu" "$repo/" && cd "$repo" || exit 2
+git init -q -b main . && git config user.name Engineer && git config user.email eng@example.com || exit 2
+printf '[port]\n\tsingleSource = true\n' >.hipport/config
+git add -A && git commit -q -m "CUDA" || exit 2
+check "apply" 0 "$hipport" apply --fix=all bounds.cu
+expect "working tree guarded" "$repo/bounds.cu" "#ifdef __HIP_PLATFORM_AMD__"
+truth "working tree not hipified" sh -c "! grep -q hip_runtime '$repo/bounds.cu'"
+check "draft specs" 0 "$hipport" check --draft-spec bounds.cu
+check "bundle" 0 "$hipport" check --bundle "$tmp/bundle" bounds.cu
+expect "bundle port: macro defined" "$tmp/bundle/port/bounds.cu" "#define __HIP_PLATFORM_AMD__ 1"
+expect "bundle port: hipified" "$tmp/bundle/port/bounds.cu" "hip/hip_runtime.h"
+expect "bundle port: the guarded branch" "$tmp/bundle/port/bounds.cu" "__launch_bounds__"
+truth "bundle original: the CUDA file" cmp -s "$tmp/bundle/orig/bounds.cu" "$cases/bounds.cu"
+if command -v hipcc >/dev/null 2>&1; then
+	check "compile check of the guarded side" 0 "$hipport" check --offload-arch=gfx90a --no-cache bounds.cu
+	expect "compile passes" "$tmp/out" "pass"
+fi
+printf '[port]\n\tsingleSource = 9x\n' >.hipport/config
+check "bad port.singleSource" 2 "$hipport" scan
+expect "bad port.singleSource message" "$tmp/err" "port.singleSource"
+cd - >/dev/null || exit 2
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
