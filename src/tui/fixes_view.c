@@ -7,6 +7,7 @@
 #include "analyze/analysis.h"
 #include "tui/views.h"
 #include "util/buf.h"
+#include "util/text.h"
 
 enum { PREVIEW_LINES = 2 }; /* per side and fix */
 
@@ -92,7 +93,12 @@ static void preview(tui_screen *s, int *y, int width, const tui_file *f, const a
 	for (i = 0; i < hit->nedits; i++)
 		if (hit->edits[i].helper) {
 			char row[256];
-			int n = snprintf(row, sizeof(row), "   + helper %s, once, before the function", hit->edits[i].helper);
+			unsigned line, col;
+			int n;
+
+			util_text_position(f->p->source.ptr, hit->edits[i].offset, &line, &col);
+			n = snprintf(row, sizeof(row), "   + helper %s, once per file, before line %u", hit->edits[i].helper,
+				     line);
 
 			menu_row(s, y, width, TUI_ADDED, row, (size_t)n < sizeof(row) ? (size_t)n : sizeof(row) - 1);
 		}
