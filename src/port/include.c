@@ -1,6 +1,6 @@
 /* #include directives: CUDA headers mapped to HIP ones (or dropped), duplicate
- * HIP includes removed, and hip/hip_runtime.h inserted where a file has
- * kernels or launches but no runtime header. */
+ * HIP includes removed, and hip/hip_runtime.h inserted where a file uses
+ * CUDA but includes no runtime header. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,85 +150,116 @@ static bool is_runtime(const header_plan *plan)
 	       memcmp(plan->name, runtime_header, plan->name_len) == 0;
 }
 
-/* The first line after leading comments, #pragma once and a header guard. */
-static size_t after_preamble(const xlate *x)
+/* The line after a #pragma once or the #define of an include guard that
+ * opens the file (after leading comments), or SIZE_MAX. The header goes
+ * inside the guard, as hipify-clang puts it; after the #define rather than
+ * between it and the #ifndef, so the guard idiom stays whole. */
+static size_t after_guard(const xlate *x)
 {
-	size_t i = 0, last_end = 0;
-	bool skipped = false;
+	size_t i = 0, end;
 
-	while (i < x->ntok && !(x->mark[i] & XLATE_PROTECT)) {
-		if (x->tok[i].kind == PORT_TOKEN_COMMENT) {
-			last_end = x->tok[i].end;
-			skipped = true;
-			i++;
-			continue;
-		}
-		if (xlate_tok_is(x, i, "#") && i + 2 < x->ntok && xlate_tok_is(x, i + 1, "pragma") &&
-		    xlate_tok_is(x, i + 2, "once")) {
-			last_end = x->tok[i + 2].end;
-			skipped = true;
-			i += 3;
-			continue;
-		}
-		if (xlate_tok_is(x, i, "#") && i + 5 < x->ntok && xlate_tok_is(x, i + 1, "ifndef") &&
-		    xlate_tok_is(x, i + 3, "#") && xlate_tok_is(x, i + 4, "define") &&
-		    xlate_tok_len(x, i + 2) == xlate_tok_len(x, i + 5) &&
-		    memcmp(xlate_tok_text(x, i + 2), xlate_tok_text(x, i + 5), xlate_tok_len(x, i + 2)) == 0) {
-			size_t k = i + 6;
+	while (i < x->ntok && x->tok[i].kind == PORT_TOKEN_COMMENT)
+		i++;
+	if (i >= x->ntok || (x->mark[i] & XLATE_PROTECT) || !xlate_tok_is(x, i, "#"))
+		return SIZE_MAX;
+	if (i + 2 < x->ntok && xlate_tok_is(x, i + 1, "pragma") && xlate_tok_is(x, i + 2, "once")) {
+		end = x->tok[i + 2].end;
+	} else if (i + 5 < x->ntok && xlate_tok_is(x, i + 1, "ifndef") && xlate_tok_is(x, i + 3, "#") &&
+		   xlate_tok_is(x, i + 4, "define") && xlate_tok_len(x, i + 2) == xlate_tok_len(x, i + 5) &&
+		   memcmp(xlate_tok_text(x, i + 2), xlate_tok_text(x, i + 5), xlate_tok_len(x, i + 2)) == 0) {
+		size_t k = i + 6;
 
-			while (k < x->ntok && (x->tok[k].flags & PORT_TOKEN_DIRECTIVE) &&
-			       !(x->tok[k].flags & PORT_TOKEN_LINE_START))
-				k++;
-			last_end = x->tok[k - 1].end;
-			skipped = true;
-			i = k;
-			continue;
-		}
-		break;
+		while (k < x->ntok && (x->tok[k].flags & PORT_TOKEN_DIRECTIVE) &&
+		       !(x->tok[k].flags & PORT_TOKEN_LINE_START))
+			k++;
+		end = x->tok[k - 1].end;
+	} else {
+		return SIZE_MAX;
 	}
-	if (!skipped)
-		return 0;
-	while (last_end < x->len && x->src[last_end] != '\n')
-		last_end++;
-	return last_end < x->len ? last_end + 1 : x->len;
+	while (end < x->len && x->src[end] != '\n')
+		end++;
+	return end < x->len ? end + 1 : x->len;
 }
 
+/* A CUDA source file: nvcc includes the runtime header in it implicitly. */
+static bool is_cuda_source(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return (n >= 3 && strcmp(name + n - 3, ".cu") == 0) || (n >= 4 && strcmp(name + n - 4, ".cuh") == 0);
+}
+
+/* Where hip/hip_runtime.h would go: the decision to write it waits for the
+ * end of the translation (xlate_finish_runtime_header), when the file's
+ * CUDA references are known. Like hipify-clang: after a #pragma once or
+ * include guard, else before the first include, else at the top. */
 void xlate_plan_runtime_header(xlate *x)
 {
 	size_t i, first_top = SIZE_MAX;
 
 	x->insert_at = SIZE_MAX;
-	if (!x->res->kernels && !x->nlaunches)
-		return;
+	x->insert_out = SIZE_MAX;
+	if (x->torch && !x->res->kernels && !x->nlaunches)
+		return; /* PyTorch's hipify adds it for device code only */
 	for (i = 0; i < x->nincludes; i++) {
 		header_plan plan = plan_header(x, &x->includes[i]);
 
 		if (is_runtime(&plan))
 			return;
+		/* an include inside an #if branch is not compiled in every build */
 		if (first_top == SIZE_MAX && x->includes[i].path.depth == 0 &&
 		    !(x->mark[x->includes[i].hash] & XLATE_PROTECT))
 			first_top = i;
 	}
-	if (first_top != SIZE_MAX) {
+	x->insert_at = after_guard(x);
+	if (x->insert_at == SIZE_MAX && first_top != SIZE_MAX) {
 		size_t at = x->tok[x->includes[first_top].hash].start;
 
 		while (at > 0 && x->src[at - 1] != '\n')
 			at--;
 		x->insert_at = at;
-	} else {
-		x->insert_at = after_preamble(x);
+	} else if (x->insert_at == SIZE_MAX) {
+		x->insert_at = 0;
 	}
 	if (x->insert_at < 3 && x->len >= 3 && memcmp(x->src, "\xef\xbb\xbf", 3) == 0)
 		x->insert_at = 3; /* after a byte order mark */
 }
 
-void xlate_emit_runtime_header(xlate *x, util_buf *out)
+/* Whether the file needs the runtime header hipify-clang gives every file
+ * it ports: a CUDA source file always (nvcc included it), another file when
+ * it uses CUDA (a kernel, a launch, a CUDA name or header); a file without
+ * CUDA is left as it is. A PyTorch file follows PyTorch's hipify: device code. */
+static bool needs_runtime_header(const xlate *x)
 {
+	if (x->res->kernels || x->nlaunches)
+		return true;
+	if (x->torch)
+		return false;
+	return is_cuda_source(x->name) || x->res->nrefs > 0;
+}
+
+void xlate_finish_runtime_header(xlate *x)
+{
+	util_buf *out = &x->res->output, tail = UTIL_BUF_INIT;
+
+	if (x->insert_out == SIZE_MAX || x->insert_out > out->len || util_buf_oom(out) ||
+	    !needs_runtime_header(x))
+		return;
+	util_buf_put(&tail, out->ptr + x->insert_out, out->len - x->insert_out);
+	out->len = x->insert_out;
 	/* only at the end of a file without a final newline is it needed */
 	if (x->insert_at == x->len && x->len && x->src[x->len - 1] != '\n')
 		util_buf_puts(out, x->eol);
-	util_buf_printf(out, "#include \"%s\"%s", runtime_header, x->eol);
-	x->inserted = true;
+	/* hipify-clang writes the header it inserts in angle brackets; PyTorch's
+	 * hipify in quotes */
+	util_buf_puts(out, x->torch ? "#include \"" : "#include <");
+	util_buf_puts(out, runtime_header);
+	util_buf_puts(out, x->torch ? "\"" : ">");
+	util_buf_puts(out, x->eol);
+	util_buf_put(out, tail.ptr, tail.len);
+	if (util_buf_oom(&tail))
+		x->oom = true;
+	util_buf_dispose(&tail);
 	x->res->header_inserted = true;
 }
 

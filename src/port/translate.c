@@ -446,9 +446,11 @@ copy:
 
 static void emit_gap(xlate *x, size_t from, size_t to, util_buf *out)
 {
-	if (!x->inserted && x->insert_at != SIZE_MAX && x->insert_at >= from && x->insert_at <= to) {
+	/* the runtime header's place in the output, filled in at the end */
+	if (x->insert_out == SIZE_MAX && x->insert_at != SIZE_MAX && x->insert_at >= from &&
+	    x->insert_at <= to && out == &x->res->output) {
 		util_buf_put(out, x->src + from, x->insert_at - from);
-		xlate_emit_runtime_header(x, out);
+		x->insert_out = out->len;
 		from = x->insert_at;
 	}
 	util_buf_put(out, x->src + from, to - from);
@@ -572,6 +574,7 @@ int port_translate(port_result *out, port_lexer *lexer, const port_rules *rules,
 	x.opts = opts;
 	x.res = out;
 	x.insert_at = SIZE_MAX;
+	x.insert_out = SIZE_MAX;
 	x.launch_name = SIZE_MAX;
 	x.eol = memmem(src, len, "\r\n", 2) ? "\r\n" : "\n";
 	if ((error = port_source_check(name, src, len)) < 0)
@@ -599,6 +602,7 @@ int port_translate(port_result *out, port_lexer *lexer, const port_rules *rules,
 	} else {
 		util_buf_put(&out->output, src, len);
 	}
+	xlate_finish_runtime_header(&x);
 	if (x.oom || util_buf_oom(&out->output)) {
 		error = util_error_set(UTIL_ENOMEM, "%s: out of memory", name);
 		goto done;

@@ -68,7 +68,7 @@ typedef struct xlate {
 	size_t nheaders;
 	bool has_runtime_header; /* the output includes hip/hip_runtime.h */
 	size_t insert_at;        /* where to insert it if needed, or SIZE_MAX */
-	bool inserted;
+	size_t insert_out;       /* the output offset of insert_at once written, or SIZE_MAX */
 	size_t launch_name;      /* kernel token whose name is being emitted, or SIZE_MAX */
 	const char *eol;
 	xlate_range *user_names; /* declarations of names spelled like CUDA names (tokens) */
@@ -102,7 +102,8 @@ void xlate_cond_path_dispose(xlate_cond_path *path);
 void xlate_plan_torch_headers(xlate *x);
 void xlate_plan_runtime_header(xlate *x);
 size_t xlate_emit_include(xlate *x, size_t hash, util_buf *out);
-void xlate_emit_runtime_header(xlate *x, util_buf *out);
+/* Inserts hip/hip_runtime.h at insert_out if the file needs it. */
+void xlate_finish_runtime_header(xlate *x);
 
 /* launch.c */
 int xlate_find_launches(xlate *x);

@@ -73,11 +73,11 @@ static void test_apply_and_undo(void **state)
 	(void)state;
 	write_text("void f() { cudaFree(0); }\n");
 	make(&p);
-	assert_int_equal(p.additions, 1);
+	assert_int_equal(p.additions, 2); /* the runtime header and the renamed line */
 	assert_int_equal(p.deletions, 1);
 	assert_int_equal(rv_apply(&p, backups), 0);
 	read_text(&now);
-	assert_string_equal(now.ptr, "void f() { hipFree(0); }\n");
+	assert_string_equal(now.ptr, "#include <hip/hip_runtime.h>\nvoid f() { hipFree(0); }\n");
 	assert_int_equal(rv_undo(backups, "k.cu", file), 0);
 	read_text(&now);
 	assert_string_equal(now.ptr, "void f() { cudaFree(0); }\n");

@@ -36,12 +36,15 @@ static port_options options(const char *target, port_launch_style launch)
 	return o;
 }
 
-/* Translates src and checks the output equals want; returns the result for more checks. */
+/* The runtime header inserted into a file that uses CUDA (docs/translation.md). */
+#define RUNTIME "#include <hip/hip_runtime.h>\n"
+
+/* Translates src as a C++ file and checks the output equals want; returns the result for more checks. */
 static void expect(const char *src, const char *want, const port_options *o, port_result *keep)
 {
 	port_result res;
 
-	assert_int_equal(port_translate(&res, lexer, rules, o, "t.cu", src, strlen(src)), 0);
+	assert_int_equal(port_translate(&res, lexer, rules, o, "t.cpp", src, strlen(src)), 0);
 	assert_string_equal(res.output.ptr, want);
 	if (keep)
 		*keep = res;
@@ -60,6 +63,12 @@ static void test_no_cuda_is_identity(void **state)
 	assert_int_equal(res.nrefs, 0);
 	assert_false(res.header_inserted);
 	port_result_dispose(&res);
+	/* a .cu file had the runtime header from nvcc: it gets HIP's */
+	assert_int_equal(port_translate(&res, lexer, rules, &o, "t.cu", src, strlen(src)), 0);
+	assert_string_equal(res.output.ptr, RUNTIME "#include <stdio.h>\n/* plain C */\n"
+					    "int main(void) { int min = 1; return min; }\n");
+	assert_true(res.header_inserted);
+	port_result_dispose(&res);
 }
 
 static void test_comments_and_strings_untouched(void **state)
@@ -68,7 +77,7 @@ static void test_comments_and_strings_untouched(void **state)
 
 	(void)state;
 	expect("// cudaMalloc here\nconst char *s = \"cudaFree\"; /* cudaMemcpy */ cudaFree(p);\n",
-	       "// cudaMalloc here\nconst char *s = \"cudaFree\"; /* cudaMemcpy */ hipFree(p);\n", &o, NULL);
+	       RUNTIME "// cudaMalloc here\nconst char *s = \"cudaFree\"; /* cudaMemcpy */ hipFree(p);\n", &o, NULL);
 }
 
 static void test_members_not_renamed(void **state)
@@ -77,7 +86,7 @@ static void test_members_not_renamed(void **state)
 
 	(void)state;
 	expect("s.cudaMalloc(1); p->cudaFree(2); ns::cudaFree(3); ::cudaFree(4);\n",
-	       "s.cudaMalloc(1); p->cudaFree(2); ns::cudaFree(3); ::hipFree(4);\n", &o, NULL);
+	       RUNTIME "s.cudaMalloc(1); p->cudaFree(2); ns::cudaFree(3); ::hipFree(4);\n", &o, NULL);
 }
 
 static void test_refs_and_positions(void **state)
@@ -87,7 +96,7 @@ static void test_refs_and_positions(void **state)
 
 	(void)state;
 	expect("int x;\n  cudaDeviceFlushGPUDirectRDMAWrites(a, b);\n",
-	       "int x;\n  cudaDeviceFlushGPUDirectRDMAWrites(a, b);\n", &o, &res);
+	       RUNTIME "int x;\n  cudaDeviceFlushGPUDirectRDMAWrites(a, b);\n", &o, &res);
 	assert_int_equal(res.nrefs, 1);
 	assert_int_equal(res.refs[0].status, PORT_REF_UNSUPPORTED);
 	assert_int_equal(res.refs[0].line, 2);
@@ -103,8 +112,8 @@ static void test_warp_sync_by_version(void **state)
 	const char *src = "v += __shfl_down_sync(0xffffffff, v, d, 16);\n";
 
 	(void)state;
-	expect(src, "v += __shfl_down(v, d, 16);\n", &old, NULL);
-	expect(src, "v += __shfl_down_sync(0xffffffffffffffffULL, v, d, 16);\n", &new, NULL);
+	expect(src, RUNTIME "v += __shfl_down(v, d, 16);\n", &old, NULL);
+	expect(src, RUNTIME "v += __shfl_down_sync(0xffffffffffffffffULL, v, d, 16);\n", &new, NULL);
 }
 
 static void test_launch_rewrite(void **state)
@@ -113,7 +122,7 @@ static void test_launch_rewrite(void **state)
 
 	(void)state;
 	expect("__global__ void k(int);\nvoid f() { ns::k<float, 4><<<grid, dim3(8, 8), 0, s>>>(a, g(b, c)); }\n",
-	       "#include \"hip/hip_runtime.h\"\n__global__ void k(int);\n"
+	       RUNTIME "__global__ void k(int);\n"
 	       "void f() { hipLaunchKernelGGL(HIP_KERNEL_NAME(ns::k<float, 4>), dim3(grid), dim3(8, 8), 0, s, a, g(b, c)); }\n",
 	       &o, NULL);
 }
@@ -126,7 +135,7 @@ static void test_protected_regions(void **state)
 
 	(void)state;
 	expect(src,
-	       "hipFree(a);\n// hipport off\ncudaFree(b);\n// hipport on\n"
+	       RUNTIME "hipFree(a);\n// hipport off\ncudaFree(b);\n// hipport on\n"
 	       "cudaFree(c); // hipport keep\nhipFree(d);\n",
 	       &o, NULL);
 }

@@ -1,0 +1,4 @@
+// Plain C++ next to the CUDA sources: nothing here is CUDA.
+#include <string>
+
+std::string greeting() { return "hello"; }
