@@ -208,8 +208,14 @@ static bool is_member_or_qualified(const xlate *x, size_t i)
 	q = xlate_prev(x, p);
 	if (q == SIZE_MAX)
 		return false;
-	if (x->tok[q].kind == PORT_TOKEN_IDENT)
+	if (x->tok[q].kind == PORT_TOKEN_IDENT) {
+		const port_rule *type = port_rules_find(x->rules, xlate_tok_text(x, q), xlate_tok_len(x, q));
+
+		/* cudaError::cudaSuccess: an enumerator of a CUDA enum is CUDA's too */
+		if (type && type->kind == PORT_RULE_TYPE)
+			return false;
 		return !port_rules_find_namespace(x->rules, xlate_tok_text(x, q), xlate_tok_len(x, q));
+	}
 	return xlate_tok_is(x, q, ">");
 }
 
