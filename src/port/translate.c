@@ -554,14 +554,23 @@ static void dispose_xlate(xlate *x)
 /* A file of a PyTorch extension: it includes ATen, c10 or torch headers. */
 static bool includes_torch(const xlate *x)
 {
-	static const char *const folders[] = { "ATen/", "c10/", "torch/", NULL };
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < x->nincludes; i++)
-		for (k = 0; folders[k]; k++)
-			if (x->includes[i].name_end - x->includes[i].name_start > strlen(folders[k]) &&
-			    memcmp(x->src + x->includes[i].name_start, folders[k], strlen(folders[k])) == 0)
-				return true;
+		if (port_is_torch_header(x->src + x->includes[i].name_start,
+					 x->includes[i].name_end - x->includes[i].name_start))
+			return true;
+	return false;
+}
+
+bool port_is_torch_header(const char *name, size_t len)
+{
+	static const char *const folders[] = { "ATen/", "c10/", "torch/", NULL };
+	size_t k;
+
+	for (k = 0; folders[k]; k++)
+		if (len > strlen(folders[k]) && memcmp(name, folders[k], strlen(folders[k])) == 0)
+			return true;
 	return false;
 }
 

@@ -58,6 +58,10 @@ typedef struct port_result {
  * other bytes are source: a Latin-1 comment is ported byte for byte. */
 int port_source_check(const char *name, const char *src, size_t len);
 
+/* Whether an included header's name (between its delimiters) is one of
+ * PyTorch's (ATen/, c10/, torch/): the file gets the PyTorch rules. */
+bool port_is_torch_header(const char *name, size_t len);
+
 /* Whether text is a 32-bit all-ones lane mask written as an expression
  * (uint32_t(-1), (unsigned)-1, ~0u) that the port widens to 64 bits. */
 bool port_is_full_mask_expression(const char *text, size_t len);

@@ -48,11 +48,10 @@ static bool inserts_lines(const char *src, const char *fixed, size_t fixed_at, c
 
 bool rv_includes_torch(const char *src, size_t len)
 {
-	static const char *const folders[] = { "ATen/", "c10/", "torch/", NULL };
-	size_t i = 0, k;
+	size_t i = 0;
 
 	while (i < len) {
-		size_t end = line_end(src, len, i), p = i;
+		size_t end = line_end(src, len, i), p = i, close;
 
 		while (p < end && (src[p] == ' ' || src[p] == '\t'))
 			p++;
@@ -62,11 +61,11 @@ bool rv_includes_torch(const char *src, size_t len)
 			if (end - p > 8 && memcmp(src + p, "include", 7) == 0) {
 				for (p += 7; p < end && (src[p] == ' ' || src[p] == '\t'); p++)
 					;
-				if (p < end && (src[p] == '<' || src[p] == '"'))
-					for (k = 0; folders[k]; k++)
-						if (end - p - 1 > strlen(folders[k]) &&
-						    memcmp(src + p + 1, folders[k], strlen(folders[k])) == 0)
-							return true;
+				for (close = p + 1; close < end && src[close] != '>' && src[close] != '"'; close++)
+					;
+				if (p < end && (src[p] == '<' || src[p] == '"') && close < end &&
+				    port_is_torch_header(src + p + 1, close - p - 1))
+					return true;
 			}
 		}
 		i = end;
