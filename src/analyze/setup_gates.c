@@ -105,6 +105,72 @@ static home_test home_use(const an_ctx *ctx, size_t i, size_t *first, size_t *la
 	return HOME_VALUE;
 }
 
+/* Whether token i is the string "CUDA_HOME" (either quote). */
+static bool cuda_home_string(const an_ctx *ctx, size_t i)
+{
+	const port_token *t = &ctx->tokens[i];
+
+	return t->kind == PORT_TOKEN_LITERAL && t->end - t->start == 11 &&
+	       memcmp(ctx->src + t->start + 1, "CUDA_HOME", 9) == 0;
+}
+
+/* The environment's CUDA_HOME tested, the way setup.py files ask for a
+ * toolkit without cpp_extension: `os.environ.get("CUDA_HOME")` or
+ * `os.getenv("CUDA_HOME")` tested for truth or against None, and
+ * `"CUDA_HOME" in os.environ`. The first token of the read is in *first,
+ * its last in *last; false for any other use (a default path taken). */
+static bool env_home_test(const an_ctx *ctx, size_t i, size_t *first, size_t *last)
+{
+	size_t s = an_py_stmt_start(ctx, i), end = an_py_stmt_end(ctx, s), p = an_code_before(ctx, i), n = after(ctx, i);
+
+	if (AN_TOKEN_AT(ctx, n, "in") || (AN_TOKEN_AT(ctx, n, "not") && AN_TOKEN_AT(ctx, after(ctx, n), "in"))) {
+		size_t e = after(ctx, AN_TOKEN_AT(ctx, n, "in") ? n : after(ctx, n));
+
+		if (!AN_TOKEN_AT(ctx, e, "os") || !AN_TOKEN_AT(ctx, e + 1, ".") || !AN_TOKEN_AT(ctx, e + 2, "environ"))
+			return false;
+		*first = i;
+		*last = e + 2;
+		return true;
+	}
+	/* os.getenv("CUDA_HOME") / os.environ.get("CUDA_HOME"), no default */
+	if (p == ctx->ntokens || !AN_TOKEN_IS(ctx, p, "(") || !AN_TOKEN_AT(ctx, n, ")") || p == 0 ||
+	    (!AN_TOKEN_IS(ctx, p - 1, "getenv") && !AN_TOKEN_IS(ctx, p - 1, "get")))
+		return false;
+	*first = an_py_dotted_start(ctx, p - 1);
+	if (!AN_TOKEN_AT(ctx, *first, "os"))
+		return false;
+	*last = n;
+	n = after(ctx, n);
+	if (AN_TOKEN_AT(ctx, n, "is") || AN_TOKEN_AT(ctx, n, "==") || AN_TOKEN_AT(ctx, n, "!=")) {
+		size_t v = after(ctx, n);
+
+		if (AN_TOKEN_AT(ctx, v, "not"))
+			v = after(ctx, v);
+		if (!AN_TOKEN_AT(ctx, v, "None"))
+			return false;
+		*last = v;
+		return true;
+	}
+	return truth_test(ctx, *first, *last, end);
+}
+
+static void env_home_tests(an_ctx *ctx, const an_py_rocm *rocm)
+{
+	size_t i, first, last;
+
+	for (i = 0; i < ctx->ntokens; i++) {
+		if (!cuda_home_string(ctx, i) || !env_home_test(ctx, i, &first, &last) || an_py_rocm_branch(ctx, rocm, i))
+			continue;
+		uint32_t a = ctx->tokens[first].start, b = ctx->tokens[last].end;
+
+		an_add(ctx, "BUILD-011", AN_WARNING, a, b,
+		       "%.*s: a ROCm machine has no CUDA toolkit and no CUDA_HOME in its environment, so this test "
+		       "takes the path without CUDA there; test ROCM_HOME or torch.version.hip as well",
+		       (int)(b - a < 60 ? b - a : 60), ctx->src + a);
+		i = last;
+	}
+}
+
 /* Where `from torch.utils.cpp_extension import ROCM_HOME` goes: after the
  * top-level import of CUDA_HOME from there; false when there is none. */
 static bool rocm_import_place(const an_ctx *ctx, uint32_t *offset, bool *imported)
@@ -382,6 +448,73 @@ static void capability_names(an_ctx *ctx, util_buf *names, util_buf *props)
 	}
 }
 
+/* Whether token i reads a capability: a call, a name holding one, or
+ * NAME.major of a properties name. */
+static bool capability_operand(const an_ctx *ctx, const util_buf *names, const util_buf *props, size_t i)
+{
+	if (ctx->tokens[i].kind != PORT_TOKEN_IDENT || (i > 0 && AN_TOKEN_IS(ctx, i - 1, ".")))
+		return false;
+	return capability_call(ctx, i) || in_names(ctx, names, i) ||
+	       (in_names(ctx, props, i) && AN_TOKEN_AT(ctx, i + 1, ".") &&
+		(AN_TOKEN_AT(ctx, i + 2, "major") || AN_TOKEN_AT(ctx, i + 2, "minor")));
+}
+
+/* NAME = an expression of capabilities (`sm = major * 10 + minor`): NAME
+ * holds one too. Followed in the order of the file. */
+static void capability_derived(an_ctx *ctx, util_buf *names, const util_buf *props)
+{
+	size_t s, end, k;
+
+	for (s = 0; s < ctx->ntokens; s = end) {
+		end = an_py_stmt_end(ctx, s);
+		if (ctx->tokens[s].kind != PORT_TOKEN_IDENT || !AN_TOKEN_AT(ctx, s + 1, "=") || in_names(ctx, names, s))
+			continue;
+		for (k = s + 2; k < end && !capability_operand(ctx, names, props, k); k++)
+			;
+		if (k < end) {
+			util_buf_put(names, ctx->src + ctx->tokens[s].start, ctx->tokens[s].end - ctx->tokens[s].start);
+			util_buf_putc(names, '\0');
+		}
+	}
+}
+
+static const char *const arith_ops[] = { "+", "-", "*", "/", "//", "%", NULL };
+
+/* The token after an arithmetic chain that follows last (`major * 10 +
+ * minor >= 80` from major: ">="). */
+static size_t after_arith(const an_ctx *ctx, size_t last, size_t end)
+{
+	size_t n = after(ctx, last);
+
+	while (n < end && tok_in(ctx, n, arith_ops)) {
+		size_t o = after(ctx, n);
+
+		if (o >= end)
+			break;
+		while (AN_TOKEN_AT(ctx, o + 1, ".") && o + 2 < end)
+			o += 2;
+		if ((AN_TOKEN_AT(ctx, o + 1, "(") || AN_TOKEN_AT(ctx, o + 1, "[")) && an_py_closing(ctx, o + 1, end) < end)
+			o = an_py_closing(ctx, o + 1, end);
+		n = after(ctx, o);
+	}
+	return n;
+}
+
+/* The token before an arithmetic chain that precedes first. */
+static size_t before_arith(const an_ctx *ctx, size_t first)
+{
+	size_t p = an_code_before(ctx, first);
+
+	while (p != ctx->ntokens && tok_in(ctx, p, arith_ops)) {
+		size_t o = an_code_before(ctx, p);
+
+		if (o == ctx->ntokens || ctx->tokens[o].kind == PORT_TOKEN_PUNCT)
+			break;
+		p = an_code_before(ctx, an_py_dotted_start(ctx, o));
+	}
+	return p;
+}
+
 /* Whether token i lies before the statement's first "=" (a name assigned). */
 static bool assigned(const an_ctx *ctx, size_t s, size_t end, size_t i)
 {
@@ -397,6 +530,7 @@ static void capability(an_ctx *ctx, const an_py_rocm *rocm)
 	size_t s, end, i, last_stmt = ctx->ntokens;
 
 	capability_names(ctx, &names, &props);
+	capability_derived(ctx, &names, &props);
 	for (i = 0; i < ctx->ntokens; i++) {
 		size_t first = i, last, n, p;
 
@@ -418,8 +552,8 @@ static void capability(an_ctx *ctx, const an_py_rocm *rocm)
 		} else {
 			continue;
 		}
-		n = after(ctx, last);
-		p = an_code_before(ctx, first);
+		n = after_arith(ctx, last, end);
+		p = before_arith(ctx, first);
 		if (!tok_in(ctx, n, compare_ops) && !(p != ctx->ntokens && tok_in(ctx, p, compare_ops)))
 			continue;
 		if (s != last_stmt && !an_py_rocm_branch(ctx, rocm, i)) {
@@ -442,6 +576,7 @@ static void capability(an_ctx *ctx, const an_py_rocm *rocm)
 void an_setup_gates_tokens(an_ctx *ctx, const an_py_rocm *rocm)
 {
 	cuda_home_tests(ctx, rocm);
+	env_home_tests(ctx, rocm);
 	nvcc_version(ctx, rocm);
 	torch_version_cuda(ctx, rocm);
 	capability(ctx, rocm);
