@@ -159,10 +159,12 @@ static void env_home_tests(an_ctx *ctx, const an_py_rocm *rocm)
 	size_t i, first, last;
 
 	for (i = 0; i < ctx->ntokens; i++) {
+		uint32_t a, b;
+
 		if (!cuda_home_string(ctx, i) || !env_home_test(ctx, i, &first, &last) || an_py_rocm_branch(ctx, rocm, i))
 			continue;
-		uint32_t a = ctx->tokens[first].start, b = ctx->tokens[last].end;
-
+		a = ctx->tokens[first].start;
+		b = ctx->tokens[last].end;
 		an_add(ctx, "BUILD-011", AN_WARNING, a, b,
 		       "%.*s: a ROCm machine has no CUDA toolkit and no CUDA_HOME in its environment, so this test "
 		       "takes the path without CUDA there; test ROCM_HOME or torch.version.hip as well",
