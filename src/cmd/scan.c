@@ -66,7 +66,7 @@ static int collect(scan_report *r)
 static void print_text(FILE *out, const scan_report *r, bool color)
 {
 	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[m" : "";
-	size_t i, k, lines = 0, changed = 0, conv = 0, unconv = 0, counts[3] = { 0, 0, 0 };
+	size_t i, k, lines = 0, added = 0, removed = 0, conv = 0, unconv = 0, counts[3] = { 0, 0, 0 };
 	size_t effort[3] = { 0, 0, 0 }, fixable = 0, manual = 0;
 
 	for (i = 0; i < r->nfiles; i++) {
@@ -91,16 +91,17 @@ static void print_text(FILE *out, const scan_report *r, bool color)
 		fixable += f->fixable;
 		manual += f->manual;
 		lines += f->p->lines;
-		changed += f->p->additions;
+		added += f->p->additions;
+		removed += f->p->deletions;
 		conv += f->converted;
 		unconv += f->unconverted;
 		effort[strcmp(f->effort, "automatic") == 0 ? 0 : strcmp(f->effort, "review") == 0 ? 1 : 2]++;
 	}
 	fprintf(out,
-		"%stotal%s: %zu files, %zu lines, %zu lines changed, %zu references converted, %zu left; "
+		"%stotal%s: %zu files, %zu lines, %zu changed (+%zu -%zu), %zu references converted, %zu left; "
 		"%zu errors, %zu warnings, %zu notes (%zu with fixes, %zu by hand); effort: %zu automatic, "
 		"%zu review, %zu manual\n",
-		bold, reset, r->nfiles, lines, changed, conv, unconv, counts[AN_ERROR], counts[AN_WARNING],
+		bold, reset, r->nfiles, lines, added + removed, added, removed, conv, unconv, counts[AN_ERROR], counts[AN_WARNING],
 		counts[AN_NOTE], fixable, manual, effort[0], effort[1], effort[2]);
 }
 

@@ -182,13 +182,6 @@ static size_t after_guard(const xlate *x)
 }
 
 /* A CUDA source file: nvcc includes the runtime header in it implicitly. */
-static bool is_cuda_source(const char *name)
-{
-	size_t n = name ? strlen(name) : 0;
-
-	return (n >= 3 && strcmp(name + n - 3, ".cu") == 0) || (n >= 4 && strcmp(name + n - 4, ".cuh") == 0);
-}
-
 /* Where hip/hip_runtime.h would go: the decision to write it waits for the
  * end of the translation (xlate_finish_runtime_header), when the file's
  * CUDA references are known. Like hipify-clang: after a #pragma once or
@@ -235,7 +228,7 @@ static bool needs_runtime_header(const xlate *x)
 		return true;
 	if (x->torch)
 		return false;
-	return is_cuda_source(x->name) || x->res->nrefs > 0;
+	return port_is_cuda_file(x->name) || x->res->nrefs > 0;
 }
 
 void xlate_finish_runtime_header(xlate *x)

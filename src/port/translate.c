@@ -574,6 +574,13 @@ bool port_is_torch_header(const char *name, size_t len)
 	return false;
 }
 
+bool port_is_cuda_file(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return (n >= 3 && strcmp(name + n - 3, ".cu") == 0) || (n >= 4 && strcmp(name + n - 4, ".cuh") == 0);
+}
+
 int port_translate(port_result *out, port_lexer *lexer, const port_rules *rules,
 		   const port_options *opts, const char *name, const char *src, size_t len)
 {
@@ -692,8 +699,13 @@ void port_ref_message(util_buf *buf, const port_ref *ref, const port_options *op
 		util_buf_printf(buf, "%s '%s' has no HIP equivalent; left as is", r->family, r->cuda);
 		break;
 	case PORT_REF_TOO_NEW:
-		util_buf_printf(buf, "'%s' -> '%s' needs HIP %s (target is %s); left as is", r->cuda, r->hip,
-				need, target);
+		/* a name HIP spells as CUDA does: nothing to rename, only missing before that HIP */
+		if (r->hip && strcmp(r->cuda, r->hip) == 0)
+			util_buf_printf(buf, "'%s' exists in HIP only from %s (target is %s)", r->cuda, need,
+					target);
+		else
+			util_buf_printf(buf, "'%s' -> '%s' needs HIP %s (target is %s); left as is", r->cuda,
+					r->hip, need, target);
 		break;
 	case PORT_REF_REMOVED:
 		port_version_format(need, sizeof(need), r->hip_removed);

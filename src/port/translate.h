@@ -61,6 +61,8 @@ int port_source_check(const char *name, const char *src, size_t len);
 /* Whether an included header's name (between its delimiters) is one of
  * PyTorch's (ATen/, c10/, torch/): the file gets the PyTorch rules. */
 bool port_is_torch_header(const char *name, size_t len);
+/* A .cu or .cuh file: CUDA by its name, whatever it uses (nvcc compiles it as CUDA). */
+bool port_is_cuda_file(const char *name);
 
 /* Whether text is a 32-bit all-ones lane mask written as an expression
  * (uint32_t(-1), (unsigned)-1, ~0u) that the port widens to 64 bits. */

@@ -83,7 +83,8 @@ int rv_proposal_read(rv_proposal *p, const char *path, const char *fs_path, bool
 		return error;
 	if (error < 0)
 		return set_bad_input(p);
-	if (!named && !(an_is_python(path)		? contains(p->source.ptr, p->source.len, "triton") ||
+	if (!named && !port_is_cuda_file(path) &&
+	    !(an_is_python(path)		? contains(p->source.ptr, p->source.len, "triton") ||
 							  contains(p->source.ptr, p->source.len, "CUDAExtension") ||
 							  contains(p->source.ptr, p->source.len, "cpp_extension")
 			: bld_kind_of(path) != BLD_NONE ? bld_looks_like_cuda(p->source.ptr, p->source.len)

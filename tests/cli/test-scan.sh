@@ -47,6 +47,22 @@ check "big file named" 2 "$hipport" -C "$repo" scan --no-cache --max-size=100 sr
 expect "big file message" "$tmp/err" "file too large"
 rm -f "$repo/binary.cu"
 
+# a .cu file is CUDA by its name, whatever names it uses: listed in a walk as
+# translate treats it (it gets the runtime header), not dropped
+printf 'int main(void) { return 0; }\n' >"$repo/plain-main.cu"
+check "plain .cu walked" 0 "$hipport" -C "$repo" scan --no-cache
+expect "plain .cu listed" "$tmp/out" "plain-main.cu: 1 lines, 1 changed (+1 -0)"
+truth "total changed is the files' sum" python3 -c '
+import re, sys
+text = open(sys.argv[1]).read()
+files = [m for m in re.finditer(r"^\S+: \d+ lines, (\d+) changed \(\+(\d+) -(\d+)\)", text, re.M)]
+total = re.search(r"^total: \d+ files, \d+ lines, (\d+) changed \(\+(\d+) -(\d+)\)", text, re.M)
+assert files and total, text
+for k in (1, 2, 3):
+    assert int(total.group(k)) == sum(int(m.group(k)) for m in files), (k, total.group(0))
+' "$tmp/out"
+rm -f "$repo/plain-main.cu"
+
 # bytes that are not UTF-8 (Latin-1, Windows-1252, cut sequences) are source,
 # in a file's text and its name; JSON and SARIF stay valid UTF-8
 printf '// \251 \223q\224 \303\n#include <cuda_runtime.h>\n__global__ void k(int *c) { atomicAdd(c, 1); }\nvoid f() { cudaMemcpyToSymbol(0, 0, 0); puts("\351"); }\n' >"$repo/latin1.cu"
