@@ -486,6 +486,8 @@ static int bundle_and_run(cmd_context *ctx)
 		code = cmd_fail(CMD_EXIT_USAGE, "out of memory");
 		goto done;
 	}
+	if (ctx->slurm && (code = cmd_check_slurm_precheck(root)) != CMD_EXIT_OK)
+		goto done;
 	if ((error = chk_bundle_write(dir.ptr, &in)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		goto done;

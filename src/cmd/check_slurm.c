@@ -22,6 +22,21 @@
 
 #define COMMAND_TIMEOUT_MS 120000
 
+int cmd_check_slurm_precheck(const char *root)
+{
+	chk_slurm_config cfg;
+	util_buf path = UTIL_BUF_INIT;
+	int error;
+
+	util_buf_printf(&path, "%s.hipport/config", root);
+	error = util_buf_oom(&path) ? util_error_set(UTIL_ENOMEM, "out of memory") : chk_slurm_config_read(&cfg, path.ptr);
+	util_buf_dispose(&path);
+	if (error < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	chk_slurm_config_dispose(&cfg);
+	return CMD_EXIT_OK;
+}
+
 int cmd_check_slurm_write(const char *dir, const char *root, const char *default_target)
 {
 	chk_slurm_config cfg;
@@ -223,9 +238,18 @@ static task_state state_of(const submitter *s, const char *phase, size_t task, c
 		return fragment_exists(s, phase, task) ? TASK_DONE : TASK_ENDED;
 	if (judged == CHK_SLURM_UNKNOWN && !*why) {
 		util_buf m = UTIL_BUF_INIT;
+		size_t i;
 
-		util_buf_printf(&m, "slurm: array task %s_%zu ended without results (the scheduler no longer knows it)",
-				job, task);
+		/* a pending task cancelled before its array was split leaves no
+		 * record: the array is listed without it */
+		for (i = 0; i < s->states.n && strcmp(s->states.items[i].job, job) != 0; i++)
+			;
+		if (i < s->states.n)
+			util_buf_printf(&m, "slurm: array task %s_%zu cancelled before it started (its array is listed "
+					    "without it)", job, task);
+		else
+			util_buf_printf(&m, "slurm: array task %s_%zu ended without results (the scheduler no longer "
+					    "knows it)", job, task);
 		*why = util_buf_detach(&m);
 	}
 	return TASK_ENDED;
