@@ -145,9 +145,37 @@ static void job_list(util_buf *out, const chk_slurm_jobs *jobs)
 	}
 }
 
+/* Moves more's states into all. */
+static int states_add(chk_slurm_states *all, chk_slurm_states *more)
+{
+	chk_slurm_task_state *m = realloc(all->items, (all->n + more->n + 1) * sizeof(*m));
+
+	if (!m) {
+		chk_slurm_states_dispose(more);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	all->items = m;
+	memcpy(m + all->n, more->items, more->n * sizeof(*m));
+	all->n += more->n;
+	free(more->items);
+	return 0;
+}
+
+/* Whether a submitted task has no state yet. */
+static int missing_tasks(const submitter *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->jobs.n; i++)
+		for (k = 0; k < s->jobs.items[i].ntasks; k++)
+			if (!chk_slurm_states_find(&s->states, s->jobs.items[i].job, s->jobs.items[i].tasks[k]))
+				return 1;
+	return 0;
+}
+
 /* What the scheduler says of every submitted task: sacct where accounting
- * storage keeps jobs, else scontrol (which knows jobs until MinJobAge after
- * they end). */
+ * storage keeps jobs, else squeue for the queue and scontrol for tasks that
+ * ended (it knows them until MinJobAge after their end). */
 static int query_states(submitter *s)
 {
 	util_buf ids = UTIL_BUF_INIT;
@@ -162,8 +190,11 @@ static int query_states(submitter *s)
 	{
 		const char *sacct[] = { "sacct", "-n", "-P", "-X", "-j", ids.ptr, "-o", "JobID,State,ExitCode", NULL };
 
-		if ((error = slurm_run(&r, s, sacct)) < 0 && error != UTIL_ETOOLCHAIN)
+		/* no sacct (or no accounting): the others say it */
+		if ((error = slurm_run(&r, s, sacct)) < 0 && error != UTIL_ETOOLCHAIN) {
+			util_process_result_dispose(&r);
 			goto done;
+		}
 		util_error_clear();
 		if (error == 0 && r.status == 0 && r.out.len)
 			error = chk_slurm_states_parse_sacct(&s->states, r.out.ptr);
@@ -171,11 +202,24 @@ static int query_states(submitter *s)
 			error = 0;
 		util_process_result_dispose(&r);
 	}
-	/* jobs sacct does not know (yet, or at all): scontrol */
+	/* jobs sacct does not know (yet, or at all): squeue for what is queued
+	 * or running, then scontrol for the tasks that ended */
+	if (!error && missing_tasks(s)) {
+		const char *squeue[] = { "squeue", "-h", "-r", "-j", ids.ptr, "-o", "%A|%K|%T|%r", NULL };
+		chk_slurm_states more;
+
+		if ((error = slurm_run(&r, s, squeue)) == 0 && r.status == 0 && r.out.len &&
+		    (error = chk_slurm_states_parse_squeue(&more, r.out.ptr)) == 0)
+			error = states_add(&s->states, &more);
+		util_process_result_dispose(&r);
+		if (error == UTIL_ETOOLCHAIN) {
+			util_error_clear();
+			error = 0;
+		}
+	}
 	for (i = 0; i < s->jobs.n && !error; i++) {
 		const char *scontrol[] = { "scontrol", "-o", "show", "job", s->jobs.items[i].job, NULL };
 		chk_slurm_states more;
-		chk_slurm_task_state *m;
 
 		for (k = 0; k < s->jobs.items[i].ntasks; k++)
 			if (!chk_slurm_states_find(&s->states, s->jobs.items[i].job, s->jobs.items[i].tasks[k]))
@@ -184,17 +228,8 @@ static int query_states(submitter *s)
 			continue;
 		if ((error = slurm_run(&r, s, scontrol)) < 0)
 			break;
-		if (r.status == 0 && r.out.len && (error = chk_slurm_states_parse_scontrol(&more, r.out.ptr)) == 0) {
-			if (!(m = realloc(s->states.items, (s->states.n + more.n + 1) * sizeof(*m)))) {
-				error = util_error_set(UTIL_ENOMEM, "out of memory");
-				chk_slurm_states_dispose(&more);
-			} else {
-				s->states.items = m;
-				memcpy(m + s->states.n, more.items, more.n * sizeof(*m));
-				s->states.n += more.n;
-				free(more.items);
-			}
-		}
+		if (r.status == 0 && r.out.len && (error = chk_slurm_states_parse_scontrol(&more, r.out.ptr)) == 0)
+			error = states_add(&s->states, &more);
 		util_process_result_dispose(&r);
 	}
 done:
