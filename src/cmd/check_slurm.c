@@ -226,8 +226,10 @@ static int query_states(submitter *s)
 				break;
 		if (k == s->jobs.items[i].ntasks)
 			continue;
-		if ((error = slurm_run(&r, s, scontrol)) < 0)
+		if ((error = slurm_run(&r, s, scontrol)) < 0) {
+			util_process_result_dispose(&r);
 			break;
+		}
 		if (r.status == 0 && r.out.len && (error = chk_slurm_states_parse_scontrol(&more, r.out.ptr)) == 0)
 			error = states_add(&s->states, &more);
 		util_process_result_dispose(&r);
@@ -331,8 +333,10 @@ static int sbatch(submitter *s, const char *phase, const size_t *tasks, size_t n
 	}
 	argv[a++] = script.ptr;
 	argv[a] = NULL;
-	if ((error = slurm_run(&r, s, argv)) < 0)
+	if ((error = slurm_run(&r, s, argv)) < 0) {
+		util_process_result_dispose(&r);
 		goto done;
+	}
 	if (r.status != 0) {
 		error = util_error_set(UTIL_ERROR, "sbatch %s: exit %d: %.*s", script.ptr, r.status,
 				       (int)strcspn(r.err.ptr ? r.err.ptr : "", "\n"), r.err.ptr ? r.err.ptr : "");
