@@ -5,7 +5,8 @@
 # checks goes through the whole path: the arrays and their dependency, one
 # fragment per task, an interrupted --submit picked up again by job id, a
 # cancelled array task reported as an error with the scheduler's word, a
-# re-submission of that task only, the merge, the import and hipport status.
+# re-submission of that task only (through a login host), the merge, the
+# import and hipport status, and the same walk in a terminal under tmux.
 # Without a GPU here every check ends no-device. Exit 77 where slurmd cannot run.
 # usage: test-slurm.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
@@ -13,12 +14,14 @@ src=$2
 tmp=$3
 rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
 tmp=$(cd "$tmp" && pwd)
+case $hipport in /*) ;; *) hipport=$(pwd)/$hipport ;; esac
 . "$src/tests/cli/lib.sh"
 . "$src/tests/slurm/cluster.sh"
 
 bg=
 cleanup() {
 	[ -n "$bg" ] && kill "$bg" 2>/dev/null
+	[ -n "${sock:-}" ] && tmux -S "$sock" kill-server 2>/dev/null
 	cluster_stop
 }
 trap cleanup EXIT
@@ -158,8 +161,16 @@ check "status after the first run" 0 "$hipport" -C "$repo" status
 expect "status shows the error" "$tmp/out" "src/scaled_add.cu: pending"
 expect "status counts the checks" "$tmp/out" "; 1 checks error; 1 checks no-device"
 
-# 3. a re-submission runs only what did not finish: port task 1
-check "--submit again" 0 "$hipport" -C "$repo" check --submit "$bundle"
+# 3. a re-submission runs only what did not finish: port task 1; through a
+# login host (check.slurmHost), here an ssh that runs the command line it is
+# given with sh, as sshd would
+printf '#!/bin/sh\n[ "$1 $2 $3" = "-o BatchMode=yes login-test" ] || exit 255\nprintf "%%s\\n" "$4" >>"%s"\nexec sh -c "$4"\n' \
+	"$tmp/ssh.log" >"$tmp/bin/ssh" && chmod +x "$tmp/bin/ssh"
+printf '[check]\n\tslurmHost = login-test\n' >>"$repo/.hipport/config"
+check "--submit again" 0 env PATH="$tmp/bin:$PATH" "$hipport" -C "$repo" check --submit "$bundle"
+expect "sbatch ran through the login host" "$tmp/ssh.log" "'sbatch' '--parsable' '--chdir=$bundle' '--array=1'"
+expect "the queue read through it too" "$tmp/ssh.log" "'scontrol' '-o' 'show' 'job'"
+cp "$tmp/config.good" "$repo/.hipport/config"
 truth "one more submission" test "$(wc -l <"$jobs_file")" = 3
 truth "only port task 1, no reference" test "$(tail -n 1 "$jobs_file" | cut -d' ' -f1,3)" = "gfx90a 1"
 expect "resubmitted without a dependency (its reference is done)" "$tmp/out" "submitted gfx90a: job"
@@ -175,5 +186,36 @@ expect "status: transpose's check" "$tmp/out" "src/transpose.cu: pending, 3 hunk
 # 4. all done: --submit submits nothing and merges again
 check "--submit when all is done" 0 "$hipport" -C "$repo" check --submit "$bundle"
 truth "nothing submitted" test "$(wc -l <"$jobs_file")" = 3
+
+# 5. the walk in a terminal: bundle, --submit with its progress bar, the
+# results imported, hipport status showing them (tmux, where it exists)
+if command -v tmux >/dev/null 2>&1; then
+	sock=$tmp/tmux.sock
+	walk=$tmp/walk.sh
+	cat >"$walk" <<WALK
+cd "$repo" || exit 2
+"$hipport" check --bundle "$tmp/bundle2" --slurm src/histogram.cu && "$hipport" check --submit "$tmp/bundle2"
+echo "submit exit \$?"
+"$hipport" status src/histogram.cu
+echo WALK-DONE
+sleep 120
+WALK
+	tmux -S "$sock" new-session -d -s walk -x 160 -y 40 \
+		"env SLURM_CONF='$SLURM_CONF' PATH='$PATH' HIPCC='$HIPCC' sh '$walk'" || exit 2
+	pane() { tmux -S "$sock" capture-pane -p -J -S -100 -t walk >"$tmp/pane" 2>/dev/null && grep -qF -- "$1" "$tmp/pane"; }
+	truth "terminal: submitted" wait_for 30 pane "submitted gfx90a: job"
+	truth "terminal: a progress bar" wait_for 30 pane "tasks done,"
+	truth "terminal: the walk ends" wait_for 90 pane WALK-DONE
+	expect "terminal: the bar redrawn in place, complete" "$tmp/pane" "[##############################] 4/4 tasks done, 0 running, 0 pending, 0 failed"
+	expect "terminal: merged" "$tmp/pane" "merged into $tmp/bundle2/results.json"
+	# the example's histogram port does not build for gfx90a without its
+	# ATOM fix: the array tasks report that, as a local run.sh would
+	expect "terminal: imported" "$tmp/pane" "histogram.weighted_histogram_kernel: error (amd): port build failed (exit 1): port/src/histogram.cu:63:17: error: no matching function for call to 'atomicAdd'"
+	expect "terminal: submit exit" "$tmp/pane" "submit exit 1"
+	expect "terminal: status shows the results" "$tmp/pane" "src/histogram.cu: pending, 8 hunks (0 accepted, 0 rejected, 0 edited, 8 pending); 1 errors, 0 warnings, 0 notes; 2 checks error"
+	tmux -S "$sock" kill-server 2>/dev/null
+else
+	echo "terminal walk skipped: tmux is not installed"
+fi
 
 finish
