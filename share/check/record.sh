@@ -16,7 +16,9 @@
 #   hipcc --offload-arch for the port on AMD, else nvcc through
 #   proxy/include/hip_compat.h (PORT_PLATFORM=amd|nvidia-proxy chooses).
 # Environment: NVCC, HIPCC, NVCC_ARCH, OFFLOAD_ARCH, HIPPORT_RECORD_MAX (bytes of
-# an allocation kept whole; above it only hashed).
+# an allocation kept whole; above it only hashed). In a Slurm array task
+# HIPPORT_PHASE=ref runs the original's side only (ref, ref2) and
+# HIPPORT_PHASE=port the port's, into HIPPORT_RECORD_PORT (default port).
 # Exit 0 when all three runs were recorded, 1 when a build or run failed, 2 on usage.
 set -u
 cd "$(dirname "$0")" || exit 2
@@ -31,7 +33,24 @@ port_platform=${PORT_PLATFORM:-$([ -n "$hipcc" ] && echo amd || echo nvidia-prox
 name=$(printf '%s' "$dir" | sed 's|^\./||; s|/*$||; s|/|-|g')
 [ -z "$name" ] || [ "$name" = . ] && name=root
 work=$here/work/record/$name
-rm -rf "$work" && mkdir -p "$work/ref" "$work/ref2" "$work/port" || exit 2
+phase=${HIPPORT_PHASE:-}
+port=${HIPPORT_RECORD_PORT:-port}
+case $phase in
+'') rm -rf "$work" && mkdir -p "$work/ref" "$work/ref2" "$work/port" || exit 2 ;;
+ref) rm -rf "$work/ref" "$work/ref2" && mkdir -p "$work/ref" "$work/ref2" || exit 2 ;;
+port) rm -rf "${work:?}/$port" && mkdir -p "$work/$port" || exit 2 ;;
+*) echo "record: HIPPORT_PHASE must be ref or port" >&2; exit 2 ;;
+esac
+# builds write into their tree: an array task builds in its own copy (under
+# HIPPORT_WORK), so that tasks side by side never share one
+trees=record
+if [ -n "$phase" ] && [ -n "${HIPPORT_WORK:-}" ]; then
+	case $HIPPORT_WORK in /*) trees=$HIPPORT_WORK/trees/$name ;; *) trees=$here/$HIPPORT_WORK/trees/$name ;; esac
+	side_tree=port
+	[ "$phase" = ref ] && side_tree=orig
+	rm -rf "$trees" && mkdir -p "$trees" && cp record/hipport_record.h "$trees/" &&
+		cp -r "record/$side_tree" "$trees/" || exit 2
+fi
 
 # side TREE NAME CXX: build in TREE/DIR with CXX, run into work/record/NAME
 side() {
@@ -42,18 +61,27 @@ side() {
 	[ -f "$work/$2/launches.log" ] || { echo "record: $2: no launch recorded" >&2; return 1; }
 }
 
-[ -n "$nvcc" ] || { echo "record: nvcc not found: the original cannot be built" >&2; exit 1; }
+[ -n "$nvcc" ] || [ "$phase" = port ] || { echo "record: nvcc not found: the original cannot be built" >&2; exit 1; }
 ref_cxx="$nvcc -std=c++17 ${arch:+-arch=$arch}"
+if [ "$phase" = ref ]; then
+	rc=0
+	side "$trees/orig" ref "$ref_cxx" || rc=1
+	[ $rc = 0 ] && { (cd "$trees/orig/$dir" && HIPPORT_RECORD_DIR=$work/ref2 sh -c "$run") >"$work/ref2.run.log" 2>&1 || :; }
+	echo "record: $(grep -c '^launch' "$work/ref/launches.log" 2>/dev/null || echo 0) launches of the original in $work"
+	exit $rc
+fi
 if [ "$port_platform" = amd ]; then
 	port_cxx="$hipcc -std=c++17 --offload-arch=${OFFLOAD_ARCH:-gfx90a}"
 else
 	port_cxx="$ref_cxx -include $here/proxy/include/hip_compat.h -I$here/proxy/include"
 fi
 rc=0
-side record/orig ref "$ref_cxx" || rc=1
-[ $rc = 0 ] && { (cd "record/orig/$dir" && HIPPORT_RECORD_DIR=$work/ref2 sh -c "$run") >"$work/ref2.run.log" 2>&1 || :; }
-side record/port port "$port_cxx" || rc=1
-echo "$port_platform" >"$work/port/platform"
+if [ "$phase" != port ]; then
+	side "$trees/orig" ref "$ref_cxx" || rc=1
+	[ $rc = 0 ] && { (cd "$trees/orig/$dir" && HIPPORT_RECORD_DIR=$work/ref2 sh -c "$run") >"$work/ref2.run.log" 2>&1 || :; }
+fi
+side "$trees/port" "$port" "$port_cxx" || rc=1
+echo "$port_platform" >"$work/$port/platform"
 echo "record: $(grep -c '^launch' "$work/ref/launches.log" 2>/dev/null || echo 0) launches of the original," \
-	"$(grep -c '^launch' "$work/port/launches.log" 2>/dev/null || echo 0) of the port ($port_platform) in $work"
+	"$(grep -c '^launch' "$work/$port/launches.log" 2>/dev/null || echo 0) of the port ($port_platform) in $work"
 exit $rc

@@ -13,11 +13,40 @@
 # RECORD=0 (skip the record-and-compare runs of records.list) (checks side by side; default: the
 # number of processors). Exit 0 when every check ran (whatever it
 # found), 2 when the bundle itself is unusable.
+#
+# A Slurm array task (slurm/*.sbatch, docs/checks.md "Slurm") runs a part of
+# the bundle in one phase: HIPPORT_PHASE=ref builds and runs the references
+# only, into HIPPORT_REFS/NAME (a failure's reason in NAME.why, a second run
+# that differs from the first marked NAME.nondet); HIPPORT_PHASE=port builds
+# and runs the ports against what the ref phase left there. HIPPORT_ITEMS=A-B
+# picks items A..B (0-based, the lines of checks.list, then of records.list);
+# HIPPORT_WORK and HIPPORT_RESULTS name this task's own work directory and
+# results file, so that tasks side by side write nothing in common.
 set -u
 cd "$(dirname "$0")" || exit 2
 [ -f bundle.conf ] && [ -f checks.list ] || { echo "run.sh: bundle.conf or checks.list missing" >&2; exit 2; }
 . ./bundle.conf
-work=work
+work=${HIPPORT_WORK:-work}
+results=${HIPPORT_RESULTS:-results.json}
+phase=${HIPPORT_PHASE:-}
+refs=${HIPPORT_REFS:-}
+case $phase in
+'') ;;
+ref | port) [ -n "$refs" ] || { echo "run.sh: HIPPORT_PHASE=$phase needs HIPPORT_REFS" >&2; exit 2; }
+	mkdir -p "$refs" || exit 2 ;;
+*) echo "run.sh: HIPPORT_PHASE must be ref or port" >&2; exit 2 ;;
+esac
+items_from=0 items_to=-1
+case ${HIPPORT_ITEMS:-} in
+'') items_to=999999999 ;;
+*[!0-9-]* | -* | *-*-*) echo "run.sh: HIPPORT_ITEMS must be FROM-TO" >&2; exit 2 ;;
+*-*) items_from=${HIPPORT_ITEMS%-*} items_to=${HIPPORT_ITEMS#*-} ;;
+*) items_from=$HIPPORT_ITEMS items_to=$HIPPORT_ITEMS ;;
+esac
+# in_items INDEX: whether the item of that index is this run's
+in_items() {
+	[ "$1" -ge "$items_from" ] && [ "$1" -le "$items_to" ]
+}
 rm -rf "$work" && mkdir -p "$work/bin" "$work/ref" "$work/port" "$work/log" || exit 2
 
 # --- tools ---------------------------------------------------------------
@@ -161,6 +190,30 @@ nondeterministic() {
 	[ $? = 1 ]
 }
 
+# ref_phase NAME: the reference of a check alone (HIPPORT_PHASE=ref): its
+# outputs in HIPPORT_REFS/NAME, run twice (NAME.nondet when the runs differ),
+# or the reason there are none in NAME.why
+ref_phase() {
+	rm -rf "$refs/$1" "$refs/$1.why" "$refs/$1.nondet"
+	if [ -z "$ref_platform" ]; then
+		printf '%s\n' "$ref_why" >"$refs/$1.why"
+		return
+	fi
+	[ "${BUILD_ONLY:-}" = 1 ] && return
+	mkdir -p "$work/ref/$1"
+	limit "$timeout" "$work/bin/ref.$1" "$work/ref/$1" </dev/null >"$log.ref-run" 2>&1
+	rc=$?
+	if [ $rc = 0 ]; then
+		nondeterministic "$1" && : >"$refs/$1.nondet"
+		# whole: the port task reads it only once meta.txt is there
+		cp -r "$work/ref/$1" "$refs/$1.tmp" && mv "$refs/$1.tmp" "$refs/$1"
+	elif [ $rc = 3 ]; then
+		sed -n "s/^.*: no-device: //p" "$log.ref-run" | head -n 1 >"$refs/$1.why"
+	else
+		printf '%s\n' "reference run failed ($(why $rc "$timeout")): $(tail_of "$log.ref-run")" >"$refs/$1.why"
+	fi
+}
+
 check_one() {
 	name=$1 source=$2 kernel=$3 timeout=$4 orig_blob=$5 port_blob=$6
 	timeout=${check_timeout:-$timeout}
@@ -170,7 +223,16 @@ check_one() {
 	ref_platform=
 	ref_dir=
 	ref_why=
-	if [ -n "$nvcc" ] && [ "${REFERENCE:-}" != golden ]; then
+	if [ "$phase" = port ]; then
+		# the ref phase's array task ran the reference (or said why not)
+		if [ -f "$refs/$name/meta.txt" ]; then
+			ref_platform=nvidia
+		elif [ -f "$refs/$name.why" ]; then
+			ref_why=$(cat "$refs/$name.why")
+		else
+			ref_why="the reference task left no outputs"
+		fi
+	elif [ -n "$nvcc" ] && [ "${REFERENCE:-}" != golden ]; then
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=0 \
 			-include proxy/include/hip_compat.h -Iproxy/include $(includes orig) $flags ${NVCC_FLAGS:-} \
@@ -182,6 +244,10 @@ check_one() {
 	else
 		ref_why="nvcc not found"
 		[ "${REFERENCE:-}" = golden ] && ref_why="REFERENCE=golden"
+	fi
+	if [ "$phase" = ref ]; then
+		ref_phase "$name"
+		return
 	fi
 	port_bin=
 	case $port_platform in
@@ -217,7 +283,9 @@ check_one() {
 			emit "$name" "$source" "$kernel" skipped "built, not run (BUILD_ONLY=1)"
 		fi
 	else
-		if [ -n "$ref_platform" ]; then
+		if [ "$phase" = port ] && [ -n "$ref_platform" ]; then
+			ref_dir=$refs/$name
+		elif [ -n "$ref_platform" ]; then
 			mkdir -p "$work/ref/$name"
 			limit "$timeout" "$work/bin/ref.$name" "$work/ref/$name" </dev/null >"$log.ref-run" 2>&1
 			rc=$?
@@ -245,8 +313,8 @@ check_one() {
 			emit "$name" "$source" "$kernel" no-device "$(sed -n "s/^.*: no-device: //p" "$log.port-run" | head -n 1)"
 		elif [ -z "$ref_dir" ] && [ $rc = 0 ]; then
 			emit "$name" "$source" "$kernel" skipped "no reference outputs: $ref_why; and no golden/$name (hipport check --record on an NVIDIA machine)"
-		elif [ $rc = 1 ] && [ -f "$work/$name.json" ] && [ "$ref_dir" = "$work/ref/$name" ] &&
-			nondeterministic "$name"; then
+		elif [ $rc = 1 ] && [ -f "$work/$name.json" ] && { { [ "$ref_dir" = "$work/ref/$name" ] &&
+			nondeterministic "$name"; } || { [ "$ref_dir" = "$refs/$name" ] && [ -f "$refs/$name.nondet" ]; }; }; then
 			# the original disagrees with itself: the port's difference is not judged
 			sed 's/"status": "fail"/"status": "error"/; s/"message": "/"message": "nondeterministic: a second run of the original differs from its first too (atomics, races or uninitialised memory), so the port is not judged; /' \
 				"$work/$name.json" >"$work/$name.json.nd" && mv "$work/$name.json.nd" "$work/$name.json"
@@ -263,9 +331,12 @@ check_one() {
 
 names=
 running=0
+index=-1
 tab=$(printf '\t')
 while IFS="$tab" read -r name source kernel timeout orig_blob port_blob; do
 	[ -n "$name" ] || continue
+	index=$((index + 1))
+	in_items "$index" || continue
 	names="$names $name"
 	check_one "$name" "$source" "$kernel" "$timeout" "$orig_blob" "$port_blob" </dev/null &
 	running=$((running + 1))
@@ -275,6 +346,8 @@ while IFS="$tab" read -r name source kernel timeout orig_blob port_blob; do
 	fi
 done <checks.list
 wait
+nchecks=$((index + 1))
+[ "$phase" = ref ] && names=
 for name in $names; do
 	[ -f "$work/$name.result" ] || { echo "run.sh: check $name left no result" >&2; exit 2; }
 done
@@ -290,7 +363,7 @@ done
 		sep=','
 	done
 	printf ']}\n'
-} >results.json.tmp && mv results.json.tmp results.json || exit 2
+} >"$results.tmp" && mv "$results.tmp" "$results" || exit 2
 printf '\n%-44s %-10s %-13s %s\n' CHECK STATUS PLATFORM MESSAGE
 for name in $names; do
 	line=$(cat "$work/$name.result")
@@ -299,14 +372,16 @@ for name in $names; do
 	message=$(printf '%s' "$line" | sed -n 's/.*"message": "\(\([^"\\]\|\\.\)*\)".*/\1/p' | cut -c1-100)
 	printf '%-44s %-10s %-13s %s\n' "$name" "$status" "$platform" "$message"
 done
-echo "results: $(pwd)/results.json"
+echo "results: $(pwd)/$results"
 
 # --- record and compare: the programs of records.list, run on both sides --
-if [ -s records.list ] && [ "${BUILD_ONLY:-}" != 1 ] && [ "${RECORD:-1}" != 0 ] && [ -n "$nvcc" ]; then
+if [ -s records.list ] && [ "${BUILD_ONLY:-}" != 1 ] && [ "${RECORD:-1}" != 0 ] && { [ -n "$nvcc" ] || [ "$phase" = port ]; }; then
 	# programs side by side, like the checks; each one's messages kept together
-	n=0 running=0
+	n=0 running=0 index=$((nchecks - 1))
 	while IFS="$tab" read -r dir build run; do
 		[ -n "$dir" ] || continue
+		index=$((index + 1))
+		in_items "$index" || continue
 		n=$((n + 1))
 		{ echo "record: $dir"; sh ./record.sh "$dir" "$build" "$run"; } </dev/null >"$work/record.$n.out" 2>&1 &
 		running=$((running + 1))

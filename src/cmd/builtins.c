@@ -11,7 +11,8 @@ const cmd_builtin cmd_builtins[] = {
 		     "edited since." },
 	{ .name = "check", .run = cmd_check,
 	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_CHECK | CMD_OPT_FIX | CMD_OPT_ARCH | CMD_OPT_ANALYZE,
-	  .usage = "check [PATH...] [--draft-spec] [--bundle DIR] [--import FILE] [--record] [--fix=ID,...|all]",
+	  .usage = "check [PATH...] [--draft-spec] [--bundle DIR [--slurm]] [--submit DIR] [--import FILE] [--record]\n"
+		   "       [--fix=ID,...|all]",
 	  .summary = "Kernel correctness checks (docs/checks.md). --draft-spec drafts a spec per kernel of the\n"
 		     "named files into .hipport/checks/. --bundle DIR writes a self-contained bundle whose\n"
 		     "run.sh builds each harness from the original (nvcc) and the port (hipcc, or nvcc\n"
@@ -19,7 +20,10 @@ const cmd_builtin cmd_builtins[] = {
 		     "--import records such a file. Plain 'check' runs the bundle here, records and prints\n"
 		     "the results, then check.command; exit 1 when a check fails. --record stores the\n"
 		     "reference outputs under .hipport/golden/. --fix takes fixes into the ports of files\n"
-		     "not under review, as translate does." },
+		     "not under review, as translate does. --bundle DIR --slurm also writes Slurm job arrays\n"
+		     "(DIR/slurm/, [slurm] of .hipport/config); --submit DIR submits them with sbatch, follows\n"
+		     "them, merges their results into DIR/results.json and records it; run it again after an\n"
+		     "interruption, or to re-submit what did not finish." },
 	{ .name = "commit", .run = cmd_commit,
 	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_ANALYZE | CMD_OPT_ARCH | CMD_OPT_COMMIT,
 	  .usage = "commit [PATH...] [-m SUMMARY] [--branch NAME] [--force] [--offload-arch=gfxNNN]",

@@ -22,6 +22,7 @@
 #include "check/spec_list.h"
 #include "cmd/check_compile.h"
 #include "cmd/check_record.h"
+#include "cmd/check_slurm.h"
 #include "cmd/propose.h"
 #include "review/session.h"
 #include "review/single_source.h"
@@ -274,7 +275,7 @@ static int record_golden(const char *bundle_dir, const char *root, const chk_res
 }
 
 /* Reads results.json, records it in the session (and golden outputs), prints it. */
-static int import_results(cmd_context *ctx, const char *path, const char *bundle_dir)
+int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 {
 	vcs_walk walk;
 	rv_session session;
@@ -357,7 +358,7 @@ static int run_here(cmd_context *ctx, const char *dir, const char *root, const c
 				rc);
 	} else {
 		printf("\n");
-		code = import_results(ctx, results.ptr, dir);
+		code = cmd_check_import(ctx, results.ptr, dir);
 		if (command && code != CMD_EXIT_USAGE && project_command(root, command) != CMD_EXIT_OK)
 			code = CMD_EXIT_FINDINGS;
 	}
@@ -485,12 +486,16 @@ static int bundle_and_run(cmd_context *ctx)
 		code = cmd_fail(CMD_EXIT_USAGE, "out of memory");
 		goto done;
 	}
+	if (ctx->slurm && (code = cmd_check_slurm_precheck(root)) != CMD_EXIT_OK)
+		goto done;
 	if ((error = chk_bundle_write(dir.ptr, &in)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		goto done;
 	}
 	if (ctx->bundle) {
 		printf("%s: bundle of %zu kernel checks; run it with: sh %s/run.sh\n", dir.ptr, specs.n, dir.ptr);
+		if (ctx->slurm)
+			code = cmd_check_slurm_write(dir.ptr, root, in.offload_arch);
 		goto done;
 	}
 	code = run_here(ctx, dir.ptr, root, cfg.check_command);
@@ -514,8 +519,13 @@ done:
 
 int cmd_check(cmd_context *ctx)
 {
-	if ((ctx->draft_spec ? 1 : 0) + (ctx->bundle ? 1 : 0) + (ctx->import ? 1 : 0) + (ctx->compare ? 1 : 0) > 1)
-		return cmd_fail(CMD_EXIT_USAGE, "check: --draft-spec, --bundle, --import and --compare go one at a time");
+	if ((ctx->draft_spec ? 1 : 0) + (ctx->bundle ? 1 : 0) + (ctx->import ? 1 : 0) + (ctx->compare ? 1 : 0) +
+	    (ctx->submit ? 1 : 0) > 1)
+		return cmd_fail(CMD_EXIT_USAGE, "check: --draft-spec, --bundle, --import, --compare and --submit go one at a time");
+	if (ctx->slurm && !ctx->bundle)
+		return cmd_fail(CMD_EXIT_USAGE, "check: --slurm goes with --bundle DIR (then: hipport check --submit DIR)");
+	if (ctx->submit)
+		return cmd_check_submit(ctx);
 	if (ctx->draft_spec)
 		return draft_specs(ctx);
 	if (ctx->compare)
@@ -529,7 +539,7 @@ int cmd_check(cmd_context *ctx)
 		slash = strrchr(copy, '/');
 		if (slash)
 			*slash = '\0';
-		code = import_results(ctx, ctx->import, slash ? copy : ".");
+		code = cmd_check_import(ctx, ctx->import, slash ? copy : ".");
 		free(copy);
 		return code;
 	}

@@ -29,7 +29,7 @@ enum cmd_option_set {
 	CMD_OPT_NO_ANALYSIS = 256, /* --no-analysis */
 	CMD_OPT_SCRIPT = 512, /* --script, --size */
 	CMD_OPT_ARCH = 1024, /* --offload-arch */
-	CMD_OPT_CHECK = 2048, /* --draft-spec, --bundle, --import, --record, --timeout */
+	CMD_OPT_CHECK = 2048, /* --draft-spec, --bundle, --import, --record, --timeout, --slurm, --submit */
 	CMD_OPT_COMMIT = 4096 /* -m, --branch, --force */
 };
 
@@ -66,6 +66,8 @@ typedef struct cmd_context {
 	const char *import;      /* check --import FILE */
 	bool record;             /* check --record */
 	bool compare;            /* check --compare */
+	bool slurm;              /* check --bundle DIR --slurm */
+	const char *submit;      /* check --submit DIR */
 	unsigned check_timeout;  /* check --timeout SECONDS, or 0 */
 	const char *offload_arch; /* --offload-arch: a target id (checked), or NULL */
 	char *configured_single_source; /* port.singleSource of the repository walked, or NULL */

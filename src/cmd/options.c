@@ -56,6 +56,9 @@ static const option_spec options[] = {
 	{ "record", 0, false, CMD_OPT_CHECK, "store the reference outputs as golden outputs in .hipport/golden/" },
 	{ "compare", 0, false, CMD_OPT_CHECK,
 	  "line up the launch records REF PORT [REF2] of the original and the port, kernel by kernel" },
+	{ "slurm", 0, false, CMD_OPT_CHECK, "with --bundle: also Slurm job arrays in DIR/slurm/ ([slurm] of .hipport/config)" },
+	{ "submit", 0, true, CMD_OPT_CHECK,
+	  "submit a bundle's Slurm arrays (sbatch), follow them, merge and import their results" },
 	{ "timeout", 0, true, CMD_OPT_CHECK, "seconds one check's run may take (default: the spec's, 60)" },
 	{ "offload-arch", 0, true, CMD_OPT_ARCH,
 	  "the AMD GPU arch to build for, gfxNNN[:xnack+|-] (default: check.offloadArch, else the GPU found)" },
@@ -243,6 +246,10 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		ctx->record = true;
 	} else if (strcmp(o->name, "compare") == 0) {
 		ctx->compare = true;
+	} else if (strcmp(o->name, "slurm") == 0) {
+		ctx->slurm = true;
+	} else if (strcmp(o->name, "submit") == 0) {
+		ctx->submit = value;
 	} else if (strcmp(o->name, "message") == 0) {
 		if (!*value || strchr(value, '\n'))
 			return cmd_fail(CMD_EXIT_USAGE, "-m: give one line, the commit's summary");

@@ -1,0 +1,200 @@
+/* [slurm] of .hipport/config, read with libgit2's config parser like the
+ * rest of the configuration, so a site's conventions need no code. */
+#include "check/slurm.h"
+
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/error.h"
+
+static const char *git_message(void)
+{
+	return git_error_last() ? git_error_last()->message : "cannot read";
+}
+
+static int get_string(char **out, git_config *cfg, const char *name, const char *path)
+{
+	git_buf value = { 0 };
+	int rc = git_config_get_string_buf(&value, cfg, name);
+
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (rc < 0)
+		return util_error_set(UTIL_EINPUT, "%s: %s: %s", path, name, git_message());
+	free(*out);
+	*out = strdup(value.ptr);
+	git_buf_dispose(&value);
+	return *out ? 0 : util_error_set(UTIL_ENOMEM, "out of memory");
+}
+
+/* A whole number from lo to hi; unset leaves *out. */
+static int get_number(unsigned *out, git_config *cfg, const char *name, const char *path, long lo, long hi)
+{
+	int64_t v;
+	int rc = git_config_get_int64(&v, cfg, name);
+
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (rc < 0 || v < lo || v > hi)
+		return util_error_set(UTIL_EINPUT, "%s: %s must be a whole number from %ld to %ld", path, name, lo, hi);
+	*out = (unsigned)v;
+	return 0;
+}
+
+typedef struct lines {
+	char ***items;
+	size_t *n;
+} lines;
+
+static int add_line(const git_config_entry *entry, void *payload)
+{
+	lines *l = payload;
+	char **m = realloc(*l->items, (*l->n + 1) * sizeof(*m));
+
+	if (!m)
+		return -1;
+	*l->items = m;
+	if (!(m[*l->n] = strdup(entry->value ? entry->value : "")))
+		return -1;
+	(*l->n)++;
+	return 0;
+}
+
+static int get_lines(char ***items, size_t *n, git_config *cfg, const char *name, const char *path)
+{
+	lines l = { items, n };
+	int rc = git_config_get_multivar_foreach(cfg, name, NULL, add_line, &l);
+
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	return rc < 0 ? util_error_set(UTIL_EINPUT, "%s: %s: %s", path, name, git_message()) : 0;
+}
+
+/* A target is an offload arch (gfxNNN, with features) or nvidia-proxy: a
+ * word that goes into file names and job names. */
+static int target_valid(const char *t)
+{
+	size_t i;
+
+	if (strcmp(t, "nvidia-proxy") == 0)
+		return 1;
+	if (strncmp(t, "gfx", 3) != 0 || !t[3])
+		return 0;
+	for (i = 3; t[i]; i++)
+		if (!((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') || t[i] == ':' || t[i] == '+' ||
+		      t[i] == '-'))
+			return 0;
+	return 1;
+}
+
+static int split_targets(chk_slurm_config *out, const char *text, const char *path)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t len;
+		char *t, **m;
+
+		p += strspn(p, " \t,");
+		if (!(len = strcspn(p, " \t,")))
+			break;
+		if (!(t = strndup(p, len)) || !(m = realloc(out->targets, (out->ntargets + 1) * sizeof(*m)))) {
+			free(t);
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		}
+		out->targets = m;
+		m[out->ntargets++] = t;
+		if (!target_valid(t))
+			return util_error_set(UTIL_EINPUT, "%s: slurm.targets: '%s' is not an offload arch (gfx90a, gfx942) "
+					      "or nvidia-proxy", path, t);
+		p += len;
+	}
+	return 0;
+}
+
+/* Values that go into #SBATCH lines must stay one line and one word. */
+static int one_word(const char *value, const char *name, const char *path)
+{
+	if (value && (!*value || strpbrk(value, " \t\r\n")))
+		return util_error_set(UTIL_EINPUT, "%s: %s: '%s' must be one word", path, name, value);
+	return 0;
+}
+
+int chk_slurm_config_read(chk_slurm_config *out, const char *path)
+{
+	git_config *cfg = NULL;
+	char *targets = NULL;
+	struct stat st;
+	size_t i;
+	int error = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->group_size = CHK_SLURM_GROUP_SIZE;
+	out->gpus_per_task = 1;
+	out->build_seconds = CHK_SLURM_BUILD_SECONDS;
+	out->poll_seconds = CHK_SLURM_POLL_SECONDS;
+	if (stat(path, &st) < 0)
+		return 0;
+	if (git_config_open_ondisk(&cfg, path) < 0)
+		return util_error_set(UTIL_EINPUT, "%s: %s", path, git_message());
+	if ((error = get_string(&out->partition, cfg, "slurm.partition", path)) < 0 ||
+	    (error = get_string(&out->nvidia_partition, cfg, "slurm.nvidiaPartition", path)) < 0 ||
+	    (error = get_string(&out->account, cfg, "slurm.account", path)) < 0 ||
+	    (error = get_string(&out->qos, cfg, "slurm.qos", path)) < 0 ||
+	    (error = get_string(&out->host, cfg, "check.slurmHost", path)) < 0 ||
+	    (error = get_string(&targets, cfg, "slurm.targets", path)) < 0 ||
+	    (error = get_lines(&out->extra, &out->nextra, cfg, "slurm.extra", path)) < 0 ||
+	    (error = get_lines(&out->setup, &out->nsetup, cfg, "slurm.setup", path)) < 0 ||
+	    (error = get_number(&out->group_size, cfg, "slurm.groupSize", path, 1, 100000)) < 0 ||
+	    (error = get_number(&out->gpus_per_task, cfg, "slurm.gpusPerTask", path, 0, 64)) < 0 ||
+	    (error = get_number(&out->build_seconds, cfg, "slurm.buildSeconds", path, 1, 86400)) < 0 ||
+	    (error = get_number(&out->poll_seconds, cfg, "slurm.pollSeconds", path, 1, 3600)) < 0 ||
+	    (error = one_word(out->partition, "slurm.partition", path)) < 0 ||
+	    (error = one_word(out->nvidia_partition, "slurm.nvidiaPartition", path)) < 0 ||
+	    (error = one_word(out->account, "slurm.account", path)) < 0 ||
+	    (error = one_word(out->qos, "slurm.qos", path)) < 0 ||
+	    (error = one_word(out->host, "check.slurmHost", path)) < 0 ||
+	    (targets && (error = split_targets(out, targets, path)) < 0))
+		goto done;
+	for (i = 0; i < out->nextra; i++)
+		if (strpbrk(out->extra[i], "\r\n") || out->extra[i][0] != '-') {
+			error = util_error_set(UTIL_EINPUT, "%s: slurm.extra: '%s' is not an sbatch option (--constraint=mi300x)",
+					       path, out->extra[i]);
+			goto done;
+		}
+	for (i = 0; i < out->nsetup; i++)
+		if (strpbrk(out->setup[i], "\r\n")) {
+			error = util_error_set(UTIL_EINPUT, "%s: slurm.setup: one shell line per value", path);
+			goto done;
+		}
+done:
+	free(targets);
+	git_config_free(cfg);
+	if (error < 0)
+		chk_slurm_config_dispose(out);
+	return error;
+}
+
+static void free_lines(char **items, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(items[i]);
+	free(items);
+}
+
+void chk_slurm_config_dispose(chk_slurm_config *cfg)
+{
+	free(cfg->partition);
+	free(cfg->nvidia_partition);
+	free(cfg->account);
+	free(cfg->qos);
+	free(cfg->host);
+	free_lines(cfg->extra, cfg->nextra);
+	free_lines(cfg->setup, cfg->nsetup);
+	free_lines(cfg->targets, cfg->ntargets);
+	memset(cfg, 0, sizeof(*cfg));
+}
