@@ -84,6 +84,9 @@ expect "setup lines" "$bundle/slurm/port-gfx90a.sbatch" "echo hipport-setup-ran"
 expect "the port's arch" "$bundle/slurm/port-gfx90a.sbatch" "OFFLOAD_ARCH=gfx90a"
 truth "no --gpus-per-task with gpusPerTask = 0" sh -c "! grep -q gpus-per-task '$bundle/slurm/ref.sbatch'"
 
+check "a plain bundle" 0 "$hipport" -C "$repo" check --bundle "$tmp/plain" src/transpose.cu
+check "--submit of a bundle without slurm/" 2 "$hipport" -C "$repo" check --submit "$tmp/plain"
+expect "says what to do" "$tmp/err" "$tmp/plain/slurm/plan: cannot read it: write the bundle with hipport check --bundle"
 check "--submit without sbatch" 2 env PATH=/nonexistent "$hipport" -C "$repo" check --submit "$bundle"
 expect "says sbatch is missing" "$tmp/err" "sbatch not found"
 truth "nothing submitted, nothing written" test ! -e "$bundle/slurm/jobs"
