@@ -358,6 +358,22 @@ done:
 	return error;
 }
 
+/* Whether list ("12:15") names job. */
+static int has_job(const char *list, const char *job)
+{
+	size_t len = strlen(job);
+	const char *p = list;
+
+	while (p && *p) {
+		if (strncmp(p, job, len) == 0 && (p[len] == ':' || !p[len]))
+			return 1;
+		p = strchr(p, ':');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
 /* Which tasks of each phase to submit: those that ended without a fragment,
  * or were never submitted. A port task runs after the reference task of its
  * number: the one submitted now, or one still queued from before. */
@@ -397,7 +413,7 @@ static int submit_unfinished(submitter *s, int quiet)
 			if (ref_new)
 				util_buf_puts(&after, ref_new);
 			for (k = 0; k < n; k++)
-				if (ref_active[tasks[k]] && !strstr(after.ptr ? after.ptr : "", ref_active[tasks[k]]))
+				if (ref_active[tasks[k]] && !has_job(after.ptr, ref_active[tasks[k]]))
 					util_buf_printf(&after, "%s%s", after.len ? ":" : "", ref_active[tasks[k]]);
 		}
 		if (util_buf_oom(&after)) {

@@ -84,6 +84,9 @@ expect "setup lines" "$bundle/slurm/port-gfx90a.sbatch" "echo hipport-setup-ran"
 expect "the port's arch" "$bundle/slurm/port-gfx90a.sbatch" "OFFLOAD_ARCH=gfx90a"
 truth "no --gpus-per-task with gpusPerTask = 0" sh -c "! grep -q gpus-per-task '$bundle/slurm/ref.sbatch'"
 
+check "a plain bundle" 0 "$hipport" -C "$repo" check --bundle "$tmp/plain" src/transpose.cu
+check "--submit of a bundle without slurm/" 2 "$hipport" -C "$repo" check --submit "$tmp/plain"
+expect "says what to do" "$tmp/err" "$tmp/plain/slurm/plan: cannot read it: write the bundle with hipport check --bundle"
 check "--submit without sbatch" 2 env PATH=/nonexistent "$hipport" -C "$repo" check --submit "$bundle"
 expect "says sbatch is missing" "$tmp/err" "sbatch not found"
 truth "nothing submitted, nothing written" test ! -e "$bundle/slurm/jobs"
@@ -102,7 +105,12 @@ real_hipcc=$(command -v hipcc || echo /opt/rocm/bin/hipcc)
 mkdir -p "$tmp/bin"
 printf '#!/bin/sh\nsleep 3\nexec %s "$@"\n' "$real_hipcc" >"$tmp/bin/hipcc" && chmod +x "$tmp/bin/hipcc"
 HIPCC=$tmp/bin/hipcc
-export HIPCC
+# and the reference's take three seconds before they fail (no nvcc here), so
+# that the port array is still waiting on it when the test looks
+printf '#!/bin/sh\nsleep 3\necho "nvcc: a stand-in, it builds nothing" >&2\nexit 1\n' >"$tmp/bin/nvcc" &&
+	chmod +x "$tmp/bin/nvcc"
+NVCC=$tmp/bin/nvcc
+export HIPCC NVCC
 
 jobs_file=$bundle/slurm/jobs
 lines() { [ "$(cat "$jobs_file" 2>/dev/null | wc -l)" -ge "$1" ]; }
@@ -144,6 +152,8 @@ for t in 0 1 2; do
 	truth "ref fragment $t" test -f "$bundle/slurm/fragments/ref/$t.json"
 	truth "each task its own work directory ($t)" test -d "$bundle/slurm/work/gfx90a/$t" -o "$t" = 1
 done
+expect "the reference task's reason, for the port task" "$bundle/slurm/refs/transpose.transpose_kernel.why" \
+	"reference build failed (exit 1): nvcc: a stand-in"
 truth "port fragments of the tasks that ran" test -f "$bundle/slurm/fragments/gfx90a/0.json" -a \
 	-f "$bundle/slurm/fragments/gfx90a/2.json" -a ! -f "$bundle/slurm/fragments/gfx90a/1.json"
 truth "results: the cancelled task's check is an error with the scheduler's word" python3 - "$bundle/results.json" <<'PY'
@@ -201,7 +211,7 @@ echo WALK-DONE
 sleep 120
 WALK
 	tmux -S "$sock" new-session -d -s walk -x 160 -y 40 \
-		"env SLURM_CONF='$SLURM_CONF' PATH='$PATH' HIPCC='$HIPCC' sh '$walk'" || exit 2
+		"env SLURM_CONF='$SLURM_CONF' PATH='$PATH' HIPCC='$HIPCC' NVCC='$NVCC' sh '$walk'" || exit 2
 	pane() { tmux -S "$sock" capture-pane -p -J -S -100 -t walk >"$tmp/pane" 2>/dev/null && grep -qF -- "$1" "$tmp/pane"; }
 	truth "terminal: submitted" wait_for 30 pane "submitted gfx90a: job"
 	truth "terminal: a progress bar" wait_for 30 pane "tasks done,"
