@@ -136,12 +136,85 @@ static bool alternative_fits(const char *tmpl, const char *end, int nargs, bool 
 	return !exact || rest || highest == nargs;
 }
 
-static void expand(xlate *x, const char *p, const char *end, const xlate_range *args, int nargs, util_buf *out)
+/* Whether argument tokens [r.begin, r.end) are a null pointer constant:
+ * NULL, 0 or nullptr alone. */
+static bool is_null_arg(const xlate *x, xlate_range r)
 {
+	size_t i = r.begin;
+
+	while (i < r.end && x->tok[i].kind == PORT_TOKEN_COMMENT)
+		i++;
+	if (i >= r.end || xlate_next(x, i) < r.end)
+		return false;
+	return xlate_tok_is(x, i, "NULL") || xlate_tok_is(x, i, "0") || xlate_tok_is(x, i, "nullptr");
+}
+
+/* The length out would have without a trailing "name_cast<...>(" (a cast
+ * the template writes around the argument that follows), or SIZE_MAX. */
+static size_t cast_start(const util_buf *out)
+{
+	size_t n = out->len, depth = 0;
+	const char *s = out->ptr;
+
+	if (n < 2 || s[n - 1] != '(' || s[n - 2] != '>')
+		return SIZE_MAX;
+	for (n -= 2;; n--) {
+		if (s[n] == '>')
+			depth++;
+		else if (s[n] == '<' && --depth == 0)
+			break;
+		if (n == 0)
+			return SIZE_MAX;
+	}
+	if (n < 5 || memcmp(s + n - 5, "_cast", 5) != 0)
+		return SIZE_MAX;
+	while (n > 0 && (isalnum((unsigned char)s[n - 1]) || s[n - 1] == '_'))
+		n--;
+	return n;
+}
+
+/* The ')' closing the first '(' of a template alternative when it is the
+ * alternative's last character (the shape "name(...)"), else NULL. */
+static const char *outer_close(const char *p, const char *end)
+{
+	const char *open = memchr(p, '(', (size_t)(end - p));
+	int depth = 0;
+
+	if (!open)
+		return NULL;
+	for (p = open; p < end; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && --depth == 0)
+			return p + 1 == end ? p : NULL;
+	}
+	return NULL;
+}
+
+static void put_gap(util_buf *out, const xlate_gaps *g, int which)
+{
+	if (g && g->len[which])
+		util_buf_put(out, g->text[which], g->len[which]);
+}
+
+static void expand(xlate *x, const char *p, const char *end, const xlate_range *args, int nargs,
+		   const xlate_gaps *gaps, util_buf *out)
+{
+	const char *close = nargs > 0 ? outer_close(p, end) : NULL;
+	bool opened = false;
 	placeholder ph;
 
 	while (p < end) {
+		if (close && p == close)
+			put_gap(out, gaps, XLATE_GAP_CLOSE);
 		if (*p != '$' || !parse_placeholder(p, &ph)) {
+			if (close && !opened && *p == '(') {
+				opened = true;
+				put_gap(out, gaps, XLATE_GAP_NAME);
+				util_buf_putc(out, *p++);
+				put_gap(out, gaps, XLATE_GAP_OPEN);
+				continue;
+			}
 			util_buf_putc(out, *p++);
 			continue;
 		}
@@ -152,12 +225,23 @@ static void expand(xlate *x, const char *p, const char *end, const xlate_range *
 				out->len -= 2, out->ptr[out->len] = '\0';
 			continue;
 		}
+		if (!ph.rest && *p == ')' && is_null_arg(x, args[ph.first - 1])) {
+			/* a null pointer constant needs no cast: "const_cast<T>($1)"
+			 * writes NULL as NULL, as hipify-clang does */
+			size_t at = cast_start(out);
+
+			if (at != SIZE_MAX) {
+				out->len = at, out->ptr[out->len] = '\0';
+				p++;
+			}
+		}
 		xlate_emit_range(x, args[ph.first - 1].begin,
 				 ph.rest ? args[nargs - 1].end : args[ph.first - 1].end, out);
 	}
 }
 
-bool xlate_expand_template(xlate *x, const char *tmpl, const xlate_range *args, int nargs, util_buf *out)
+bool xlate_expand_template(xlate *x, const char *tmpl, const xlate_range *args, int nargs,
+			   const xlate_gaps *gaps, util_buf *out)
 {
 	int pass;
 
@@ -170,7 +254,7 @@ bool xlate_expand_template(xlate *x, const char *tmpl, const xlate_range *args, 
 			const char *bar = strchr(alt, '|'), *end = bar ? bar : alt + strlen(alt);
 
 			if (alternative_fits(alt, end, nargs, pass == 0)) {
-				expand(x, alt, end, args, nargs, out);
+				expand(x, alt, end, args, nargs, gaps, out);
 				return true;
 			}
 			if (!bar)

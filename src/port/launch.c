@@ -50,6 +50,49 @@ static size_t kernel_start(const xlate *x, size_t open, bool *templated)
 	return k;
 }
 
+/* Whether the file declares `name` as a kernel template
+ * (template <...> __global__ void name(...)): a launch of it without template
+ * arguments still names a template, HIP_KERNEL_NAME(name). */
+static bool is_template_kernel(const xlate *x, size_t name)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < x->ntok; i++) {
+		size_t j;
+		int depth;
+		bool global = false;
+
+		if (!xlate_tok_is(x, i, "template") || !xlate_tok_is(x, xlate_next(x, i), "<"))
+			continue;
+		/* the parameter list, then the declaration up to its '(' */
+		for (j = xlate_next(x, i), depth = 0; j < x->ntok; j = xlate_next(x, j)) {
+			if (xlate_tok_is(x, j, "<"))
+				depth++;
+			else if (xlate_tok_is(x, j, ">"))
+				depth--;
+			else if (xlate_tok_is(x, j, ">>"))
+				depth -= 2;
+			if (depth <= 0 || xlate_tok_is(x, j, ";") || xlate_tok_is(x, j, "{"))
+				break;
+		}
+		for (j = xlate_next(x, j); j < x->ntok; j = xlate_next(x, j)) {
+			if (xlate_tok_is(x, j, "__global__"))
+				global = true;
+			else if (xlate_tok_is(x, j, "(") || xlate_tok_is(x, j, ";") || xlate_tok_is(x, j, "{") ||
+				 xlate_tok_is(x, j, "}") || xlate_tok_is(x, j, "template"))
+				break;
+		}
+		if (global && j < x->ntok && xlate_tok_is(x, j, "(")) {
+			size_t k = xlate_prev(x, j);
+
+			if (k != SIZE_MAX && xlate_tok_len(x, k) == xlate_tok_len(x, name) &&
+			    memcmp(xlate_tok_text(x, k), xlate_tok_text(x, name), xlate_tok_len(x, name)) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
 int xlate_find_launches(xlate *x)
 {
 	size_t i;
@@ -70,6 +113,15 @@ int xlate_find_launches(xlate *x)
 					      "a kernel launch takes 2 to 4 arguments in <<<...>>>, not %d", n);
 		l.nconfig = n;
 		l.lparen = xlate_next(x, l.close);
+		if ((x->tok[i].flags & PORT_TOKEN_DIRECTIVE) &&
+		    (l.lparen >= x->ntok || !(x->tok[l.lparen].flags & PORT_TOKEN_DIRECTIVE) ||
+		     (x->tok[l.lparen].flags & PORT_TOKEN_LINE_START))) {
+			/* '#define LAUNCH k<<<g, b>>>': the arguments follow where the
+			 * macro is used; the launch is left as written */
+			x->nlaunches++;
+			i = l.close;
+			continue;
+		}
 		if (!xlate_tok_is(x, l.lparen, "("))
 			return xlate_error_at(x, x->tok[l.close].start,
 					      "kernel launch without an argument list after '>>>'");
@@ -79,6 +131,12 @@ int xlate_find_launches(xlate *x)
 		if (l.kernel == SIZE_MAX || (x->mark[l.kernel] & XLATE_LAUNCH)) {
 			x->nlaunches++; /* counted, but an unusual callee is left as written */
 			continue;
+		}
+		if (!l.templated && x->opts->launch == PORT_LAUNCH_HIP) {
+			size_t last = xlate_prev(x, i);
+
+			l.templated = last != SIZE_MAX && x->tok[last].kind == PORT_TOKEN_IDENT &&
+				      is_template_kernel(x, last);
 		}
 		grown = realloc(x->launches, (x->nlaunches + 1) * sizeof(*grown));
 		if (!grown)

@@ -295,18 +295,45 @@ static bool is_generic_identity(const port_rule *rule)
 	       strncmp(rule->cuda, "__", 2) != 0 && strncmp(rule->cuda, "atomic", 6) != 0;
 }
 
+/* The source between tokens a and b (a < b), as gap `which` when it is
+ * white space only. */
+static void set_gap(const xlate *x, size_t a, size_t b, xlate_gaps *gaps, int which)
+{
+	uint32_t from, to, k;
+
+	if (b <= a || b >= x->ntok)
+		return;
+	from = x->tok[a].end;
+	to = x->tok[b].start;
+	if (to <= from)
+		return;
+	for (k = from; k < to; k++)
+		if (!isspace((unsigned char)x->src[k]))
+			return;
+	gaps->text[which] = x->src + from;
+	gaps->len[which] = to - from;
+}
+
 /* Applies a call template to name(args); returns the token after ')', or 0
  * when name is not called here. */
 static size_t emit_call_template(xlate *x, size_t name, const char *tmpl, util_buf *out)
 {
 	size_t lparen = xlate_next(x, name), rparen;
 	xlate_range args[64];
+	xlate_gaps gaps = { .len = { 0, 0, 0 } };
 	int nargs;
 
 	if (!xlate_tok_is(x, lparen, "("))
 		return 0;
 	nargs = xlate_split_args(x, lparen, &rparen, args, 64, ")");
-	if (nargs < 0 || nargs > 64 || !xlate_expand_template(x, tmpl, args, nargs, out))
+	if (nargs < 0 || nargs > 64)
+		return 0;
+	set_gap(x, name, lparen, &gaps, XLATE_GAP_NAME);
+	if (nargs > 0) {
+		set_gap(x, lparen, args[0].begin, &gaps, XLATE_GAP_OPEN);
+		set_gap(x, args[nargs - 1].end - 1, rparen, &gaps, XLATE_GAP_CLOSE);
+	}
+	if (!xlate_expand_template(x, tmpl, args, nargs, &gaps, out))
 		return 0;
 	return rparen + 1;
 }

@@ -114,9 +114,18 @@ size_t xlate_emit_launch(xlate *x, size_t kernel, util_buf *out);
  * fills args (up to max) and returns the count, or -1 when unbalanced. */
 int xlate_split_args(const xlate *x, size_t lparen, size_t *rparen, xlate_range *args, int max,
 		     const char *closer);
+/* The white space of the call a template replaces, kept around the
+ * template's own parentheses: between the name and '(', after '(' and
+ * before ')'. Gaps that hold anything but white space are left empty. */
+enum { XLATE_GAP_NAME, XLATE_GAP_OPEN, XLATE_GAP_CLOSE };
+typedef struct xlate_gaps {
+	const char *text[3];
+	size_t len[3];
+} xlate_gaps;
 /* Expands a call template ("$1", "$2-", "$*") with the translated arguments;
- * false (nothing written) when it names an argument the call lacks. */
+ * false (nothing written) when it names an argument the call lacks. gaps
+ * may be NULL. */
 bool xlate_expand_template(xlate *x, const char *tmpl, const xlate_range *args, int nargs,
-			   util_buf *out);
+			   const xlate_gaps *gaps, util_buf *out);
 
 #endif
