@@ -116,7 +116,7 @@ void an_atomics_visit(an_ctx *ctx, const an_node *n)
 	if (n->kind != CXCursor_CallExpr || strncmp(name, "atomic", 6) != 0)
 		return;
 	if (ends_with(name, "_block") || ends_with(name, "_system"))
-		an_add_at(ctx, "ATOM-003", AN_NOTE, c, "%s: %s scope", name,
+		an_add_at(ctx, "ATOM-003", AN_NOTE, c, "%s: %s", name,
 			  ends_with(name, "_block") ? "block scope is device scope on AMD, no cheaper"
 						    : "system scope needs fine-grained, coherent memory on AMD");
 	check_call(ctx, c, name);

@@ -59,8 +59,13 @@ static bool constant_elsewhere(CXCursor var, char *where, size_t size)
 		clang_getSpellingLocation(loc, &file, &line, NULL, NULL);
 		file_name = clang_getFileName(file);
 		base = clang_getCString(file_name) ? strrchr(clang_getCString(file_name), '/') : NULL;
-		snprintf(where, size, "%s = %lld at %s:%u", clang_getCString(name), v,
-			 base ? base + 1 : clang_getCString(file_name) ? clang_getCString(file_name) : "?", line);
+		/* the main file is parsed under a name of our own: this file's line only */
+		if (here)
+			snprintf(where, size, "%s = %lld at line %u", clang_getCString(name), v, line);
+		else
+			snprintf(where, size, "%s = %lld at %s:%u", clang_getCString(name), v,
+				 base ? base + 1 : clang_getCString(file_name) ? clang_getCString(file_name) : "?",
+				 line);
 		clang_disposeString(file_name);
 	}
 	clang_disposeString(name);

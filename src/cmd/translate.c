@@ -16,6 +16,7 @@ static void report_refs(const cmd_context *ctx, const char *path, const port_res
 
 	for (i = 0; i < res->nrefs; i++) {
 		const port_ref *ref = &res->refs[i];
+		const an_catalog_entry *entry;
 		bool problem = port_ref_is_problem(ref);
 
 		problem ? problems++ : converted++;
@@ -23,8 +24,11 @@ static void report_refs(const cmd_context *ctx, const char *path, const port_res
 			continue;
 		util_buf_clear(&msg);
 		port_ref_message(&msg, ref, &ctx->port);
+		/* the catalog's severity, as scan reports the same finding */
+		entry = problem ? an_catalog_find(port_ref_finding_id(ref)) : NULL;
 		fprintf(stderr, "%s:%u:%u: %s: %s [%s]\n", path, ref->line, ref->col,
-			problem ? "warning" : "note", msg.ptr, problem ? port_ref_finding_id(ref) : "PORT");
+			!problem ? "note" : an_severity_name(entry ? entry->severity : AN_ERROR), msg.ptr,
+			problem ? port_ref_finding_id(ref) : "PORT");
 	}
 	if (ctx->verbosity > 0)
 		fprintf(stderr, "%s: %zu references converted, %zu left as they are, %zu kernel launches%s\n",

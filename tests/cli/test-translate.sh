@@ -59,7 +59,7 @@ truth "path with spaces output" cmp -s "$tmp/out" "$tmp/stdout.hip"
 # unsupported APIs: exit 0, a warning naming file:line:col and the finding id; -q silences it
 printf 'void f() { cudaDeviceFlushGPUDirectRDMAWrites(a, b); }\n' >"$tmp/unsup.cu"
 check "unsupported API" 0 "$hipport" translate --target-hip=6.2 "$tmp/unsup.cu"
-expect "unsupported warning" "$tmp/err" "unsup.cu:1:12: warning: runtime 'cudaDeviceFlushGPUDirectRDMAWrites' has no HIP equivalent; left as is [API-001]"
+expect "unsupported error" "$tmp/err" "unsup.cu:1:12: error: runtime 'cudaDeviceFlushGPUDirectRDMAWrites' has no HIP equivalent; left as is [API-001]"
 check "quiet" 0 "$hipport" translate -q --target-hip=6.2 "$tmp/unsup.cu"
 truth "quiet stderr empty" test ! -s "$tmp/err"
 
@@ -117,7 +117,7 @@ check "--fix unknown id" 2 "$hipport" translate --fix=WARP-1 "$ex/histogram.cu"
 # an unconverted name keeps its place in the original when a helper went in above it
 printf '#include <cuda_fp16.h>\n__global__ void k(__half *p, __half v) {\n  atomicAdd(p, v);\n  cudaDeviceFlushGPUDirectRDMAWrites(0, 0);\n}\n' >"$tmp/fixref.cu"
 check "--fix with an API finding" 0 "$hipport" translate --target-hip=5.2 --fix=all "$tmp/fixref.cu"
-expect "API finding at its original line" "$tmp/err" "fixref.cu:4:3: warning:"
+expect "API finding at its original line" "$tmp/err" "fixref.cu:4:3: error:"
 
 # -p: include paths and defines of compile_commands.json
 mkdir -p "$tmp/db/src" "$tmp/db/inc"

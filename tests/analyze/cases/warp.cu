@@ -214,3 +214,16 @@ __device__ float block_total_second_stage(float partial)
   __syncthreads();
   return lane < (int)(blockDim.x / WARP_SIZE) ? per_warp[lane] : 0.0f;
 }
+
+// A constant of this file whose name does not say warp size (HeCBench's
+// warpexchange): reported where it divides a thread index, and the message
+// names its line in this file.
+constexpr int warp_threads = 32;
+__global__ void per_warp_flag(int *out)
+{
+  __shared__ int flags[8];
+  const int warp_id = threadIdx.x / warp_threads; // expect: WARP-001
+  flags[warp_id] = 1;
+  __syncthreads();
+  out[threadIdx.x] = flags[warp_id];
+}
