@@ -8,25 +8,11 @@
 #include <sys/stat.h>
 
 #include "util/error.h"
+#include "vcs/config.h"
 
 static const char *git_message(void)
 {
 	return git_error_last() ? git_error_last()->message : "cannot read";
-}
-
-static int get_string(char **out, git_config *cfg, const char *name, const char *path)
-{
-	git_buf value = { 0 };
-	int rc = git_config_get_string_buf(&value, cfg, name);
-
-	if (rc == GIT_ENOTFOUND)
-		return 0;
-	if (rc < 0)
-		return util_error_set(UTIL_EINPUT, "%s: %s: %s", path, name, git_message());
-	free(*out);
-	*out = strdup(value.ptr);
-	git_buf_dispose(&value);
-	return *out ? 0 : util_error_set(UTIL_ENOMEM, "out of memory");
 }
 
 /* A whole number from lo to hi; unset leaves *out. */
@@ -139,12 +125,12 @@ int chk_slurm_config_read(chk_slurm_config *out, const char *path)
 		return 0;
 	if (git_config_open_ondisk(&cfg, path) < 0)
 		return util_error_set(UTIL_EINPUT, "%s: %s", path, git_message());
-	if ((error = get_string(&out->partition, cfg, "slurm.partition", path)) < 0 ||
-	    (error = get_string(&out->nvidia_partition, cfg, "slurm.nvidiaPartition", path)) < 0 ||
-	    (error = get_string(&out->account, cfg, "slurm.account", path)) < 0 ||
-	    (error = get_string(&out->qos, cfg, "slurm.qos", path)) < 0 ||
-	    (error = get_string(&out->host, cfg, "check.slurmHost", path)) < 0 ||
-	    (error = get_string(&targets, cfg, "slurm.targets", path)) < 0 ||
+	if ((error = vcs_config_get_string(&out->partition, cfg, "slurm.partition", path)) < 0 ||
+	    (error = vcs_config_get_string(&out->nvidia_partition, cfg, "slurm.nvidiaPartition", path)) < 0 ||
+	    (error = vcs_config_get_string(&out->account, cfg, "slurm.account", path)) < 0 ||
+	    (error = vcs_config_get_string(&out->qos, cfg, "slurm.qos", path)) < 0 ||
+	    (error = vcs_config_get_string(&out->host, cfg, "check.slurmHost", path)) < 0 ||
+	    (error = vcs_config_get_string(&targets, cfg, "slurm.targets", path)) < 0 ||
 	    (error = get_lines(&out->extra, &out->nextra, cfg, "slurm.extra", path)) < 0 ||
 	    (error = get_lines(&out->setup, &out->nsetup, cfg, "slurm.setup", path)) < 0 ||
 	    (error = get_number(&out->group_size, cfg, "slurm.groupSize", path, 1, 100000)) < 0 ||

@@ -66,8 +66,7 @@ static int add_record(const git_config_entry *entry, void *payload)
 	return 0;
 }
 
-/* A string setting into *out (left NULL when unset). */
-static int get_string(char **out, git_config *cfg, const char *name, const char *path)
+int vcs_config_get_string(char **out, git_config *cfg, const char *name, const char *path)
 {
 	git_buf value = { 0 };
 	int rc = git_config_get_string_buf(&value, cfg, name);
@@ -77,6 +76,7 @@ static int get_string(char **out, git_config *cfg, const char *name, const char 
 	if (rc < 0)
 		return util_error_set(UTIL_EINPUT, "%s: %s: %s", path, name,
 				      git_error_last() ? git_error_last()->message : "cannot read");
+	free(*out);
 	*out = strdup(value.ptr);
 	git_buf_dispose(&value);
 	return *out ? 0 : util_error_set(UTIL_ENOMEM, "out of memory");
@@ -102,13 +102,13 @@ int vcs_config_read(vcs_config *out, const char *root)
 				       git_error_last() ? git_error_last()->message : "cannot read");
 		goto done;
 	}
-	if ((error = get_string(&out->scan_suppress, cfg, "scan.suppress", path.ptr)) < 0 ||
-	    (error = get_string(&out->check_includes, cfg, "check.includes", path.ptr)) < 0 ||
-	    (error = get_string(&out->check_flags, cfg, "check.flags", path.ptr)) < 0 ||
-	    (error = get_string(&out->check_command, cfg, "check.command", path.ptr)) < 0 ||
-	    (error = get_string(&out->check_offload_arch, cfg, "check.offloadArch", path.ptr)) < 0 ||
-	    (error = get_string(&out->port_target_torch, cfg, "port.targetTorch", path.ptr)) < 0 ||
-	    (error = get_string(&out->port_single_source, cfg, "port.singleSource", path.ptr)) < 0)
+	if ((error = vcs_config_get_string(&out->scan_suppress, cfg, "scan.suppress", path.ptr)) < 0 ||
+	    (error = vcs_config_get_string(&out->check_includes, cfg, "check.includes", path.ptr)) < 0 ||
+	    (error = vcs_config_get_string(&out->check_flags, cfg, "check.flags", path.ptr)) < 0 ||
+	    (error = vcs_config_get_string(&out->check_command, cfg, "check.command", path.ptr)) < 0 ||
+	    (error = vcs_config_get_string(&out->check_offload_arch, cfg, "check.offloadArch", path.ptr)) < 0 ||
+	    (error = vcs_config_get_string(&out->port_target_torch, cfg, "port.targetTorch", path.ptr)) < 0 ||
+	    (error = vcs_config_get_string(&out->port_single_source, cfg, "port.singleSource", path.ptr)) < 0)
 		goto done;
 	rc = git_config_get_int64(&size, cfg, "scan.maxsize");
 	if (rc == 0 && size > 0) {

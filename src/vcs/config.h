@@ -3,6 +3,7 @@
 #ifndef HIPPORT_VCS_CONFIG_H
 #define HIPPORT_VCS_CONFIG_H
 
+#include <git2.h>
 #include <stddef.h>
 
 typedef struct vcs_config {
@@ -27,5 +28,10 @@ typedef struct vcs_config {
  * configuration, a malformed one UTIL_EINPUT naming the file. */
 int vcs_config_read(vcs_config *out, const char *root);
 void vcs_config_dispose(vcs_config *cfg);
+
+/* A string setting of cfg into *out (replacing what was there; left as it is
+ * when unset); an unreadable one is UTIL_EINPUT naming path and the key.
+ * For the sections other layers read themselves ([slurm]). */
+int vcs_config_get_string(char **out, git_config *cfg, const char *name, const char *path);
 
 #endif
