@@ -16,6 +16,7 @@
 #include "util/embedded.h"
 #include "util/error.h"
 #include "util/file.h"
+#include "util/process.h"
 
 extern const util_embedded_file chk_bundle_builtin[];
 
@@ -148,19 +149,6 @@ static const char readme[] =
 	"Without a GPU every check ends no-device. specs/ holds the specs the harnesses\n"
 	"were made from, golden/ reference outputs recorded earlier. run.sh's header\n"
 	"lists the environment variables it reads.\n";
-
-/* s in single quotes for sh ('\'' for a quote). */
-static void shell_quote(util_buf *b, const char *s)
-{
-	util_buf_putc(b, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			util_buf_puts(b, "'\\''");
-		else
-			util_buf_putc(b, *s);
-	}
-	util_buf_putc(b, '\'');
-}
 
 /* record/orig and record/port: every source again, launches of the
  * repository's kernels going through record/hipport_record.h. */
@@ -344,7 +332,7 @@ int chk_bundle_write(const char *dir, const chk_bundle_input *in)
 			"FLAGS=",
 			id, in->includes ? in->includes : "", in->offload_arch ? in->offload_arch : "gfx90a",
 			in->build_timeout ? in->build_timeout : 600);
-	shell_quote(&b, in->flags ? in->flags : "");
+	util_process_shell_quote(&b, in->flags ? in->flags : "");
 	util_buf_putc(&b, '\n');
 	if (util_buf_oom(&b) || util_buf_oom(&list) || util_buf_oom(&name)) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");

@@ -136,6 +136,9 @@ const char *chk_slurm_jobs_latest(const chk_slurm_jobs *jobs, const char *phase,
 int chk_slurm_jobs_append(const char *path, const char *phase, const char *job, const char *tasks);
 void chk_slurm_jobs_dispose(chk_slurm_jobs *jobs);
 
+/* The script of phase in dir/slurm/: ref.sbatch for "ref", else port-PHASE.sbatch. */
+void chk_slurm_script_name(util_buf *out, const char *phase);
+
 /* Where a task's fragment is: dir/slurm/fragments/PHASE/TASK.json. */
 void chk_slurm_fragment_path(util_buf *out, const char *dir, const char *phase, size_t task);
 

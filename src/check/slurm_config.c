@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "check/arch.h"
 #include "util/error.h"
 #include "vcs/config.h"
 
@@ -58,46 +59,23 @@ static int get_lines(char ***items, size_t *n, git_config *cfg, const char *name
 	return rc < 0 ? util_error_set(UTIL_EINPUT, "%s: %s: %s", path, name, git_message()) : 0;
 }
 
-/* A target is an offload arch (gfxNNN, with features) or nvidia-proxy: a
- * word that goes into file names and job names. */
-static int target_valid(const char *t)
-{
-	size_t i;
-
-	if (strcmp(t, "nvidia-proxy") == 0)
-		return 1;
-	if (strncmp(t, "gfx", 3) != 0 || !t[3])
-		return 0;
-	for (i = 3; t[i]; i++)
-		if (!((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') || t[i] == ':' || t[i] == '+' ||
-		      t[i] == '-'))
-			return 0;
-	return 1;
-}
-
+/* The targets: offload archs (target ids, as --offload-arch takes them) or
+ * nvidia-proxy, words that go into file names and job names. */
 static int split_targets(chk_slurm_config *out, const char *text, const char *path)
 {
-	const char *p = text;
+	size_t i;
+	int error = chk_arch_list_split(&out->targets, &out->ntargets, text);
 
-	while (*p) {
-		size_t len;
-		char *t, **m;
+	for (i = 0; i < out->ntargets && !error; i++) {
+		chk_arch arch;
 
-		p += strspn(p, " \t,");
-		if (!(len = strcspn(p, " \t,")))
-			break;
-		if (!(t = strndup(p, len)) || !(m = realloc(out->targets, (out->ntargets + 1) * sizeof(*m)))) {
-			free(t);
-			return util_error_set(UTIL_ENOMEM, "out of memory");
-		}
-		out->targets = m;
-		m[out->ntargets++] = t;
-		if (!target_valid(t))
-			return util_error_set(UTIL_EINPUT, "%s: slurm.targets: '%s' is not an offload arch (gfx90a, gfx942) "
-					      "or nvidia-proxy", path, t);
-		p += len;
+		if (strcmp(out->targets[i], "nvidia-proxy") == 0 || chk_arch_parse(&arch, out->targets[i]) == 0)
+			continue;
+		util_error_clear();
+		error = util_error_set(UTIL_EINPUT, "%s: slurm.targets: '%s' is not an offload arch (gfx90a, gfx942) "
+				       "or nvidia-proxy", path, out->targets[i]);
 	}
-	return 0;
+	return error;
 }
 
 /* Values that go into #SBATCH lines must stay one line and one word. */

@@ -310,6 +310,14 @@ unsigned chk_slurm_time_minutes(const chk_slurm_plan *plan, unsigned build_secon
 	return (unsigned)((most + 59) / 60) + 1;
 }
 
+void chk_slurm_script_name(util_buf *out, const char *phase)
+{
+	if (strcmp(phase, "ref") == 0)
+		util_buf_puts(out, "ref.sbatch");
+	else
+		util_buf_printf(out, "port-%s.sbatch", phase);
+}
+
 void chk_slurm_fragment_path(util_buf *out, const char *dir, const char *phase, size_t task)
 {
 	util_buf_printf(out, "%s/slurm/fragments/%s/%zu.json", dir, phase, task);

@@ -120,10 +120,7 @@ int chk_slurm_write(const char *dir, const chk_slurm_config *cfg, const chk_slur
 
 		util_buf_clear(&text);
 		util_buf_clear(&name);
-		if (target)
-			util_buf_printf(&name, "port-%s.sbatch", target);
-		else
-			util_buf_puts(&name, "ref.sbatch");
+		chk_slurm_script_name(&name, target ? target : "ref");
 		if ((error = chk_slurm_script(&text, cfg, plan, target)) == 0)
 			error = util_buf_oom(&name) ? util_error_set(UTIL_ENOMEM, "out of memory") : put(tmp.ptr, name.ptr, &text);
 	}

@@ -78,21 +78,6 @@ typedef struct submitter {
 	util_buf jobs_path;
 } submitter;
 
-/* One word for a remote shell: ssh joins its arguments into a command line. */
-static void shell_quote(util_buf *out, const char *word)
-{
-	const char *p;
-
-	util_buf_putc(out, '\'');
-	for (p = word; *p; p++) {
-		if (*p == '\'')
-			util_buf_puts(out, "'\\''");
-		else
-			util_buf_putc(out, *p);
-	}
-	util_buf_putc(out, '\'');
-}
-
 /* Runs argv here or, with a login host, through ssh; its output in *out.
  * UTIL_ETOOLCHAIN when the program is not there. */
 static int slurm_run(util_process_result *out, const submitter *s, const char *const *argv)
@@ -109,7 +94,7 @@ static int slurm_run(util_process_result *out, const submitter *s, const char *c
 		for (i = 0; argv[i]; i++) {
 			if (i)
 				util_buf_putc(&line, ' ');
-			shell_quote(&line, argv[i]);
+			util_process_shell_quote(&line, argv[i]);
 		}
 		if (util_buf_oom(&line))
 			return util_error_set(UTIL_ENOMEM, "out of memory");
@@ -161,15 +146,25 @@ static int states_add(chk_slurm_states *all, chk_slurm_states *more)
 	return 0;
 }
 
-/* Whether a submitted task has no state yet. */
+/* Whether a task of submission i has no state yet. */
+static int job_missing_tasks(const submitter *s, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < s->jobs.items[i].ntasks; k++)
+		if (!chk_slurm_states_find(&s->states, s->jobs.items[i].job, s->jobs.items[i].tasks[k]))
+			return 1;
+	return 0;
+}
+
+/* Whether any submitted task has no state yet. */
 static int missing_tasks(const submitter *s)
 {
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < s->jobs.n; i++)
-		for (k = 0; k < s->jobs.items[i].ntasks; k++)
-			if (!chk_slurm_states_find(&s->states, s->jobs.items[i].job, s->jobs.items[i].tasks[k]))
-				return 1;
+		if (job_missing_tasks(s, i))
+			return 1;
 	return 0;
 }
 
@@ -180,7 +175,7 @@ static int query_states(submitter *s)
 {
 	util_buf ids = UTIL_BUF_INIT;
 	util_process_result r;
-	size_t i, k;
+	size_t i;
 	int error = 0;
 
 	chk_slurm_states_dispose(&s->states);
@@ -221,10 +216,7 @@ static int query_states(submitter *s)
 		const char *scontrol[] = { "scontrol", "-o", "show", "job", s->jobs.items[i].job, NULL };
 		chk_slurm_states more;
 
-		for (k = 0; k < s->jobs.items[i].ntasks; k++)
-			if (!chk_slurm_states_find(&s->states, s->jobs.items[i].job, s->jobs.items[i].tasks[k]))
-				break;
-		if (k == s->jobs.items[i].ntasks)
+		if (!job_missing_tasks(s, i))
 			continue;
 		if ((error = slurm_run(&r, s, scontrol)) < 0) {
 			util_process_result_dispose(&r);
@@ -313,10 +305,8 @@ static int sbatch(submitter *s, const char *phase, const size_t *tasks, size_t n
 	util_buf_printf(&chdir_opt, "--chdir=%s", s->dir);
 	util_buf_printf(&array_opt, "--array=%s", array.ptr ? array.ptr : "");
 	util_buf_printf(&dep_opt, "--dependency=aftercorr:%s", after ? after : "");
-	if (strcmp(phase, "ref") == 0)
-		util_buf_printf(&script, "%s/slurm/ref.sbatch", s->dir);
-	else
-		util_buf_printf(&script, "%s/slurm/port-%s.sbatch", s->dir, phase);
+	util_buf_printf(&script, "%s/slurm/", s->dir);
+	chk_slurm_script_name(&script, phase);
 	if (util_buf_oom(&array) || util_buf_oom(&chdir_opt) || util_buf_oom(&array_opt) || util_buf_oom(&dep_opt) ||
 	    util_buf_oom(&script)) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");

@@ -199,3 +199,15 @@ void util_process_result_dispose(util_process_result *result)
 	util_buf_dispose(&result->out);
 	util_buf_dispose(&result->err);
 }
+
+void util_process_shell_quote(util_buf *out, const char *word)
+{
+	util_buf_putc(out, '\'');
+	for (; *word; word++) {
+		if (*word == '\'')
+			util_buf_puts(out, "'\\''");
+		else
+			util_buf_putc(out, *word);
+	}
+	util_buf_putc(out, '\'');
+}

@@ -37,4 +37,8 @@ int util_process_run_watched(util_process_result *out, const char *const *argv, 
 
 void util_process_result_dispose(util_process_result *result);
 
+/* word in single quotes for a POSIX shell ('\'' for a quote), appended to
+ * out: for command lines a shell reads (a script, ssh's remote command). */
+void util_process_shell_quote(util_buf *out, const char *word);
+
 #endif
