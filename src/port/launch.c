@@ -50,15 +50,16 @@ static size_t kernel_start(const xlate *x, size_t open, bool *templated)
 	return k;
 }
 
-/* Whether the file declares `name` as a kernel template
- * (template <...> __global__ void name(...)): a launch of it without template
- * arguments still names a template, HIP_KERNEL_NAME(name). */
-static bool is_template_kernel(const xlate *x, size_t name)
+/* The name tokens of the kernel templates the file declares
+ * (template <...> __global__ void name(...)), in *names (malloc'd). */
+static int template_kernel_names(const xlate *x, size_t **names, size_t *n)
 {
 	size_t i;
 
+	*names = NULL;
+	*n = 0;
 	for (i = 0; i + 1 < x->ntok; i++) {
-		size_t j;
+		size_t j, *grown;
 		int depth;
 		bool global = false;
 
@@ -82,15 +83,60 @@ static bool is_template_kernel(const xlate *x, size_t name)
 				 xlate_tok_is(x, j, "}") || xlate_tok_is(x, j, "template"))
 				break;
 		}
-		if (global && j < x->ntok && xlate_tok_is(x, j, "(")) {
-			size_t k = xlate_prev(x, j);
-
-			if (k != SIZE_MAX && xlate_tok_len(x, k) == xlate_tok_len(x, name) &&
-			    memcmp(xlate_tok_text(x, k), xlate_tok_text(x, name), xlate_tok_len(x, name)) == 0)
-				return true;
+		if (!global || j >= x->ntok || !xlate_tok_is(x, j, "(") || xlate_prev(x, j) == SIZE_MAX)
+			continue;
+		if (!(grown = realloc(*names, (*n + 1) * sizeof(*grown)))) {
+			free(*names);
+			*names = NULL;
+			*n = 0;
+			return util_error_set(UTIL_ENOMEM, "out of memory");
 		}
+		*names = grown;
+		grown[(*n)++] = xlate_prev(x, j);
 	}
-	return false;
+	return 0;
+}
+
+/* With --kernel-launch=hip, a launch of a kernel template without template
+ * arguments (k<<<g, b>>>(x)) still names a template: HIP_KERNEL_NAME(k).
+ * The file's templates are looked up once, for all its launches. */
+static int mark_template_launches(xlate *x)
+{
+	size_t i, k, *names, nnames;
+	int error;
+
+	for (i = 0; i < x->nlaunches && (x->launches[i].templated || x->launches[i].kernel == SIZE_MAX); i++)
+		;
+	if (x->opts->launch != PORT_LAUNCH_HIP || i == x->nlaunches)
+		return 0;
+	if ((error = template_kernel_names(x, &names, &nnames)) < 0)
+		return error;
+	for (i = 0; i < x->nlaunches; i++) {
+		xlate_launch *l = &x->launches[i];
+		size_t last = xlate_prev(x, l->open);
+
+		if (l->kernel == SIZE_MAX || l->templated || last == SIZE_MAX || x->tok[last].kind != PORT_TOKEN_IDENT)
+			continue;
+		for (k = 0; k < nnames && !l->templated; k++)
+			l->templated = xlate_tok_len(x, names[k]) == xlate_tok_len(x, last) &&
+				       memcmp(xlate_tok_text(x, names[k]), xlate_tok_text(x, last),
+					      xlate_tok_len(x, last)) == 0;
+	}
+	free(names);
+	return 0;
+}
+
+/* Every launch is listed, so that x->nlaunches counts entries; one left as
+ * written has kernel SIZE_MAX. */
+static int add_launch(xlate *x, const xlate_launch *l)
+{
+	xlate_launch *grown = realloc(x->launches, (x->nlaunches + 1) * sizeof(*grown));
+
+	if (!grown)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	x->launches = grown;
+	x->launches[x->nlaunches++] = *l;
+	return 0;
 }
 
 int xlate_find_launches(xlate *x)
@@ -98,8 +144,8 @@ int xlate_find_launches(xlate *x)
 	size_t i;
 
 	for (i = 0; i < x->ntok; i++) {
-		xlate_launch l, *grown;
-		int n;
+		xlate_launch l;
+		int n, error;
 
 		if (!xlate_tok_is(x, i, "<<<") || (x->mark[i] & XLATE_PROTECT))
 			continue;
@@ -118,7 +164,9 @@ int xlate_find_launches(xlate *x)
 		     (x->tok[l.lparen].flags & PORT_TOKEN_LINE_START))) {
 			/* '#define LAUNCH k<<<g, b>>>': the arguments follow where the
 			 * macro is used; the launch is left as written */
-			x->nlaunches++;
+			l.kernel = SIZE_MAX;
+			if ((error = add_launch(x, &l)) < 0)
+				return error;
 			i = l.close;
 			continue;
 		}
@@ -128,25 +176,17 @@ int xlate_find_launches(xlate *x)
 		if (xlate_split_args(x, l.lparen, &l.rparen, NULL, 0, ")") < 0)
 			return xlate_error_at(x, x->tok[l.lparen].start, "unbalanced kernel arguments");
 		l.kernel = kernel_start(x, i, &l.templated);
-		if (l.kernel == SIZE_MAX || (x->mark[l.kernel] & XLATE_LAUNCH)) {
-			x->nlaunches++; /* counted, but an unusual callee is left as written */
+		if (l.kernel != SIZE_MAX && (x->mark[l.kernel] & XLATE_LAUNCH))
+			l.kernel = SIZE_MAX;
+		/* counted either way; an unusual callee (SIZE_MAX) is left as written */
+		if ((error = add_launch(x, &l)) < 0)
+			return error;
+		if (l.kernel == SIZE_MAX)
 			continue;
-		}
-		if (!l.templated && x->opts->launch == PORT_LAUNCH_HIP) {
-			size_t last = xlate_prev(x, i);
-
-			l.templated = last != SIZE_MAX && x->tok[last].kind == PORT_TOKEN_IDENT &&
-				      is_template_kernel(x, last);
-		}
-		grown = realloc(x->launches, (x->nlaunches + 1) * sizeof(*grown));
-		if (!grown)
-			return util_error_set(UTIL_ENOMEM, "out of memory");
-		x->launches = grown;
-		x->launches[x->nlaunches++] = l;
 		x->mark[l.kernel] |= XLATE_LAUNCH;
 		i = l.close;
 	}
-	return 0;
+	return mark_template_launches(x);
 }
 
 /* Whether tokens [begin, end) hold more than comments. */

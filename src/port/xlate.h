@@ -21,7 +21,7 @@ typedef struct xlate_range {
 } xlate_range;
 
 typedef struct xlate_launch {
-	size_t kernel;        /* first token of the kernel name */
+	size_t kernel;        /* first token of the kernel name; SIZE_MAX: left as written */
 	size_t open, close;   /* the <<< and >>> tokens */
 	xlate_range config[4];
 	int nconfig;
