@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "check/bundle_list.h"
 #include "util/buf.h"
 
 #define CHK_SLURM_GROUP_SIZE 4
@@ -38,16 +39,9 @@ typedef struct chk_slurm_config {
 int chk_slurm_config_read(chk_slurm_config *out, const char *path);
 void chk_slurm_config_dispose(chk_slurm_config *cfg);
 
-/* One item of a bundle: a spec check (checks.list) or a record run (records.list). */
-typedef struct chk_slurm_item {
-	char *name;      /* the check's name, or the recorded directory */
-	char *source, *kernel, *port_blob; /* checks only */
-	unsigned timeout; /* seconds, checks only */
-	int record;
-} chk_slurm_item;
 
 typedef struct chk_slurm_plan {
-	chk_slurm_item *items; /* checks first, then records: run.sh's HIPPORT_ITEMS order */
+	chk_bundle_item *items; /* checks first, then records: run.sh's HIPPORT_ITEMS order */
 	size_t nitems, nchecks;
 	unsigned group_size;
 	size_t ntasks;         /* array tasks per target: ceil(nitems / group_size) */

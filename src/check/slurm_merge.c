@@ -18,7 +18,7 @@ static const char *platform_of(const char *target)
 }
 
 /* The error result of a check whose task did not finish. */
-static json_t *unfinished(const chk_slurm_item *it, const char *target, const char *message)
+static json_t *unfinished(const chk_bundle_item *it, const char *target, const char *message)
 {
 	json_t *c = json_object();
 
@@ -104,7 +104,7 @@ int chk_slurm_merge(const char *out_path, const char *dir, const chk_slurm_plan 
 			} else if (chk_slurm_task_items(&from, &to, task, plan->group_size, plan->nitems)) {
 				for (i = from; i <= to && i < plan->nchecks && !error; i++) {
 					util_buf n = UTIL_BUF_INIT;
-					chk_slurm_item it = plan->items[i];
+					chk_bundle_item it = plan->items[i];
 					json_t *c;
 
 					util_buf_puts(&n, it.name);

@@ -97,107 +97,17 @@ out:
 	return error;
 }
 
-/* The next tab-separated field of *p (up to the end of the line). */
-static char *field(const char **p)
-{
-	size_t len = strcspn(*p, "\t\n");
-	char *f = strndup(*p, len);
-
-	*p += len;
-	if (**p == '\t')
-		(*p)++;
-	return f;
-}
-
-static int read_list(chk_slurm_plan *out, const char *dir, const char *name, int record)
-{
-	util_buf path = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
-	const char *p;
-	int error;
-
-	util_buf_printf(&path, "%s/%s", dir, name);
-	if (util_buf_oom(&path))
-		return util_error_set(UTIL_ENOMEM, "out of memory");
-	if ((error = util_file_read(&text, path.ptr, 64u << 20)) < 0) {
-		if (record) { /* bundles without record runs */
-			util_error_clear();
-			error = 0;
-		} else {
-			error = util_error_set(UTIL_EINPUT, "%s: cannot read it: is %s a bundle (hipport check --bundle)?",
-					       path.ptr, dir);
-		}
-		goto done;
-	}
-	for (p = text.ptr ? text.ptr : ""; *p && !error;) {
-		const char *line = p, *eol = strchr(p, '\n');
-		chk_slurm_item *m, *it;
-		char *timeout = NULL, *orig = NULL;
-
-		p = eol ? eol + 1 : line + strlen(line);
-		if (*line == '\n' || *line == '\t')
-			continue;
-		if (!(m = realloc(out->items, (out->nitems + 1) * sizeof(*m)))) {
-			error = util_error_set(UTIL_ENOMEM, "out of memory");
-			break;
-		}
-		out->items = m;
-		it = &m[out->nitems++];
-		memset(it, 0, sizeof(*it));
-		it->record = record;
-		it->name = field(&line);
-		if (!record) {
-			it->source = field(&line);
-			it->kernel = field(&line);
-			timeout = field(&line);
-			orig = field(&line);
-			it->port_blob = field(&line);
-			if (!it->name || !it->source || !it->kernel || !timeout || !orig || !it->port_blob)
-				error = util_error_set(UTIL_ENOMEM, "out of memory");
-			else if (!*it->source || (it->timeout = (unsigned)strtoul(timeout, NULL, 10)) == 0)
-				error = util_error_set(UTIL_EINPUT, "%s: the line of %s does not read (NAME, source, kernel, "
-						       "timeout, blob ids)", path.ptr, it->name);
-		} else if (!it->name) {
-			error = util_error_set(UTIL_ENOMEM, "out of memory");
-		}
-		free(timeout);
-		free(orig);
-	}
-done:
-	util_buf_dispose(&path);
-	util_buf_dispose(&text);
-	return error;
-}
-
-static int read_bundle_id(chk_slurm_plan *out, const char *dir)
-{
-	util_buf path = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
-	const char *id;
-	int error;
-
-	util_buf_printf(&path, "%s/bundle.conf", dir);
-	if (util_buf_oom(&path))
-		return util_error_set(UTIL_ENOMEM, "out of memory");
-	if ((error = util_file_read(&text, path.ptr, 1u << 20)) < 0)
-		error = util_error_set(UTIL_EINPUT, "%s: cannot read it: is %s a bundle (hipport check --bundle)?", path.ptr,
-				       dir);
-	else if (!(id = strstr(text.ptr ? text.ptr : "", "BUNDLE_ID=")))
-		error = util_error_set(UTIL_EINPUT, "%s: no BUNDLE_ID", path.ptr);
-	else if (!(out->bundle_id = strndup(id + 10, strcspn(id + 10, "\n"))))
-		error = util_error_set(UTIL_ENOMEM, "out of memory");
-	util_buf_dispose(&path);
-	util_buf_dispose(&text);
-	return error;
-}
-
 static int read_items(chk_slurm_plan *out, const char *dir)
 {
+	chk_bundle_list list;
 	int error;
 
-	if ((error = read_bundle_id(out, dir)) < 0 || (error = read_list(out, dir, "checks.list", 0)) < 0)
+	if ((error = chk_bundle_list_read(&list, dir)) < 0)
 		return error;
-	out->nchecks = out->nitems;
-	if ((error = read_list(out, dir, "records.list", 1)) < 0)
-		return error;
+	out->items = list.items;
+	out->nitems = list.nitems;
+	out->nchecks = list.nchecks;
+	out->bundle_id = list.bundle_id;
 	if (!out->nitems)
 		return util_error_set(UTIL_EINPUT, "%s/checks.list: the bundle has no checks", dir);
 	return 0;
@@ -277,19 +187,15 @@ done:
 
 void chk_slurm_plan_dispose(chk_slurm_plan *plan)
 {
+	chk_bundle_list list = {
+		.items = plan->items, .nitems = plan->nitems, .nchecks = plan->nchecks, .bundle_id = plan->bundle_id
+	};
 	size_t i;
 
-	for (i = 0; i < plan->nitems; i++) {
-		free(plan->items[i].name);
-		free(plan->items[i].source);
-		free(plan->items[i].kernel);
-		free(plan->items[i].port_blob);
-	}
-	free(plan->items);
+	chk_bundle_list_dispose(&list);
 	for (i = 0; i < plan->ntargets; i++)
 		free(plan->targets[i]);
 	free(plan->targets);
-	free(plan->bundle_id);
 	memset(plan, 0, sizeof(*plan));
 }
 
