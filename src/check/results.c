@@ -1,9 +1,14 @@
 #include "check/results.h"
 
 #include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "util/buf.h"
 #include "util/error.h"
 
 static const char *const statuses[] = { "pass", "fail", "error", "no-device", "skipped", NULL };
@@ -111,5 +116,73 @@ done:
 	json_decref(root);
 	if (error < 0)
 		chk_results_dispose(out);
+	return error;
+}
+
+/* A name for a message: a long one cut, with its length said. */
+static void shown(util_buf *out, const char *name)
+{
+	size_t len = strlen(name);
+
+	util_buf_clear(out);
+	if (len <= 80)
+		util_buf_puts(out, name);
+	else
+		util_buf_printf(out, "%.60s... (%zu characters)", name, len);
+}
+
+static size_t known_check(const chk_results_known *known, const char *name)
+{
+	const char *at = strrchr(name, '@');
+	size_t i;
+
+	for (i = 0; i < known->n; i++)
+		if (strcmp(known->names[i], name) == 0)
+			return i;
+	for (i = 0; at && i < known->n; i++)
+		if (strlen(known->names[i]) == (size_t)(at - name) && strncmp(known->names[i], name, (size_t)(at - name)) == 0)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Whether rel names a regular file under dir, symbolic links resolved. */
+static bool file_inside(const char *dir, const char *rel)
+{
+	util_buf path = UTIL_BUF_INIT;
+	char top[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+	bool inside = false;
+
+	util_buf_printf(&path, "%s/%s", dir, rel);
+	if (*rel != '/' && !util_buf_oom(&path) && realpath(dir, top) && realpath(path.ptr, real) &&
+	    strncmp(real, top, strlen(top)) == 0 && real[strlen(top)] == '/' && stat(real, &st) == 0 &&
+	    S_ISREG(st.st_mode))
+		inside = true;
+	util_buf_dispose(&path);
+	return inside;
+}
+
+int chk_results_match(const chk_results *r, const char *path, const chk_results_known *known)
+{
+	util_buf name = UTIL_BUF_INIT;
+	size_t i, k;
+	int error = 0;
+
+	for (i = 0; i < r->n && !error; i++) {
+		const rv_session_check *c = &r->checks[i];
+
+		shown(&name, c->name);
+		if ((k = known_check(known, c->name)) == SIZE_MAX)
+			error = util_error_set(UTIL_EINPUT, "%s: checks[%zu] (%s): no check of that name was bundled; "
+					       "nothing recorded", path, i, name.ptr ? name.ptr : "");
+		else if (strcmp(known->sources[k], c->path) != 0)
+			error = util_error_set(UTIL_EINPUT, "%s: checks[%zu] (%s): its source is not %s, the check's; "
+					       "nothing recorded", path, i, name.ptr ? name.ptr : "", known->sources[k]);
+		else if (!file_inside(known->files, c->path))
+			error = util_error_set(UTIL_EINPUT, "%s: checks[%zu] (%s): its source %s is no file of %s; "
+					       "nothing recorded", path, i, name.ptr ? name.ptr : "", known->sources[k],
+					       known->files);
+	}
+	util_buf_dispose(&name);
 	return error;
 }

@@ -17,6 +17,20 @@ typedef struct chk_results {
 int chk_results_read(chk_results *out, const char *path);
 void chk_results_dispose(chk_results *r);
 
+/* The checks a results file may speak of: each name with its source. */
+typedef struct chk_results_known {
+	const char *const *names, *const *sources;
+	size_t n;
+	const char *files; /* the tree that holds every source: a bundle's port/, or the work tree */
+} chk_results_known;
+
+/* Refuses results read from path (UTIL_EINPUT naming the entry) where an
+ * entry's name is no known check (NAME@TARGET of a Slurm merge counts as
+ * NAME), its source is not that check's, or the source is no file inside
+ * known->files: a results.json from elsewhere records nothing it could not
+ * have come from. */
+int chk_results_match(const chk_results *r, const char *path, const chk_results_known *known);
+
 /* Whether status is one of pass, fail, error, no-device, skipped. */
 int chk_status_valid(const char *status);
 

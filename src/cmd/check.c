@@ -16,6 +16,7 @@
 
 #include "check/arch.h"
 #include "check/bundle.h"
+#include "check/bundle_list.h"
 #include "check/draft.h"
 #include "check/results.h"
 #include "check/spec.h"
@@ -274,12 +275,59 @@ static int record_golden(const char *bundle_dir, const char *root, const chk_res
 	return error;
 }
 
+/* The checks results may speak of: those of the bundle beside them (its
+ * port/ holds their sources), else the repository's specs (the work tree). */
+static int known_checks(chk_results_known *out, chk_bundle_list *list, chk_spec_list *specs, util_buf *files,
+			const char *bundle_dir, const char *root)
+{
+	const char **names, **srcs;
+	size_t i, n;
+	int error;
+
+	util_buf_printf(files, "%s/bundle.conf", bundle_dir);
+	if (util_buf_oom(files))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	if (access(files->ptr, F_OK) == 0) {
+		util_buf_clear(files);
+		util_buf_printf(files, "%s/port", bundle_dir);
+		if ((error = chk_bundle_list_read(list, bundle_dir)) < 0)
+			return error;
+		n = list->nchecks;
+	} else {
+		util_buf_clear(files);
+		util_buf_puts(files, root);
+		if ((error = chk_spec_list_load(specs, root)) < 0)
+			return error;
+		n = specs->n;
+	}
+	names = calloc(n + 1, sizeof(*names));
+	srcs = calloc(n + 1, sizeof(*srcs));
+	if (!names || !srcs || util_buf_oom(files)) {
+		free(names);
+		free(srcs);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		names[i] = list->nchecks ? list->items[i].name : specs->items[i].name;
+		srcs[i] = list->nchecks ? list->items[i].source : specs->items[i].source;
+	}
+	out->names = names;
+	out->sources = srcs;
+	out->n = n;
+	out->files = files->ptr;
+	return 0;
+}
+
 /* Reads results.json, records it in the session (and golden outputs), prints it. */
 int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 {
 	vcs_walk walk;
 	rv_session session;
 	chk_results r;
+	chk_results_known known = { .n = 0 };
+	chk_bundle_list list = { .nitems = 0 };
+	chk_spec_list specs = { .n = 0 };
+	util_buf files = UTIL_BUF_INIT;
 	int error, code;
 
 	memset(&walk, 0, sizeof(walk));
@@ -288,6 +336,11 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 	if ((error = vcs_walk_locate(&walk, ".")) < 0 || !walk.git_dir) {
 		code = cmd_fail(CMD_EXIT_USAGE, "check: not inside a git repository (results are recorded in .git/hipport)");
+		goto done;
+	}
+	if ((error = known_checks(&known, &list, &specs, &files, bundle_dir, walk.root)) < 0 ||
+	    (error = chk_results_match(&r, path, &known)) < 0) {
+		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 		goto done;
 	}
 	if ((error = rv_session_open(&session, walk.git_dir)) < 0 ||
@@ -299,6 +352,11 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 	print_results(&r);
 	code = cmd_check_compare_bundle(bundle_dir, results_code(&r));
 done:
+	free((void *)known.names);
+	free((void *)known.sources);
+	chk_bundle_list_dispose(&list);
+	chk_spec_list_dispose(&specs);
+	util_buf_dispose(&files);
 	rv_session_dispose(&session);
 	vcs_walk_dispose(&walk);
 	chk_results_dispose(&r);

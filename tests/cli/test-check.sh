@@ -261,6 +261,54 @@ printf '{"schema": "hipport-check-results", "checks": [' >"$tmp/broken.json"
 check "import broken JSON" 2 "$hipport" -C "$repo" check --import "$tmp/broken.json"
 expect "broken JSON named" "$tmp/err" "broken.json:1:"
 check "import missing file" 2 "$hipport" -C "$repo" check --import "$tmp/none.json"
+# results from elsewhere record only what the bundle beside them checked
+cp "$bundle/results.json" "$bundle/results.json.orig"
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["checks"][0]["status"] = "pass"
+r["checks"][1]["source"] = "../../../../etc/passwd"
+json.dump(r, open(sys.argv[1], "w"))
+' "$bundle/results.json"
+check "import: source outside" 2 "$hipport" -C "$repo" check --import "$bundle/results.json"
+expect "import: the entry named" "$tmp/err" "results.json: checks[1] ("
+expect "import: the problem said" "$tmp/err" "): its source is not src/"
+check "import: nothing recorded" 0 "$hipport" -C "$repo" status --format json
+truth "import: no pass recorded" sh -c "! grep -q '\"pass\": [1-9]' '$tmp/out'"
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["checks"][0]["name"] = "k" * 100000
+json.dump(r, open(sys.argv[2], "w"))
+' "$bundle/results.json.orig" "$bundle/results.json"
+check "import: unknown name" 2 "$hipport" -C "$repo" check --import "$bundle/results.json"
+expect "import: long name cut" "$tmp/err" "kkkkkkkkkk... (100000 characters)): no check of that name was bundled"
+# without a bundle beside it: the repository's specs and work tree
+mkdir -p "$tmp/alone" && python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["checks"][0]["source"] = "../" * 12 + "etc/passwd"
+json.dump(r, open(sys.argv[2], "w"))
+' "$bundle/results.json.orig" "$tmp/alone/results.json"
+check "import alone: source outside" 2 "$hipport" -C "$repo" check --import "$tmp/alone/results.json"
+expect "import alone: named" "$tmp/err" "alone/results.json: checks[0] ("
+cp "$bundle/results.json.orig" "$tmp/alone/results.json"
+check "import alone" 0 "$hipport" -C "$repo" check --import "$tmp/alone/results.json"
+# a bundle whose own list was changed to point outside
+cp -r "$bundle" "$tmp/evil" && python3 -c '
+import json, sys
+d = sys.argv[1]
+lines = open(d + "/checks.list").read().splitlines(True)
+f = lines[0].split("\t"); old = f[1]; f[1] = "../../../../../../etc/passwd"; lines[0] = "\t".join(f)
+open(d + "/checks.list", "w").write("".join(lines))
+r = json.load(open(d + "/results.json.orig"))
+for c in r["checks"]:
+    if c["name"] == f[0]: c["source"] = f[1]
+json.dump(r, open(d + "/results.json", "w"))
+' "$tmp/evil"
+check "import: listed source outside" 2 "$hipport" -C "$repo" check --import "$tmp/evil/results.json"
+expect "import: listed source refused" "$tmp/err" "its source ../../../../../../etc/passwd is no file of"
+cp "$bundle/results.json.orig" "$bundle/results.json"
 
 # --- golden outputs: recorded from a reference run, carried by later bundles --
 check "record without reference outputs" 0 "$hipport" -C "$repo" check --import "$bundle/results.json" --record
