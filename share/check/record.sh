@@ -12,9 +12,11 @@
 # usage: record.sh DIR BUILD RUN
 #   DIR: the program's directory, relative to the work tree ("." for the root)
 #   BUILD, RUN: shell commands, run in that directory of each tree; BUILD uses
-#   $HIPPORT_CXX, the compiler of the side being built: nvcc for the original;
-#   hipcc --offload-arch for the port on AMD, else nvcc through
-#   proxy/include/hip_compat.h (PORT_PLATFORM=amd|nvidia-proxy chooses).
+#   $HIPPORT_CXX, the compiler of the side being built, and finds nvcc and
+#   hipcc first in PATH as the same: record/compiler.sh with nvcc for the
+#   original; with hipcc for the port on AMD, else with nvcc through
+#   proxy/include/hip_compat.h (PORT_PLATFORM=amd|nvidia-proxy chooses). Each
+#   builds for this machine's GPU whatever architecture the build names.
 # Environment: NVCC, HIPCC, NVCC_ARCH, OFFLOAD_ARCH, HIPPORT_RECORD_MAX (bytes of
 # an allocation kept whole; above it only hashed). In a Slurm array task
 # HIPPORT_PHASE=ref runs the original's side only (ref, ref2) and
@@ -41,20 +43,39 @@ ref) rm -rf "$work/ref" "$work/ref2" && mkdir -p "$work/ref" "$work/ref2" || exi
 port) rm -rf "${work:?}/$port" && mkdir -p "$work/$port" || exit 2 ;;
 *) echo "record: HIPPORT_PHASE must be ref or port" >&2; exit 2 ;;
 esac
-# builds write into their tree: an array task builds in its own copy (under
-# HIPPORT_WORK), so that tasks side by side never share one
-trees=record
+# builds write into their tree: each run builds in a fresh copy (an array
+# task under HIPPORT_WORK), so that no build reuses what another left and
+# tasks side by side never share one
+trees=$work/trees
 if [ -n "$phase" ] && [ -n "${HIPPORT_WORK:-}" ]; then
 	case $HIPPORT_WORK in /*) trees=$HIPPORT_WORK/trees/$name ;; *) trees=$here/$HIPPORT_WORK/trees/$name ;; esac
-	side_tree=port
-	[ "$phase" = ref ] && side_tree=orig
-	rm -rf "$trees" && mkdir -p "$trees" && cp record/hipport_record.h "$trees/" &&
-		cp -r "record/$side_tree" "$trees/" || exit 2
 fi
+case $phase in ref) sides=orig ;; port) sides=port ;; *) sides="orig port" ;; esac
+rm -rf "$trees" && mkdir -p "$trees" && cp record/hipport_record.h "$trees/" || exit 2
+for s in $sides; do
+	cp -r "record/$s" "$trees/" || exit 2
+done
 
-# side TREE NAME CXX: build in TREE/DIR with CXX, run into work/record/NAME
+# wrappers BIN MODE COMPILER [INCLUDE]: BIN/nvcc and BIN/hipcc run
+# compiler.sh in MODE, so that the program's own build, whatever compiler and
+# architecture flags it names, builds for this machine's GPU
+wrappers() {
+	mkdir -p "$1" || return 1
+	for c in nvcc hipcc; do
+		{
+			echo '#!/bin/sh'
+			printf 'exec sh %s %s %s %s' "$(q "$here/record/compiler.sh")" "$2" "$(q "$3")" "$(q "$arch_of_side")"
+			[ $# -ge 4 ] && printf ' %s' "$(q "$4")"
+			echo ' "$@"'
+		} >"$1/$c" && chmod +x "$1/$c" || return 1
+	done
+}
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+# side TREE NAME CXX: build in TREE/DIR with CXX (CXX's directory first in
+# PATH), run into work/record/NAME
 side() {
-	(cd "$1/$dir" && HIPPORT_CXX=$3 sh -c "$build") >"$work/$2.build.log" 2>&1 ||
+	(cd "$1/$dir" && PATH=$(dirname "$3"):$PATH HIPPORT_CXX=$3 sh -c "$build") >"$work/$2.build.log" 2>&1 ||
 		{ echo "record: $2: the build failed: $(tail -n 5 "$work/$2.build.log")" >&2; return 1; }
 	(cd "$1/$dir" && HIPPORT_RECORD_DIR=$work/$2 sh -c "$run") >"$work/$2.run.log" 2>&1 ||
 		echo "record: $2: the run exited non-zero (its launches up to then are recorded)" >&2
@@ -62,7 +83,11 @@ side() {
 }
 
 [ -n "$nvcc" ] || [ "$phase" = port ] || { echo "record: nvcc not found: the original cannot be built" >&2; exit 1; }
-ref_cxx="$nvcc -std=c++17 ${arch:+-arch=$arch}"
+arch_of_side=$arch
+if [ "$phase" != port ]; then
+	wrappers "$work/bin/ref" ref "$nvcc" || exit 2
+fi
+ref_cxx=$work/bin/ref/nvcc
 if [ "$phase" = ref ]; then
 	rc=0
 	side "$trees/orig" ref "$ref_cxx" || rc=1
@@ -71,10 +96,12 @@ if [ "$phase" = ref ]; then
 	exit $rc
 fi
 if [ "$port_platform" = amd ]; then
-	port_cxx="$hipcc -std=c++17 --offload-arch=${OFFLOAD_ARCH:-gfx90a}"
+	arch_of_side=${OFFLOAD_ARCH:-gfx90a}
+	wrappers "$work/bin/port" amd "$hipcc" || exit 2
 else
-	port_cxx="$ref_cxx -include $here/proxy/include/hip_compat.h -I$here/proxy/include"
+	wrappers "$work/bin/port" proxy "$nvcc" "$here/proxy/include" || exit 2
 fi
+port_cxx=$work/bin/port/hipcc
 rc=0
 if [ "$phase" != port ]; then
 	side "$trees/orig" ref "$ref_cxx" || rc=1

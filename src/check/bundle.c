@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check/harness.h"
+#include "check/program.h"
 #include "check/proxy.h"
 #include "review/proposal.h"
 #include "util/embedded.h"
@@ -183,49 +184,41 @@ static int write_record_trees(const char *dir, const chk_bundle_input *in)
 				error = put(dir, name.ptr, text.ptr ? text.ptr : "", text.len);
 		}
 	}
-	/* what else the recorded programs need (their inputs), on both sides */
-	for (i = 0; i < in->nrecord_files && error == 0 && in->root; i++) {
-		if (source_of(in, in->record_files[i]))
-			continue;
-		util_buf_clear(&name);
-		util_buf_printf(&name, "%s%s", in->root, in->record_files[i]);
-		util_buf_clear(&text);
-		if (util_buf_oom(&name))
-			error = util_error_set(UTIL_ENOMEM, "out of memory");
-		else if ((error = util_file_read(&text, name.ptr, (size_t)256 << 20)) < 0)
-			break;
-		for (side = 0; side < 2 && error == 0; side++) {
-			util_buf_clear(&name);
-			util_buf_printf(&name, "record/%s/%s", side ? "port" : "orig", in->record_files[i]);
-			error = put(dir, name.ptr, text.ptr ? text.ptr : "", text.len);
-		}
-	}
-	/* the build file each recorded program is built with, on both sides */
-	for (i = 0; i < in->nrecords && error == 0 && in->root; i++) {
-		static const char *const makefiles[] = { "GNUmakefile", "makefile", "Makefile" };
-		size_t m;
-
-		for (m = 0; m < 3 && error == 0; m++) {
-			util_buf_clear(&name);
-			util_buf_printf(&name, "%s%s/%s", in->root, in->records[i].dir, makefiles[m]);
-			util_buf_clear(&text);
-			if (util_buf_oom(&name) || util_file_read(&text, name.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) < 0) {
-				util_error_clear();
-				continue;
-			}
-			for (side = 0; side < 2 && error == 0; side++) {
-				util_buf_clear(&name);
-				util_buf_printf(&name, "record/%s/%s/%s", side ? "port" : "orig", in->records[i].dir,
-						makefiles[m]);
-				error = put(dir, name.ptr, text.ptr ? text.ptr : "", text.len);
-			}
-		}
-	}
 	chk_kernel_set_dispose(&set);
 	port_lexer_free(lexer);
 	util_buf_dispose(&text);
 	util_buf_dispose(&name);
 	util_buf_dispose(&include);
+	return error;
+}
+
+/* The program's other files, each side's text in its trees: orig/ and
+ * port/ for the harnesses, record/orig and record/port for its own build. */
+static int write_program(const char *dir, const chk_bundle_input *in)
+{
+	static const char *const trees[2][2] = { { "orig", "port" }, { "record/orig", "record/port" } };
+	util_buf text = UTIL_BUF_INIT, name = UTIL_BUF_INIT;
+	size_t i, side, t;
+	int error = 0;
+
+	for (i = 0; i < in->nprogram && !error; i++) {
+		const chk_program_file *f = &in->program[i];
+
+		for (side = 0; side < 2 && !error; side++) {
+			if ((error = in->read_program_file(&text, f->path, side == 1, in->payload)) < 0)
+				break;
+			for (t = 0; t < 2 && !error; t++) {
+				if (!(f->trees & (t ? CHK_PROGRAM_RECORD : CHK_PROGRAM_HARNESS)))
+					continue;
+				util_buf_clear(&name);
+				util_buf_printf(&name, "%s/%s", trees[t][side], f->path);
+				error = util_buf_oom(&name) ? util_error_set(UTIL_ENOMEM, "out of memory")
+							    : put(dir, name.ptr, text.ptr ? text.ptr : "", text.len);
+			}
+		}
+	}
+	util_buf_dispose(&text);
+	util_buf_dispose(&name);
 	return error;
 }
 
@@ -299,8 +292,9 @@ int chk_bundle_write(const char *dir, const chk_bundle_input *in)
 	}
 	for (f = chk_bundle_builtin; f->name; f++) {
 		const char *where = !strcmp(f->name, "run.sh") || !strcmp(f->name, "record.sh") ? "%s"
-				    : !strcmp(f->name, "hipport_record.h")				  ? "record/%s"
-													  : "harness/%s";
+				    : !strcmp(f->name, "hipport_record.h") || !strcmp(f->name, "compiler.sh")
+					    ? "record/%s"
+					    : "harness/%s";
 
 		util_buf_clear(&name);
 		util_buf_printf(&name, where, f->name);
@@ -349,7 +343,7 @@ int chk_bundle_write(const char *dir, const chk_bundle_input *in)
 	    (error = put(dir, "checks.list", list.ptr ? list.ptr : "", list.len)) < 0 ||
 	    (error = put(dir, "README", readme, strlen(readme))) < 0)
 		goto done;
-	if ((error = write_record_trees(dir, in)) < 0)
+	if ((error = write_record_trees(dir, in)) < 0 || (error = write_program(dir, in)) < 0)
 		goto done;
 	util_buf_clear(&name);
 	util_buf_printf(&name, "%s/run.sh", dir);

@@ -5,11 +5,13 @@
 #ifndef HIPPORT_CHECK_BUNDLE_H
 #define HIPPORT_CHECK_BUNDLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "check/spec.h"
 #include "vcs/config.h"
 #include "port/rules.h"
+#include "util/buf.h"
 
 typedef struct chk_bundle_source {
 	const char *path; /* relative to the work tree */
@@ -28,10 +30,11 @@ typedef struct chk_bundle_input {
 	const char *flags;        /* check.flags: defines and the like for every build, or NULL */
 	const struct vcs_record *records; /* programs to record and compare (records.list) */
 	size_t nrecords;
-	const char *root;         /* the work tree (ends in '/'): each record directory's Makefile */
-	char *const *record_files; /* the tracked files of the record directories, relative to root:
-				      input files and the like, copied into both record trees */
-	size_t nrecord_files;
+	const struct chk_program_file *program; /* the program's other files (check/program.h) */
+	size_t nprogram;
+	/* a program file's text as the original (port false) or the port holds it */
+	int (*read_program_file)(util_buf *out, const char *path, bool port, void *payload);
+	void *payload;
 	const port_rules *rules;
 	const char *offload_arch; /* the default for run.sh (gfx90a) */
 	const char *golden_root;  /* the repository's .hipport/golden, or NULL */

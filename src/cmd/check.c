@@ -18,6 +18,7 @@
 #include "check/bundle.h"
 #include "check/bundle_list.h"
 #include "check/draft.h"
+#include "check/program.h"
 #include "check/results.h"
 #include "check/spec.h"
 #include "check/spec_list.h"
@@ -29,8 +30,9 @@
 #include "review/single_source.h"
 #include "util/error.h"
 #include "util/file.h"
+#include "build/build.h"
 #include "vcs/config.h"
-#include "vcs/tracked.h"
+#include "vcs/head.h"
 
 #define DEFAULT_OFFLOAD_ARCH "gfx90a"
 
@@ -206,6 +208,91 @@ static int makefile_records(vcs_config *out, const char *root, const sources *sr
 	}
 	util_buf_dispose(&path);
 	util_buf_dispose(&text);
+	return error;
+}
+
+/* Reads a program file for the bundle: the original as the session keeps it
+ * (a file apply wrote), else as HEAD holds it, else as the work tree does;
+ * the port as the work tree holds it, or, for a build file not yet applied,
+ * as hipport proposes it. */
+typedef struct program_reader {
+	const char *root;
+	const rv_session *session; /* NULL outside a repository */
+	vcs_head *head;
+	const char *offload_arch;
+	util_buf orig;
+} program_reader;
+
+static int read_original(util_buf *out, program_reader *r, const char *path)
+{
+	const rv_session_file *rec = r->session ? rv_session_find(r->session, path) : NULL;
+	util_buf wt = UTIL_BUF_INIT;
+	int error;
+
+	util_buf_clear(out);
+	if (rec)
+		return rv_session_original(r->session, rec, out);
+	if (r->head && (error = vcs_head_read(out, r->head, path)) != UTIL_ENOTFOUND)
+		return error;
+	util_error_clear();
+	util_buf_printf(&wt, "%s%s", r->root, path);
+	error = util_buf_oom(&wt) ? util_error_set(UTIL_ENOMEM, "out of memory")
+				  : util_file_read(out, wt.ptr, (size_t)256 << 20);
+	util_buf_dispose(&wt);
+	return error;
+}
+
+static int read_program_file(util_buf *out, const char *path, bool port, void *payload)
+{
+	program_reader *r = payload;
+	util_buf wt = UTIL_BUF_INIT;
+	an_analysis hits;
+	int error;
+
+	if (!port)
+		return read_original(out, r, path);
+	util_buf_clear(out);
+	util_buf_printf(&wt, "%s%s", r->root, path);
+	if (util_buf_oom(&wt) || (error = util_file_read(out, wt.ptr, (size_t)256 << 20)) < 0) {
+		error = util_buf_oom(&wt) ? util_error_set(UTIL_ENOMEM, "out of memory") : error;
+		goto done;
+	}
+	/* a build file the work tree still holds as the original: its proposal */
+	if (bld_kind_of(path) == BLD_NONE || (error = read_original(&r->orig, r, path)) < 0 ||
+	    r->orig.len != out->len || memcmp(r->orig.ptr ? r->orig.ptr : "", out->ptr ? out->ptr : "", out->len) != 0)
+		goto done;
+	memset(&hits, 0, sizeof(hits));
+	util_buf_clear(out);
+	error = bld_translate(out, &hits, bld_kind_of(path), r->orig.ptr ? r->orig.ptr : "", r->orig.len, r->offload_arch);
+	an_analysis_dispose(&hits);
+done:
+	util_buf_dispose(&wt);
+	return error;
+}
+
+/* The program's other files: of the checked sources' and recorded directories. */
+static int collect_program(chk_program *out, const chk_bundle_input *in, const chk_spec_list *specs, const char *root)
+{
+	chk_program_input pin;
+	const char **checked = calloc(specs->n + 1, sizeof(*checked));
+	size_t i;
+	int error;
+
+	if (!checked)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	for (i = 0; i < specs->n; i++)
+		checked[i] = specs->items[i].source;
+	memset(&pin, 0, sizeof(pin));
+	pin.root = root;
+	pin.sources = in->sources;
+	pin.nsources = in->nsources;
+	pin.checked = checked;
+	pin.nchecked = specs->n;
+	pin.records = in->records;
+	pin.nrecords = in->nrecords;
+	pin.includes = in->includes;
+	error = chk_program_collect(out, &pin);
+	free(checked);
 	return error;
 }
 
@@ -437,11 +524,12 @@ static int bundle_and_run(cmd_context *ctx)
 	chk_bundle_input in;
 	util_buf dir = UTIL_BUF_INIT, golden = UTIL_BUF_INIT;
 	vcs_config defaults;
-	vcs_tracked tracked = { NULL, 0 };
+	chk_program program = { .n = 0 };
+	program_reader reader = { .root = NULL };
 	chk_arch_choice arch = { NULL, CHK_ARCH_FROM_NONE };
 	char *includes = NULL;
 	const char *root;
-	size_t compile_failed = 0, i;
+	size_t compile_failed = 0;
 	int code, error;
 
 	memset(&session, 0, sizeof(session));
@@ -518,7 +606,6 @@ static int bundle_and_run(cmd_context *ctx)
 	in.nsources = src.n;
 	in.includes = includes;
 	in.flags = cfg.check_flags;
-	in.root = root;
 	if (cfg.nrecords) {
 		in.records = cfg.records;
 		in.nrecords = cfg.nrecords;
@@ -529,16 +616,19 @@ static int bundle_and_run(cmd_context *ctx)
 		in.records = defaults.records;
 		in.nrecords = defaults.nrecords;
 	}
-	for (i = 0; i < in.nrecords && error == 0; i++)
-		error = vcs_tracked_under(&tracked, root, in.records[i].dir);
-	if (error < 0) {
+	in.rules = ctx->rules;
+	in.offload_arch = arch.value ? arch.value : DEFAULT_OFFLOAD_ARCH;
+	reader.root = root;
+	reader.session = set.walk.git_dir ? &session : NULL;
+	reader.offload_arch = in.offload_arch;
+	if ((error = collect_program(&program, &in, &specs, root)) < 0 || (error = vcs_head_open(&reader.head, root)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		goto done;
 	}
-	in.record_files = tracked.paths;
-	in.nrecord_files = tracked.n;
-	in.rules = ctx->rules;
-	in.offload_arch = arch.value ? arch.value : DEFAULT_OFFLOAD_ARCH;
+	in.program = program.files;
+	in.nprogram = program.n;
+	in.read_program_file = read_program_file;
+	in.payload = &reader;
 	in.golden_root = golden.ptr;
 	if (util_buf_oom(&dir) || util_buf_oom(&golden)) {
 		code = cmd_fail(CMD_EXIT_USAGE, "out of memory");
@@ -568,7 +658,9 @@ done:
 	chk_spec_list_dispose(&specs);
 	vcs_config_dispose(&cfg);
 	vcs_config_dispose(&defaults);
-	vcs_tracked_dispose(&tracked);
+	chk_program_dispose(&program);
+	vcs_head_free(reader.head);
+	util_buf_dispose(&reader.orig);
 	rv_session_dispose(&session);
 	cmd_proposals_dispose(&set);
 	vcs_walk_dispose(&named);

@@ -1,0 +1,96 @@
+#!/bin/sh
+# The compiler a recorded program's own build calls (docs/checks.md, record
+# and compare). record.sh puts a directory first in PATH whose nvcc and hipcc
+# run this script, so that the program's Makefile or CMake builds each side
+# for the GPU that runs it, with the program's own flags:
+#   compiler.sh ref NVCC ARCH ARG...
+#       the original: nvcc, every GPU architecture flag (-arch, -gencode,
+#       -code, --gpu-architecture, ...) replaced by one -arch=ARCH (sm_90),
+#       since a Makefile's sm_60 is not what the machine has;
+#   compiler.sh proxy NVCC ARCH INCLUDE ARG...
+#       the port on NVIDIA: hipcc's flags taken as nvcc's (--offload-arch
+#       dropped, -W/-f/-m host flags through -Xcompiler, -fgpu-rdc as -rdc),
+#       the HIP sources compiled as CUDA through INCLUDE/hip_compat.h;
+#   compiler.sh amd HIPCC ARCH ARG...
+#       the port on AMD: hipcc, every --offload-arch replaced by one for ARCH.
+set -u
+[ $# -ge 3 ] || { echo "compiler.sh: usage: compiler.sh ref|proxy|amd COMPILER ARCH [INCLUDE] ARG..." >&2; exit 2; }
+mode=$1 cc=$2 arch=$3
+shift 3
+include=
+if [ "$mode" = proxy ]; then
+	include=$1
+	shift
+fi
+
+# q WORD: WORD quoted for eval
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+args= skip= sources=0 objects=0 lang= output=
+for a in "$@"; do
+	if [ -n "$skip" ]; then
+		skip=
+		continue
+	fi
+	if [ -n "$output" ]; then # -o FILE names what is made, not an input
+		output=
+		args="$args $(q "$a")"
+		continue
+	fi
+	case $mode:$a in
+	# GPU architectures: the machine's, given once below
+	*:-arch | *:--gpu-architecture | *:-gencode | *:--generate-code | *:-code | *:--gpu-code | \
+		*:--offload-arch | *:-offload-arch | *:--amdgpu-target)
+		skip=1; continue ;;
+	*:-arch=* | *:--gpu-architecture=* | *:-gencode=* | *:--generate-code=* | *:-code=* | *:--gpu-code=* | \
+		*:--offload-arch=* | *:-offload-arch=* | *:--amdgpu-target=* | *:--cuda-gpu-arch=*)
+		continue ;;
+	proxy:-x)
+		args="$args -x"; lang=next; continue ;;
+	proxy:-xhip)
+		args="$args -x cu"; lang=cu; continue ;;
+	proxy:--hip-link | proxy:-fno-gpu-rdc | proxy:-munsafe-fp-atomics | proxy:-mno-unsafe-fp-atomics | \
+		proxy:-mcumode | proxy:-mno-cumode | proxy:-mwavefrontsize64 | proxy:-mno-wavefrontsize64 | \
+		proxy:-lamdhip64 | proxy:-Wno-unused-result | proxy:--rocm-path=* | proxy:-fopenmp-targets=*)
+		continue ;;
+	proxy:-fgpu-rdc)
+		args="$args -rdc=true"; continue ;;
+	proxy:-ffast-math)
+		args="$args --use_fast_math"; continue ;;
+	proxy:-lhipblas) args="$args -lcublas"; continue ;;
+	proxy:-lhipsparse) args="$args -lcusparse"; continue ;;
+	proxy:-lhiprand) args="$args -lcurand"; continue ;;
+	proxy:-lhipfft) args="$args -lcufft"; continue ;;
+	proxy:-lhipsolver) args="$args -lcusolver"; continue ;;
+	proxy:-Wl,*)
+		args="$args -Xlinker $(q "${a#-Wl,}")"; continue ;;
+	proxy:-W* | proxy:-f* | proxy:-m* | proxy:-pthread | proxy:-rdynamic)
+		args="$args -Xcompiler $(q "$a")"; continue ;;
+	esac
+	if [ "$lang" = next ]; then
+		[ "$a" = hip ] && a=cu
+		lang=$a
+	fi
+	case $a in
+	-o) output=1 ;;
+	-*) ;;
+	*.cu | *.hip | *.cpp | *.cc | *.cxx | *.c | *.C) sources=$((sources + 1)) ;;
+	*.o | *.a | *.so) objects=$((objects + 1)) ;;
+	esac
+	args="$args $(q "$a")"
+done
+
+case $mode in
+ref)
+	eval "exec \"\$cc\" \${arch:+-arch=\"\$arch\"} $args" ;;
+amd)
+	eval "exec \"\$cc\" --offload-arch=\"\$arch\" $args" ;;
+proxy)
+	# hipcc compiles every source as HIP; nvcc only .cu, unless told
+	x=
+	[ -z "$lang" ] && [ "$sources" -gt 0 ] && [ "$objects" -eq 0 ] && x="-x cu"
+	eval "exec \"\$cc\" \${arch:+-arch=\"\$arch\"} -include \"\$include/hip_compat.h\" -I\"\$include\" $x $args" ;;
+*)
+	echo "compiler.sh: mode must be ref, proxy or amd, not $mode" >&2
+	exit 2 ;;
+esac

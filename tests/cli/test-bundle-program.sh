@@ -1,0 +1,108 @@
+#!/bin/sh
+# What a bundle carries of the program (docs/checks.md, "What a bundle
+# carries"): the files its sources include (quoted and relative, and
+# <angled> through the Makefile's -I), the tracked files of the checked and
+# recorded directories, the original's build files as HEAD holds them after
+# apply, the port's as ported (proposed when not applied); and the compiler
+# wrapper record runs build with, through a stand-in nvcc and hipcc that
+# print their arguments.
+# usage: test-bundle-program.sh HIPPORT SOURCE_DIR TMP_DIR
+hipport=$1
+src=$2
+tmp=$3
+rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
+. "$src/tests/cli/lib.sh"
+
+repo=$tmp/suite
+mkdir -p "$repo/common" "$repo/include/lib" "$repo/saxpy-cuda/data" "$repo/other-cuda" || exit 2
+printf '#pragma once\n#include "clock.h"\n#define MAX_THREADS_PER_BLOCK 256\n' >"$repo/common/bench.h"
+printf '#pragma once\nstatic double seconds(void) { return 0; }\n' >"$repo/common/clock.h"
+printf '#pragma once\ntypedef float real_t;\n' >"$repo/include/lib/types.h"
+printf 'static void reference(float *y, int n) { (void)y; (void)n; }\n' >"$repo/saxpy-cuda/reference.c"
+printf '1 2 3\n' >"$repo/saxpy-cuda/data/input.txt"
+printf '# notes\n' >"$repo/saxpy-cuda/README.md"
+cat >"$repo/saxpy-cuda/main.cu" <<'EOF'
+#include <cstdio>
+#include <cuda_runtime.h>
+#include "../common/bench.h"
+#include <lib/types.h>
+#include "reference.c"
+
+__global__ void saxpy(real_t a, const real_t *x, real_t *y, int n)
+{
+  int i = blockIdx.x * MAX_THREADS_PER_BLOCK + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+int main()
+{
+  const int n = 1024;
+  real_t *x, *y;
+  cudaMalloc(&x, n * sizeof(real_t));
+  cudaMalloc(&y, n * sizeof(real_t));
+  saxpy<<<n / MAX_THREADS_PER_BLOCK, MAX_THREADS_PER_BLOCK>>>(2.0f, x, y, n);
+  cudaDeviceSynchronize();
+  printf("%f\n", seconds());
+  return 0;
+}
+EOF
+cat >"$repo/saxpy-cuda/Makefile" <<'EOF'
+CC = nvcc
+ARCH = sm_60
+CFLAGS = -std=c++14 -I../include -Xcompiler -Wall -arch=$(ARCH)
+
+main: main.cu
+	$(CC) $(CFLAGS) main.cu -o $@
+
+run: main
+	./main data/input.txt
+EOF
+printf 'all:\n\tnvcc x.cu\n' >"$repo/other-cuda/Makefile"
+(cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm suite) || exit 2
+
+# --- before apply: the port's Makefile is the proposal ----------------------
+check "draft" 0 "$hipport" -C "$repo" check --draft-spec saxpy-cuda/main.cu
+check "bundle" 0 "$hipport" -C "$repo" check --bundle "$tmp/b1"
+b=$tmp/b1
+for f in common/bench.h common/clock.h include/lib/types.h saxpy-cuda/reference.c; do
+	truth "harness trees carry $f" test -f "$b/orig/$f" -a -f "$b/port/$f"
+	truth "record trees carry $f" test -f "$b/record/orig/$f" -a -f "$b/record/port/$f"
+done
+truth "record trees carry the input" test -f "$b/record/orig/saxpy-cuda/data/input.txt"
+truth "harness trees leave data" test ! -e "$b/orig/saxpy-cuda/data/input.txt"
+truth "unrelated directories stay out" test ! -e "$b/orig/other-cuda/Makefile" -a ! -e "$b/record/orig/other-cuda/Makefile"
+truth "original Makefile as written" cmp -s "$repo/saxpy-cuda/Makefile" "$b/record/orig/saxpy-cuda/Makefile"
+expect "port Makefile proposed" "$b/record/port/saxpy-cuda/Makefile" "CC = hipcc"
+
+# --- after apply: the original's tree is still the original ---------------
+check "apply" 0 "$hipport" -C "$repo" apply
+expect "apply ported the Makefile" "$repo/saxpy-cuda/Makefile" "CC = hipcc"
+check "bundle after apply" 0 "$hipport" -C "$repo" check --bundle "$tmp/b2"
+b=$tmp/b2
+(cd "$repo" && git show HEAD:saxpy-cuda/Makefile) >"$tmp/head.mk"
+truth "original Makefile from HEAD" cmp -s "$tmp/head.mk" "$b/record/orig/saxpy-cuda/Makefile"
+truth "port Makefile from the work tree" cmp -s "$repo/saxpy-cuda/Makefile" "$b/record/port/saxpy-cuda/Makefile"
+expect "original source is the original" "$b/record/orig/saxpy-cuda/main.cu" "cuda_runtime.h"
+expect "port source is the port" "$b/record/port/saxpy-cuda/main.cu" "hip/hip_runtime.h"
+
+# --- the compiler wrapper: each side built for the machine's GPU ------------
+mkdir -p "$tmp/bin" || exit 2
+printf '#!/bin/sh\necho "$@"\n' >"$tmp/bin/nvcc" && chmod +x "$tmp/bin/nvcc"
+w=$b/record/compiler.sh
+check "ref: arch replaced" 0 sh "$w" ref "$tmp/bin/nvcc" sm_90 -std=c++14 -arch=sm_60 -c main.cu -o main.o
+expect "ref: one arch" "$tmp/out" "-arch=sm_90 -std=c++14 -c main.cu -o main.o"
+check "ref: gencode dropped" 0 sh "$w" ref "$tmp/bin/nvcc" sm_90 -gencode arch=compute_60,code=sm_60 \
+	-gencode=arch=compute_70,code=sm_70 --gpu-architecture sm_80 x.cu
+expect "ref: gencodes replaced" "$tmp/out" "-arch=sm_90 x.cu"
+check "proxy: hipcc flags" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc -O3 -Wall -fPIC --offload-arch=gfx90a \
+	-fgpu-rdc -ffast-math -Wl,-rpath,/x -lhipblas -c k.cpp -o k.o
+expect "proxy: through the compat header" "$tmp/out" "-arch=sm_90 -include /inc/hip_compat.h -I/inc -x cu"
+expect "proxy: host flags" "$tmp/out" "-O3 -Xcompiler -Wall -Xcompiler -fPIC"
+expect "proxy: rdc, fast math, linker, library" "$tmp/out" "-rdc=true --use_fast_math -Xlinker -rpath,/x -lcublas -c k.cpp"
+truth "proxy: no offload arch" sh -c "! grep -q offload-arch '$tmp/out'"
+check "proxy: link step" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc a.o b.o -o prog
+truth "proxy: objects not taken as CUDA" sh -c "! grep -q -- '-x cu' '$tmp/out'"
+check "amd: offload arch replaced" 0 sh "$w" amd "$tmp/bin/nvcc" gfx942 --offload-arch=gfx90a -c k.hip
+expect "amd: one offload arch" "$tmp/out" "--offload-arch=gfx942 -c k.hip"
+check "bad mode" 2 sh "$w" cuda "$tmp/bin/nvcc" sm_90 x.cu
+finish
