@@ -138,7 +138,7 @@ int tui_screen_dump(const tui_screen *s, FILE *out)
 
 int tui_screen_dump_attrs(const tui_screen *s, FILE *out)
 {
-	static const char letters[TUI_NATTRS + 1] = " TS-+ARdEkcl<>";
+	static const char letters[TUI_NATTRS + 1] = " TS-+ARdEkcl<>WN";
 	int y, x;
 
 	for (y = 0; y < s->height; y++) {
@@ -153,14 +153,40 @@ int tui_screen_dump_attrs(const tui_screen *s, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-static const short pairs[TUI_NATTRS][2] = {
-	[TUI_NORMAL] = { -1, -1 },	   [TUI_TITLE] = { COLOR_WHITE, COLOR_BLUE },
-	[TUI_SELECTED] = { COLOR_BLACK, COLOR_CYAN }, [TUI_REMOVED] = { COLOR_RED, -1 },
-	[TUI_ADDED] = { COLOR_GREEN, -1 },	    [TUI_ACCEPTED] = { COLOR_GREEN, -1 },
-	[TUI_REJECTED] = { COLOR_RED, -1 },	    [TUI_DIM] = { COLOR_BLUE, -1 },
-	[TUI_ERROR] = { COLOR_WHITE, COLOR_RED },   [TUI_KEYWORD] = { COLOR_YELLOW, -1 },
-	[TUI_COMMENT] = { COLOR_CYAN, -1 },	    [TUI_LITERAL] = { COLOR_MAGENTA, -1 },
-	[TUI_CHANGED_OLD] = { COLOR_WHITE, COLOR_RED }, [TUI_CHANGED_NEW] = { COLOR_BLACK, COLOR_GREEN },
+/* How each attribute looks. Colour pair i is attribute i. Foregrounds on the
+ * terminal's own background (-1) must read on a dark and on a light one: of
+ * the 8 colours, red, magenta and bold blue (bright in xterm) do, yellow,
+ * cyan, white and black do not; the 256 are mid tones of the fixed cube,
+ * about as far from black as from white. Changed spans, titles and error and
+ * warning marks set both colours, so they stand out on any background. mono
+ * is what a terminal without colour gets (NO_COLOR, --no-color). */
+typedef struct tui_colours {
+	short fg, bg; /* -1: the terminal's own */
+	attr_t attrs;
+} tui_colours;
+
+static const struct look {
+	tui_colours c8, c256;
+	attr_t mono;
+} looks[TUI_NATTRS] = {
+	[TUI_NORMAL] = { { -1, -1, A_NORMAL }, { -1, -1, A_NORMAL }, A_NORMAL },
+	[TUI_TITLE] = { { COLOR_WHITE, COLOR_BLUE, A_BOLD }, { 231, 25, A_BOLD }, A_REVERSE },
+	[TUI_SELECTED] = { { COLOR_BLACK, COLOR_CYAN, A_NORMAL }, { 16, 153, A_NORMAL }, A_REVERSE },
+	[TUI_REMOVED] = { { COLOR_RED, -1, A_NORMAL }, { 160, -1, A_NORMAL }, A_NORMAL },
+	[TUI_ADDED] = { { COLOR_GREEN, -1, A_NORMAL }, { 28, -1, A_NORMAL }, A_BOLD },
+	[TUI_ACCEPTED] = { { COLOR_GREEN, -1, A_BOLD }, { 28, -1, A_BOLD }, A_BOLD },
+	[TUI_REJECTED] = { { COLOR_RED, -1, A_BOLD }, { 160, -1, A_BOLD }, A_NORMAL },
+	/* no grey among 8 colours: the terminal's own, faint */
+	[TUI_DIM] = { { -1, -1, A_DIM }, { 244, -1, A_NORMAL }, A_DIM },
+	[TUI_ERROR] = { { COLOR_WHITE, COLOR_RED, A_BOLD }, { 231, 160, A_BOLD }, A_REVERSE },
+	[TUI_KEYWORD] = { { COLOR_BLUE, -1, A_BOLD }, { 32, -1, A_BOLD }, A_BOLD },
+	/* cyan is unreadable on white in xterm's 8: faint instead */
+	[TUI_COMMENT] = { { -1, -1, A_DIM }, { 66, -1, A_NORMAL }, A_NORMAL },
+	[TUI_LITERAL] = { { COLOR_MAGENTA, -1, A_NORMAL }, { 133, -1, A_NORMAL }, A_NORMAL },
+	[TUI_CHANGED_OLD] = { { COLOR_WHITE, COLOR_RED, A_BOLD }, { 231, 124, A_BOLD }, A_REVERSE },
+	[TUI_CHANGED_NEW] = { { COLOR_BLACK, COLOR_GREEN, A_NORMAL }, { 231, 28, A_BOLD }, A_REVERSE },
+	[TUI_WARNING] = { { COLOR_BLACK, COLOR_YELLOW, A_NORMAL }, { 16, 214, A_NORMAL }, A_BOLD },
+	[TUI_NOTE] = { { COLOR_BLUE, -1, A_BOLD }, { 31, -1, A_BOLD }, A_NORMAL },
 };
 
 int tui_terminal_open(tui_screen *s, bool color)
@@ -174,12 +200,18 @@ int tui_terminal_open(tui_screen *s, bool color)
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	s->curses = true;
-	s->color = color && has_colors();
+	s->color = color && has_colors() && start_color() == OK && COLORS >= 8 && COLOR_PAIRS >= TUI_NATTRS;
 	if (s->color) {
-		start_color();
-		use_default_colors();
-		for (i = 1; i < TUI_NATTRS; i++)
-			init_pair((short)i, pairs[i][0], pairs[i][1]);
+		/* without default colours -1 means nothing: white on black then */
+		bool defaults = use_default_colors() == OK;
+
+		s->wide = COLORS >= 256;
+		for (i = 1; i < TUI_NATTRS; i++) {
+			const tui_colours *c = s->wide ? &looks[i].c256 : &looks[i].c8;
+
+			init_pair((short)i, c->fg < 0 && !defaults ? COLOR_WHITE : c->fg,
+				  c->bg < 0 && !defaults ? COLOR_BLACK : c->bg);
+		}
 	}
 	return tui_screen_resize(s, COLS, LINES);
 }
@@ -205,29 +237,6 @@ void tui_terminal_resume(tui_screen *s)
 	}
 }
 
-static attr_t curses_attr(const tui_screen *s, unsigned char a)
-{
-	if (s->color)
-		return (a == TUI_NORMAL ? A_NORMAL : COLOR_PAIR(a)) | (a == TUI_TITLE ? A_BOLD : A_NORMAL);
-	switch (a) {
-	case TUI_TITLE:
-	case TUI_SELECTED:
-	case TUI_ERROR:
-	case TUI_CHANGED_OLD:
-	case TUI_CHANGED_NEW:
-		return A_REVERSE;
-	case TUI_KEYWORD:
-		return A_BOLD;
-	case TUI_DIM:
-		return A_DIM;
-	case TUI_ADDED:
-	case TUI_ACCEPTED:
-		return A_BOLD;
-	default:
-		return A_NORMAL;
-	}
-}
-
 void tui_terminal_show(const tui_screen *s)
 {
 	int y, x;
@@ -242,7 +251,13 @@ void tui_terminal_show(const tui_screen *s)
 
 			if (c->ch == 0)
 				continue;
-			setcchar(&cc, w, curses_attr(s, c->attr), 0, NULL);
+			/* the pair goes in its own argument: setcchar takes it
+			 * over any COLOR_PAIR bits of the attributes */
+			if (s->color)
+				setcchar(&cc, w, (s->wide ? &looks[c->attr].c256 : &looks[c->attr].c8)->attrs,
+					 (short)c->attr, NULL);
+			else
+				setcchar(&cc, w, looks[c->attr].mono, 0, NULL);
 			mvadd_wch(y, x, &cc);
 		}
 	}

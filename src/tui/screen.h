@@ -23,6 +23,8 @@ typedef enum tui_attr {
 	TUI_LITERAL,
 	TUI_CHANGED_OLD, /* the span of a line a hunk changes */
 	TUI_CHANGED_NEW,
+	TUI_WARNING, /* finding marks and counts below an error */
+	TUI_NOTE,
 	TUI_NATTRS
 } tui_attr;
 
@@ -36,6 +38,7 @@ typedef struct tui_screen {
 	tui_cell *cells;
 	bool curses; /* drawn on a terminal */
 	bool color;
+	bool wide; /* 256 colours */
 } tui_screen;
 
 int tui_screen_init(tui_screen *s, int width, int height);
@@ -53,10 +56,12 @@ void tui_screen_fill(tui_screen *s, int y, int x, int width, tui_attr attr);
 int tui_screen_dump(const tui_screen *s, FILE *out);
 /* The attributes, one letter per cell (tests see colour this way): ' ' normal,
  * T title, S selected, - removed, + added, A accepted, R rejected, d dim,
- * E error, k keyword, c comment, l literal, < and > changed spans. */
+ * E error, k keyword, c comment, l literal, < and > changed spans, W warning,
+ * N note. */
 int tui_screen_dump_attrs(const tui_screen *s, FILE *out);
 
-/* The terminal: ncurses set up, colours unless color is false. */
+/* The terminal: ncurses set up, colours unless color is false (or the
+ * terminal has none): 256 of them where the terminal has as many, else 8. */
 int tui_terminal_open(tui_screen *s, bool color);
 void tui_terminal_close(tui_screen *s);
 /* Gives the terminal to another program (an editor) and takes it back. */
