@@ -212,6 +212,12 @@ static tui_attr token_attr(uint8_t kind)
 					    : TUI_NORMAL;
 }
 
+static bool is_hash(const side *sd, const port_token *t)
+{
+	return t->kind == PORT_TOKEN_PUNCT && (t->flags & PORT_TOKEN_LINE_START) && t->end == t->start + 1 &&
+	       sd->text[t->start] == '#';
+}
+
 /* Colours the bytes of a context line by its tokens (syntax colour). */
 static void colour_tokens(const side *sd, const tui_line *line, unsigned char *attrs, size_t n)
 {
@@ -226,11 +232,17 @@ static void colour_tokens(const side *sd, const tui_line *line, unsigned char *a
 			hi = mid;
 	}
 	for (i = lo; i < sd->ntokens && sd->tokens[i].start < start + n; i++) {
-		size_t a = sd->tokens[i].start > start ? sd->tokens[i].start - start : 0;
-		size_t b = sd->tokens[i].end - start < n ? sd->tokens[i].end - start : n;
+		const port_token *t = &sd->tokens[i];
+		size_t a = t->start > start ? t->start - start : 0;
+		size_t b = t->end - start < n ? t->end - start : n;
+		tui_attr attr = token_attr(t->kind);
 
+		/* a directive's '#' and name read as keywords (#include, #define) */
+		if ((t->flags & PORT_TOKEN_DIRECTIVE) &&
+		    (is_hash(sd, t) || (i > 0 && (t[-1].flags & PORT_TOKEN_LINE_START) && is_hash(sd, &t[-1]))))
+			attr = TUI_KEYWORD;
 		for (; a < b; a++)
-			attrs[a] = (unsigned char)token_attr(sd->tokens[i].kind);
+			attrs[a] = (unsigned char)attr;
 	}
 }
 
@@ -360,7 +372,7 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 			unsigned char m = r->old_no && f->marks ? f->marks[r->old_no - 1] : 0;
 
 			tui_screen_put(s, l->top + row, l->diff_x + half, 1, m == 3 ? "E" : m == 2 ? "W" : m == 1 ? "N" : "|", 1,
-				       m == 3 ? TUI_ERROR : m ? TUI_REJECTED : TUI_DIM);
+				       m == 3 ? TUI_ERROR : m == 2 ? TUI_WARNING : m ? TUI_NOTE : TUI_DIM);
 		}
 		draw_side(s, l->top + row, l->diff_x + half + 1, l->diff_width - half - 1, new_line, new_number_of(f, r),
 			  &new_side, in_hunk, TUI_ADDED, start, new_end, TUI_CHANGED_NEW, mark, mark_attr);
