@@ -26,12 +26,16 @@ static size_t line_end(const char *text, size_t len, size_t offset)
 	return nl ? (size_t)(nl - text) : len;
 }
 
-/* One row of the menu, in the title's colours. */
+/* One row of the menu, in the title's colours; a preview row (attr not the
+ * title's) on the terminal's own background inside that frame, where its
+ * diff colours read as they do in the diff. */
 static void menu_row(tui_screen *s, int *y, int width, tui_attr attr, const char *text, size_t len)
 {
 	if (*y >= s->height - 1)
 		return;
 	tui_screen_fill(s, *y, 2, width, TUI_TITLE);
+	if (attr != TUI_TITLE)
+		tui_screen_fill(s, *y, 3, width - 2, TUI_NORMAL);
 	tui_screen_put(s, *y, 3, width - 2, text, len, attr);
 	(*y)++;
 }
