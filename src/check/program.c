@@ -286,6 +286,57 @@ static int add_tracked(collector *c, const char *dir, unsigned trees)
 	return error < 0 ? error : 0;
 }
 
+/* The files a Makefile includes (include, -include, sinclude: names
+ * without variables, relative to the directory make runs in), for the
+ * record trees, and what they include in turn. */
+static int add_make_includes(collector *c, const char *dir, const char *text, size_t len, int depth)
+{
+	const char *p = text, *end = text + len;
+	util_buf path = UTIL_BUF_INIT, more = UTIL_BUF_INIT;
+	int error = 0;
+
+	while (p < end && !error && depth < 8) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *w;
+
+		if (!eol)
+			eol = end;
+		w = p;
+		while (w < eol && *w == ' ')
+			w++;
+		if (*w == '-' || *w == 's')
+			w++;
+		if ((size_t)(eol - w) > 8 && strncmp(w, "include", 7) == 0 && (w[7] == ' ' || w[7] == '\t')) {
+			for (w += 8; w < eol && !error;) {
+				size_t n = strcspn(w, " \t\n#");
+				char *rel;
+
+				if (n && !memchr(w, '$', n) && (rel = join(dir, w, n))) {
+					if (is_file(c->in->root, rel)) {
+						util_buf_clear(&path);
+						util_buf_printf(&path, "%s%s", c->in->root, rel);
+						if (util_buf_oom(&path) || util_file_read(&more, path.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) < 0)
+							util_error_clear(); /* unreadable: carried, not followed */
+						else
+							error = add_make_includes(c, dir, more.ptr ? more.ptr : "", more.len, depth + 1);
+						error = error < 0 ? error : add(c, rel, CHK_PROGRAM_RECORD);
+						error = error < 0 ? error : 0;
+					} else {
+						free(rel);
+					}
+				}
+				w += n;
+				if (w < eol && *w == '#')
+					break;
+				w += strspn(w, " \t");
+			}
+		}
+		p = eol + 1;
+	}
+	util_buf_dispose(&path);
+	util_buf_dispose(&more);
+	return error;
+}
+
 /* -I directories of dir's Makefile, if it has one; the Makefile itself too
  * for a recorded program (tracked or not, it builds it). */
 static int makefile_dirs(collector *c, const char *dir, bool recorded)
@@ -303,6 +354,8 @@ static int makefile_dirs(collector *c, const char *dir, bool recorded)
 			continue;
 		}
 		error = add_flag_dirs(c, dir, text.ptr ? text.ptr : "", text.len);
+		if (!error && recorded)
+			error = add_make_includes(c, dir, text.ptr ? text.ptr : "", text.len, 0);
 		if (!error && recorded) {
 			char *rel = join(dir, names[i], strlen(names[i]));
 

@@ -46,7 +46,10 @@ int main()
   return 0;
 }
 EOF
+printf 'ARCH = sm_60\n-include ../common/extra.mk # optional\n' >"$repo/common/make.config"
+printf 'LDFLAGS += -lm\n' >"$repo/common/extra.mk"
 cat >"$repo/saxpy-cuda/Makefile" <<'EOF'
+include ../common/make.config
 CC = nvcc
 ARCH = sm_60
 CFLAGS = -std=c++14 -I../include -Xcompiler -Wall -arch=$(ARCH)
@@ -69,6 +72,7 @@ for f in common/bench.h common/clock.h include/lib/types.h saxpy-cuda/reference.
 	truth "record trees carry $f" test -f "$b/record/orig/$f" -a -f "$b/record/port/$f"
 done
 truth "record trees carry the input" test -f "$b/record/orig/saxpy-cuda/data/input.txt"
+truth "record trees carry the Makefile's includes" test -f "$b/record/orig/common/make.config" -a -f "$b/record/port/common/extra.mk"
 truth "harness trees leave data" test ! -e "$b/orig/saxpy-cuda/data/input.txt"
 truth "unrelated directories stay out" test ! -e "$b/orig/other-cuda/Makefile" -a ! -e "$b/record/orig/other-cuda/Makefile"
 truth "original Makefile as written" cmp -s "$repo/saxpy-cuda/Makefile" "$b/record/orig/saxpy-cuda/Makefile"
