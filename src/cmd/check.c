@@ -590,11 +590,6 @@ static int bundle_and_run(cmd_context *ctx)
 			fprintf(stderr, "hipport: no kernel check specs (hipport check --draft-spec FILE drafts them)\n");
 		goto done;
 	}
-	if (!specs.n) {
-		code = cmd_fail(CMD_EXIT_USAGE, "check: no kernel check specs in %s.hipport/checks/ "
-				"(draft them with: hipport check --draft-spec FILE)", root);
-		goto done;
-	}
 	if (ctx->bundle)
 		util_buf_puts(&dir, ctx->bundle);
 	else
@@ -615,6 +610,13 @@ static int bundle_and_run(cmd_context *ctx)
 	} else {
 		in.records = defaults.records;
 		in.nrecords = defaults.nrecords;
+	}
+	/* record-and-compare alone is a bundle too: the program's launches are its checks */
+	if (!specs.n && !in.nrecords) {
+		code = cmd_fail(CMD_EXIT_USAGE, "check: no kernel check specs in %s.hipport/checks/ "
+				"(draft them with: hipport check --draft-spec FILE) and no program to record "
+				"([record \"DIR\"] in .hipport/config, or a Makefile with a run target)", root);
+		goto done;
 	}
 	in.rules = ctx->rules;
 	in.offload_arch = arch.value ? arch.value : DEFAULT_OFFLOAD_ARCH;
@@ -641,7 +643,8 @@ static int bundle_and_run(cmd_context *ctx)
 		goto done;
 	}
 	if (ctx->bundle) {
-		printf("%s: bundle of %zu kernel checks; run it with: sh %s/run.sh\n", dir.ptr, specs.n, dir.ptr);
+		printf("%s: bundle of %zu kernel checks and %zu programs to record; run it with: sh %s/run.sh\n", dir.ptr,
+		       specs.n, in.nrecords, dir.ptr);
 		if (ctx->slurm)
 			code = cmd_check_slurm_write(dir.ptr, root, in.offload_arch);
 		goto done;
