@@ -29,10 +29,17 @@ void bld_rewriter_dispose(bld_rewriter *rw)
 	memset(rw, 0, sizeof(*rw));
 }
 
+static void arch_flag(bld_rewriter *rw, size_t flag, size_t end, size_t value, size_t value_len, bool gencode);
+
 void bld_statement(bld_rewriter *rw)
 {
+	/* "-arch" at the end: nothing names the architectures */
+	if (rw->flag_state == BLD_FLAG_ARCH_NEXT)
+		arch_flag(rw, rw->pending.at, rw->pending.at + rw->pending.len, rw->pending.at + rw->pending.len, 0,
+			  rw->pending_gencode);
 	rw->flag_state = BLD_FLAG_NONE;
 	rw->arch_done = false;
+	rw->arch_var.len = 0;
 }
 
 /* Makes room for one more element in *items (n used of *cap); false when
@@ -72,6 +79,13 @@ void bld_replace(bld_rewriter *rw, size_t offset, size_t length, const char *tex
 	rw->nedits++;
 }
 
+/* Whether the line before the one that starts at ls ends with a backslash
+ * (ls continues a Makefile statement). */
+static bool continues(const bld_rewriter *rw, size_t ls)
+{
+	return ls >= 2 && rw->src[ls - 1] == '\n' && rw->src[ls - 2] == '\\';
+}
+
 void bld_delete_word(bld_rewriter *rw, size_t offset, size_t length)
 {
 	size_t start = offset, end = offset + length;
@@ -81,6 +95,18 @@ void bld_delete_word(bld_rewriter *rw, size_t offset, size_t length)
 	if (start == offset || (start > 0 && rw->src[start - 1] == '\n'))
 		while (end < rw->len && (rw->src[end] == ' ' || rw->src[end] == '\t'))
 			end++;
+	/* alone on a continuation line: the line goes, not a blank one left
+	 * with its backslash */
+	if (continues(rw, start) && rw->edited_to <= start) {
+		if (end + 1 < rw->len && rw->src[end] == '\\' && rw->src[end + 1] == '\n') {
+			bld_replace(rw, start, end + 2 - start, "");
+			return;
+		}
+		if (end == rw->len || rw->src[end] == '\n') {
+			bld_replace(rw, start, end - start, "");
+			return;
+		}
+	}
 	if (start > 0 && rw->src[start - 1] == '\n')
 		start = offset;
 	/* the blanks may have gone with the word before (-gencode ARG) */
@@ -119,6 +145,11 @@ void bld_hit(bld_rewriter *rw, const char *id, an_severity severity, size_t offs
 bool bld_word_is(const char *w, size_t n, const char *what)
 {
 	return strlen(what) == n && memcmp(w, what, n) == 0;
+}
+
+bool bld_span_same(const char *src, bld_span a, bld_span b)
+{
+	return a.len == b.len && memcmp(src + a.at, src + b.at, a.len) == 0;
 }
 
 static bool starts(const char *w, size_t n, const char *prefix)
@@ -198,24 +229,279 @@ static bool listed(const char *const *list, const char *w, size_t n, bool prefix
 	return false;
 }
 
-static void write_arch(bld_rewriter *rw, size_t offset, size_t length, const char *what)
+bld_arch_flag_kind bld_arch_flag(const char *w, size_t n, size_t *value_at)
 {
-	util_buf text = UTIL_BUF_INIT;
+	static const struct {
+		const char *flag;
+		bld_arch_flag_kind kind;
+	} flags[] = {
+		{ "-arch", BLD_ARCH_FLAG_LIST },
+		{ "--gpu-architecture", BLD_ARCH_FLAG_LIST },
+		{ "-code", BLD_ARCH_FLAG_LIST },
+		{ "--gpu-code", BLD_ARCH_FLAG_LIST },
+		{ "--gpu-name", BLD_ARCH_FLAG_LIST }, /* nvcc 2.x's -arch */
+		{ "-gencode", BLD_ARCH_FLAG_GENCODE },
+		{ "--generate-code", BLD_ARCH_FLAG_GENCODE },
+	};
+	size_t i, k;
 
-	if (rw->arch_done) {
-		bld_delete_word(rw, offset, length);
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		k = strlen(flags[i].flag);
+		if (n >= k && memcmp(w, flags[i].flag, k) == 0 && (n == k || w[k] == '=')) {
+			*value_at = n == k ? n : k + 1;
+			return flags[i].kind;
+		}
+	}
+	/* clang's CUDA spelling, in Makefiles that also build with clang */
+	if (starts(w, n, "--cuda-gpu-arch=")) {
+		*value_at = 16;
+		return BLD_ARCH_FLAG_LIST;
+	}
+	return BLD_ARCH_FLAG_NONE;
+}
+
+/* The offset after the reference whose '(' or '{' is at src[at]. */
+static size_t ref_end(const char *src, size_t at, size_t end)
+{
+	size_t depth = 0, i;
+
+	for (i = at; i < end; i++) {
+		if (src[i] == '(' || src[i] == '{')
+			depth++;
+		else if ((src[i] == ')' || src[i] == '}') && --depth == 0)
+			return i + 1;
+	}
+	return end;
+}
+
+static bool name_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+	       c == '-';
+}
+
+/* One architecture of a value: sm_80, 80, native, $(ARCH), sm_${SM}. */
+static int arch_item(const char *src, size_t a, size_t b, bld_span *var, bld_span *ref, bool *native)
+{
+	static const char *const prefixes[] = { "sm_", "compute_", "lto_", NULL };
+	bool named = false;
+	size_t i, p = a, close;
+
+	if (p < b && src[p] == '[')
+		p++;
+	if (b > p && src[b - 1] == ']')
+		b--;
+	if (p == b)
+		return BLD_ARCH_COMPLEX;
+	if (bld_vars_arch_word(src + p, b - p, &named)) {
+		*native = bld_word_is(src + p, b - p, "native");
+		return BLD_ARCH_LITERAL;
+	}
+	for (i = 0; prefixes[i]; i++)
+		if (starts(src + p, b - p, prefixes[i]))
+			p += strlen(prefixes[i]);
+	if (b - p < 4 || src[p] != '$' || (src[p + 1] != '(' && src[p + 1] != '{'))
+		return BLD_ARCH_COMPLEX;
+	close = ref_end(src, p + 1, b);
+	if (close != b || src[b - 1] != (src[p + 1] == '(' ? ')' : '}'))
+		return BLD_ARCH_COMPLEX;
+	for (i = p + 2; i < b - 1; i++)
+		if (!name_char(src[i]))
+			return BLD_ARCH_COMPLEX;
+	if (i == p + 2)
+		return BLD_ARCH_COMPLEX;
+	var->at = p + 2;
+	var->len = b - 1 - (p + 2);
+	ref->at = p;
+	ref->len = b - p;
+	return BLD_ARCH_VAR;
+}
+
+/* The items of [a, b), split at the commas outside references, into v.
+ * The variable that becomes the offload arch is the first of sm_$(X) or
+ * $(X) (the real arch), else the first at all; *preferred: one of the
+ * first kind was found. */
+static void arch_items(const char *src, size_t a, size_t b, bld_arch_value *v, bool *preferred)
+{
+	size_t i = a, s = a, k;
+
+	while (i <= b) {
+		if (i < b && src[i] == '$' && i + 1 < b && (src[i + 1] == '(' || src[i + 1] == '{')) {
+			i = ref_end(src, i + 1, b);
+			continue;
+		}
+		if (i == b || src[i] == ',') {
+			bld_span var = { 0, 0 }, ref = { 0, 0 };
+			bool native = false, pref;
+			int kind = arch_item(src, s, i, &var, &ref, &native);
+
+			if (kind == BLD_ARCH_COMPLEX) {
+				v->kind = BLD_ARCH_COMPLEX;
+			} else if (kind == BLD_ARCH_VAR) {
+				pref = ref.at == s || (ref.at == s + 1 && src[s] == '[') ||
+				       (ref.at >= s + 3 && memcmp(src + ref.at - 3, "sm_", 3) == 0);
+				if (v->kind == BLD_ARCH_LITERAL)
+					v->kind = BLD_ARCH_VAR;
+				if (!v->var.len || (pref && !*preferred)) {
+					v->var = var;
+					v->ref = ref;
+					*preferred = pref;
+				}
+				for (k = 0; k < v->nvars; k++)
+					if (bld_span_same(src, v->vars[k], var))
+						break;
+				if (k == v->nvars && v->nvars < sizeof(v->vars) / sizeof(v->vars[0]))
+					v->vars[v->nvars++] = var;
+			} else {
+				v->native = native && a == s && i == b;
+			}
+			s = i + 1;
+		}
+		i++;
+	}
+}
+
+void bld_arch_value_parse(const char *src, size_t at, size_t n, bool gencode, bld_arch_value *v)
+{
+	size_t end = at + n, code = end, i;
+	bool preferred = false;
+
+	memset(v, 0, sizeof(*v));
+	v->kind = BLD_ARCH_LITERAL;
+	if (!gencode) {
+		arch_items(src, at, end, v, &preferred);
 		return;
 	}
-	util_buf_printf(&text, "--offload-arch=%s", rw->arch);
-	if (util_buf_oom(&text)) {
+	/* arch=A,code=B: the variable of code= is the real arch, so read it first */
+	if (n < 5 || memcmp(src + at, "arch=", 5) != 0) {
+		v->kind = BLD_ARCH_COMPLEX;
+		return;
+	}
+	for (i = at + 5; i + 6 <= end; i++) {
+		if (src[i] == '$' && i + 1 < end && (src[i + 1] == '(' || src[i + 1] == '{')) {
+			i = ref_end(src, i + 1, end) - 1;
+			continue;
+		}
+		if (memcmp(src + i, ",code=", 6) == 0) {
+			code = i;
+			break;
+		}
+	}
+	if (code < end)
+		arch_items(src, code + 6, end, v, &preferred);
+	arch_items(src, at + 5, code, v, &preferred);
+	v->native = false;
+}
+
+bool bld_flag_wants_word(const bld_rewriter *rw)
+{
+	return rw->flag_state != BLD_FLAG_NONE;
+}
+
+/* CMAKE_CUDA_ARCHITECTURES in a flag's value is CMAKE_HIP_ARCHITECTURES in
+ * the port, as everywhere else. */
+static void put_ref(util_buf *text, const char *src, bld_span ref, bld_span var)
+{
+	if (var.len > 11 && memcmp(src + var.at, "CMAKE_CUDA_", 11) == 0) {
+		util_buf_put(text, src + ref.at, var.at - ref.at);
+		util_buf_puts(text, "CMAKE_HIP_");
+		util_buf_put(text, src + var.at + 11, ref.at + ref.len - var.at - 11);
+	} else {
+		util_buf_put(text, src + ref.at, ref.len);
+	}
+}
+
+/* An arch flag at [flag, end), its value at [value, value + value_len). */
+static void arch_flag(bld_rewriter *rw, size_t flag, size_t end, size_t value, size_t value_len, bool gencode)
+{
+	util_buf text = UTIL_BUF_INIT, why = UTIL_BUF_INIT;
+	const char *w = rw->src + flag;
+	int n = (int)(end - flag), nv = (int)(value_len < 64 ? value_len : 64);
+	const char *vtext = value_len ? rw->src + value : "the next argument";
+	bld_arch_value v;
+	bld_fate fate = BLD_FATE_ARCH;
+	size_t i;
+
+	if (!value_len)
+		nv = (int)strlen(vtext);
+	bld_arch_value_parse(rw->src, value, value_len, gencode, &v);
+	if (v.kind == BLD_ARCH_LITERAL || !value_len) {
+		if (rw->arch_done) {
+			bld_delete_word(rw, flag, end - flag);
+			return;
+		}
+		util_buf_printf(&text, "--offload-arch=%s", v.native ? "native" : rw->arch);
+		if (util_buf_oom(&text)) {
+			rw->oom = true;
+			return;
+		}
+		bld_replace(rw, flag, end - flag, text.ptr);
+		util_buf_dispose(&text);
+		if (v.native)
+			bld_hit(rw, "BUILD-004", AN_NOTE, flag, end - flag,
+				"%.*s became --offload-arch=native: clang 16 and later build for the GPUs of the machine that builds",
+				n, w);
+		else
+			bld_hit(rw, "BUILD-004", AN_NOTE, flag, end - flag,
+				"CUDA architectures (%.*s) replaced by --offload-arch=%s", nv, vtext, rw->arch);
+		rw->arch_done = true;
+		return;
+	}
+	if (v.kind == BLD_ARCH_COMPLEX) {
+		bld_hit(rw, "BUILD-004", AN_WARNING, flag, end - flag,
+			"%.*s kept: the port cannot tell which architectures it names; where it names GPUs, write --offload-arch=%s", n,
+			w, rw->arch);
+		return;
+	}
+	/* the worst fate of the variables named decides */
+	for (i = 0; i < v.nvars; i++) {
+		util_buf one = UTIL_BUF_INIT;
+		bld_fate f = bld_vars_fate(rw->vars, v.vars[i], &one);
+
+		if (f == BLD_FATE_LOOP && fate == BLD_FATE_ARCH && bld_span_same(rw->src, v.vars[i], v.var))
+			fate = f;
+		if (f == BLD_FATE_KEEP || f == BLD_FATE_NONE || (f == BLD_FATE_OUTSIDE && fate != BLD_FATE_KEEP)) {
+			if (f == BLD_FATE_NONE)
+				f = BLD_FATE_KEEP;
+			if (f != fate || !why.len) {
+				util_buf_clear(&why);
+				util_buf_put(&why, one.ptr ? one.ptr : "", one.len);
+			}
+			fate = f;
+		}
+		util_buf_dispose(&one);
+	}
+	if (fate == BLD_FATE_KEEP) {
+		bld_hit(rw, "BUILD-004", AN_WARNING, flag, end - flag, "%.*s kept: %s; where it names GPUs, write --offload-arch=%s", n,
+			w, why.ptr ? why.ptr : "", rw->arch);
+		util_buf_dispose(&why);
+		return;
+	}
+	/* -gencode arch=compute_$(X),code=sm_$(X) -gencode arch=compute_$(X),code=compute_$(X) */
+	if (bld_span_same(rw->src, rw->arch_var, v.var)) {
+		bld_delete_word(rw, flag, end - flag);
+		util_buf_dispose(&why);
+		return;
+	}
+	util_buf_puts(&text, "--offload-arch=");
+	put_ref(&text, rw->src, v.ref, v.var);
+	if (util_buf_oom(&text) || util_buf_oom(&why)) {
 		rw->oom = true;
 		return;
 	}
-	bld_replace(rw, offset, length, text.ptr);
+	bld_replace(rw, flag, end - flag, text.ptr);
+	if (fate == BLD_FATE_OUTSIDE)
+		bld_hit(rw, "BUILD-004", AN_WARNING, flag, end - flag,
+			"CUDA architectures (%.*s) replaced by %s, but %s: its value must be a gfx arch such as %s", nv,
+			vtext, text.ptr, why.ptr ? why.ptr : "", rw->arch);
+	else
+		bld_hit(rw, "BUILD-004", AN_NOTE, flag, end - flag, "CUDA architectures (%.*s) replaced by %s: %.*s %s", nv,
+			vtext, text.ptr, (int)v.var.len, rw->src + v.var.at,
+			fate == BLD_FATE_LOOP ? "goes over the offload arch" : "holds the offload arch");
 	util_buf_dispose(&text);
-	bld_hit(rw, "BUILD-004", AN_NOTE, offset, length, "CUDA architectures (%s) replaced by --offload-arch=%s",
-		what, rw->arch);
+	util_buf_dispose(&why);
 	rw->arch_done = true;
+	rw->arch_var = v.var;
 }
 
 /* -Xcompiler=-a,-b -> -a -b */
@@ -237,14 +523,25 @@ static void host_flags(bld_rewriter *rw, size_t offset, size_t length, size_t sk
 bool bld_flag_word(bld_rewriter *rw, size_t offset, size_t length)
 {
 	const char *w = rw->src + offset;
-	size_t n = length, i;
+	size_t n = length, i, value_at;
 	bld_flag_state state = rw->flag_state;
+	bld_arch_flag_kind kind;
 
 	rw->flag_state = BLD_FLAG_NONE;
 	if (state == BLD_FLAG_KEEP_NEXT)
 		return true;
 	if (state == BLD_FLAG_DROP_NEXT) {
 		bld_delete_word(rw, offset, length);
+		return true;
+	}
+	if (state == BLD_FLAG_ARCH_NEXT) {
+		size_t end = offset + length;
+
+		/* -arch "sm_80": the quotes go with the value */
+		if (offset > 0 && end < rw->len && (rw->src[offset - 1] == '"' || rw->src[offset - 1] == '\'') &&
+		    rw->src[end] == rw->src[offset - 1])
+			end++;
+		arch_flag(rw, rw->pending.at, end, offset, length, rw->pending_gencode);
 		return true;
 	}
 	if (n < 2 || w[0] != '-')
@@ -287,23 +584,15 @@ bool bld_flag_word(bld_rewriter *rw, size_t offset, size_t length)
 			w);
 		return true;
 	}
-	if (bld_word_is(w, n, "-gencode") || bld_word_is(w, n, "--generate-code") || bld_word_is(w, n, "-arch") ||
-	    bld_word_is(w, n, "--gpu-architecture") || bld_word_is(w, n, "-code") || bld_word_is(w, n, "--gpu-code")) {
-		write_arch(rw, offset, length, "the next argument");
-		rw->flag_state = BLD_FLAG_DROP_NEXT;
-		return true;
-	}
-	if (starts(w, n, "-gencode=") || starts(w, n, "--generate-code=") || starts(w, n, "-arch=") ||
-	    starts(w, n, "--gpu-architecture=") || starts(w, n, "-code=") || starts(w, n, "--gpu-code=")) {
-		const char *eq = memchr(w, '=', n);
-
-		if (rw->arch_done) {
-			bld_delete_word(rw, offset, length);
+	if ((kind = bld_arch_flag(w, n, &value_at)) != BLD_ARCH_FLAG_NONE) {
+		if (value_at == n) {
+			rw->pending.at = offset;
+			rw->pending.len = length;
+			rw->pending_gencode = kind == BLD_ARCH_FLAG_GENCODE;
+			rw->flag_state = BLD_FLAG_ARCH_NEXT;
 		} else {
-			char what[64];
-
-			snprintf(what, sizeof(what), "%.*s", (int)(n - (size_t)(eq + 1 - w)), eq + 1);
-			write_arch(rw, offset, length, what);
+			arch_flag(rw, offset, offset + length, offset + value_at, length - value_at,
+				  kind == BLD_ARCH_FLAG_GENCODE);
 		}
 		return true;
 	}
