@@ -18,15 +18,38 @@ allowed() {
 	*) echo "?" ;;
 	esac
 }
+# check/'s rooms, each on the ones before it: the toolchain's facts, kernel
+# checks (specs, harnesses, comparison), record-and-compare, bundles (which
+# carry both), Slurm (which runs bundles)
+room_allowed() {
+	case $1 in
+	toolchain) echo "toolchain" ;;
+	kernel) echo "kernel toolchain" ;;
+	record) echo "record kernel toolchain" ;;
+	bundle) echo "bundle record kernel toolchain" ;;
+	slurm) echo "slurm bundle record kernel toolchain" ;;
+	*) echo "?" ;;
+	esac
+}
 for dir in "$src"/*/; do
 	layer=$(basename "$dir")
 	ok=$(allowed "$layer")
 	[ "$ok" = "?" ] && { echo "FAIL src/$layer: a directory the layering does not know"; rc=1; continue; }
-	for f in "$dir"*.[ch]; do
+	for f in $(find "$dir" -name '*.[ch]' | sort); do
 		for inc in $(sed -n 's/^#include "\([a-z_]*\)\/.*/\1/p' "$f" | sort -u); do
 			case " $ok " in
 			*" $inc "*) ;;
 			*) echo "FAIL ${f#"$1"/} includes $inc/: $layer may include only $ok"; rc=1 ;;
+			esac
+		done
+		[ "$layer" = check ] || continue
+		room=$(basename "$(dirname "$f")")
+		rok=$(room_allowed "$room")
+		[ "$rok" = "?" ] && { echo "FAIL ${f#"$1"/}: a room of check/ the layering does not know"; rc=1; continue; }
+		for inc in $(sed -n 's/^#include "check\/\([a-z_]*\)\/.*/\1/p' "$f" | sort -u); do
+			case " $rok " in
+			*" $inc "*) ;;
+			*) echo "FAIL ${f#"$1"/} includes check/$inc/: check/$room may include only $rok"; rc=1 ;;
 			esac
 		done
 	done

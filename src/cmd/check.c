@@ -14,14 +14,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "check/arch.h"
-#include "check/bundle.h"
-#include "check/bundle_list.h"
-#include "check/draft.h"
-#include "check/program.h"
-#include "check/results.h"
-#include "check/spec.h"
-#include "check/spec_list.h"
+#include "check/toolchain/arch.h"
+#include "check/bundle/bundle.h"
+#include "check/bundle/bundle_list.h"
+#include "check/kernel/draft.h"
+#include "check/bundle/program.h"
+#include "check/kernel/results.h"
+#include "check/kernel/spec.h"
+#include "check/kernel/spec_list.h"
 #include "cmd/check_compile.h"
 #include "cmd/check_record.h"
 #include "cmd/check_slurm.h"
@@ -81,7 +81,7 @@ static int draft_specs(cmd_context *ctx)
 
 /* The sources of the bundle: each walked file as the original and as the port. */
 typedef struct sources {
-	chk_bundle_source *items;
+	bundle_source *items;
 	util_buf *origs; /* originals the session keeps */
 	util_buf *ports; /* --single-source: the guarded branches, hipified */
 	size_t n;
@@ -115,7 +115,7 @@ static int hipify_single_sources(sources *s, const cmd_proposals *set, const cmd
 	if ((error = port_lexer_new(&lexer)) < 0)
 		return error;
 	for (i = 0; i < s->n && !error; i++) {
-		chk_bundle_source *item = &s->items[i];
+		bundle_source *item = &s->items[i];
 
 		if (!rv_proposal_looks_like_cuda(item->port, item->port_len))
 			continue;
@@ -141,7 +141,7 @@ static int collect_sources(sources *out, const cmd_proposals *set, const rv_sess
 	for (i = 0; i < set->n; i++) {
 		const rv_proposal *p = &set->items[i];
 		const rv_session_file *rec = session ? rv_session_find(session, p->path) : NULL;
-		chk_bundle_source *s = &out->items[out->n];
+		bundle_source *s = &out->items[out->n];
 
 		if (p->state == RV_PROPOSAL_BAD_INPUT || !p->source.ptr)
 			continue;
@@ -271,9 +271,9 @@ done:
 }
 
 /* The program's other files: of the checked sources' and recorded directories. */
-static int collect_program(chk_program *out, const chk_bundle_input *in, const chk_spec_list *specs, const char *root)
+static int collect_program(bundle_program *out, const bundle_input *in, const chk_spec_list *specs, const char *root)
 {
-	chk_program_input pin;
+	bundle_program_input pin;
 	const char **checked = calloc(specs->n + 1, sizeof(*checked));
 	size_t i;
 	int error;
@@ -291,7 +291,7 @@ static int collect_program(chk_program *out, const chk_bundle_input *in, const c
 	pin.records = in->records;
 	pin.nrecords = in->nrecords;
 	pin.includes = in->includes;
-	error = chk_program_collect(out, &pin);
+	error = bundle_program_collect(out, &pin);
 	free(checked);
 	return error;
 }
@@ -354,7 +354,7 @@ static int record_golden(const char *bundle_dir, const char *root, const chk_res
 			continue;
 		}
 		from.ptr[from.len -= strlen("/meta.txt")] = '\0';
-		if ((error = chk_remove_tree(to.ptr)) == 0 && (error = chk_copy_files(from.ptr, to.ptr)) == 0)
+		if ((error = bundle_remove_tree(to.ptr)) == 0 && (error = bundle_copy_files(from.ptr, to.ptr)) == 0)
 			printf("%s: reference outputs recorded in %s\n", r->checks[i].name, to.ptr);
 	}
 	util_buf_dispose(&from);
@@ -364,7 +364,7 @@ static int record_golden(const char *bundle_dir, const char *root, const chk_res
 
 /* The checks results may speak of: those of the bundle beside them (its
  * port/ holds their sources), else the repository's specs (the work tree). */
-static int known_checks(chk_results_known *out, chk_bundle_list *list, chk_spec_list *specs, util_buf *files,
+static int known_checks(chk_results_known *out, bundle_list *list, chk_spec_list *specs, util_buf *files,
 			const char *bundle_dir, const char *root)
 {
 	const char **names, **srcs;
@@ -377,7 +377,7 @@ static int known_checks(chk_results_known *out, chk_bundle_list *list, chk_spec_
 	if (access(files->ptr, F_OK) == 0) {
 		util_buf_clear(files);
 		util_buf_printf(files, "%s/port", bundle_dir);
-		if ((error = chk_bundle_list_read(list, bundle_dir)) < 0)
+		if ((error = bundle_list_read(list, bundle_dir)) < 0)
 			return error;
 		n = list->nchecks;
 	} else {
@@ -412,7 +412,7 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 	rv_session session;
 	chk_results r;
 	chk_results_known known = { .n = 0 };
-	chk_bundle_list list = { .nitems = 0 };
+	bundle_list list = { .nitems = 0 };
 	chk_spec_list specs = { .n = 0 };
 	util_buf files = UTIL_BUF_INIT;
 	int error, code;
@@ -441,7 +441,7 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 done:
 	free((void *)known.names);
 	free((void *)known.sources);
-	chk_bundle_list_dispose(&list);
+	bundle_list_dispose(&list);
 	chk_spec_list_dispose(&specs);
 	util_buf_dispose(&files);
 	rv_session_dispose(&session);
@@ -521,12 +521,12 @@ static int bundle_and_run(cmd_context *ctx)
 	vcs_config cfg;
 	chk_spec_list specs;
 	sources src;
-	chk_bundle_input in;
+	bundle_input in;
 	util_buf dir = UTIL_BUF_INIT, golden = UTIL_BUF_INIT;
 	vcs_config defaults;
-	chk_program program = { .n = 0 };
+	bundle_program program = { .n = 0 };
 	program_reader reader = { .root = NULL };
-	chk_arch_choice arch = { NULL, CHK_ARCH_FROM_NONE };
+	tc_arch_choice arch = { NULL, TC_ARCH_FROM_NONE };
 	char *includes = NULL;
 	const char *root;
 	size_t compile_failed = 0;
@@ -570,7 +570,7 @@ static int bundle_and_run(cmd_context *ctx)
 	    (error = vcs_config_read(&cfg, root)) < 0 || (error = chk_spec_list_load(&specs, root)) < 0 ||
 	    (error = collect_sources(&src, &set, set.walk.git_dir ? &session : NULL)) < 0 ||
 	    (error = hipify_single_sources(&src, &set, ctx)) < 0 ||
-	    (error = chk_offload_arch_resolve(ctx->offload_arch, set.walk.root, &arch)) < 0 ||
+	    (error = tc_offload_arch_resolve(ctx->offload_arch, set.walk.root, &arch)) < 0 ||
 	    !(includes = cmd_check_includes(root, &cfg))) {
 		code = cmd_fail(cmd_exit_for(error), "%s", error ? util_error_last() : "out of memory");
 		goto done;
@@ -638,7 +638,7 @@ static int bundle_and_run(cmd_context *ctx)
 	}
 	if (ctx->slurm && (code = cmd_check_slurm_precheck(root)) != CMD_EXIT_OK)
 		goto done;
-	if ((error = chk_bundle_write(dir.ptr, &in)) < 0) {
+	if ((error = bundle_write(dir.ptr, &in)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		goto done;
 	}
@@ -653,7 +653,7 @@ static int bundle_and_run(cmd_context *ctx)
 	if (code == CMD_EXIT_OK && compile_failed)
 		code = CMD_EXIT_FINDINGS;
 done:
-	chk_arch_choice_dispose(&arch);
+	tc_arch_choice_dispose(&arch);
 	free(includes);
 	util_buf_dispose(&dir);
 	util_buf_dispose(&golden);
@@ -661,7 +661,7 @@ done:
 	chk_spec_list_dispose(&specs);
 	vcs_config_dispose(&cfg);
 	vcs_config_dispose(&defaults);
-	chk_program_dispose(&program);
+	bundle_program_dispose(&program);
 	vcs_head_free(reader.head);
 	util_buf_dispose(&reader.orig);
 	rv_session_dispose(&session);

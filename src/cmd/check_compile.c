@@ -12,8 +12,8 @@
 #include "analyze/analysis.h"
 #include "analyze/compile_db.h"
 #include "build/build.h"
-#include "check/compile.h"
-#include "check/toolchain.h"
+#include "check/toolchain/compile.h"
+#include "check/toolchain/toolchain.h"
 #include "cmd/check_compile.h"
 #include "review/single_source.h"
 #include "review/validate.h"
@@ -78,7 +78,7 @@ static char **flags_for(const an_compile_db *db, const char *root, const char *i
 	return flags;
 }
 
-static void print_diagnostics(const chk_compile_result *r)
+static void print_diagnostics(const tc_compile_result *r)
 {
 	size_t i, shown = 0;
 
@@ -108,7 +108,7 @@ int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_propo
 	vcs_config_dispose(&cfg);
 	if (!env->includes)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
-	if ((error = chk_toolchain_detect(&env->tc)) < 0) {
+	if ((error = tc_toolchain_detect(&env->tc)) < 0) {
 		cmd_compile_env_close(env);
 		return error;
 	}
@@ -121,7 +121,7 @@ int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_propo
 	env->o.hipcc = env->tc.hipcc;
 	env->o.compiler_version = env->tc.clang_version ? env->tc.clang_version : env->tc.hip_version;
 	env->o.arch = arch;
-	env->o.arch_known = arch && chk_toolchain_knows_arch(&env->tc, arch);
+	env->o.arch_known = arch && tc_toolchain_knows_arch(&env->tc, arch);
 	env->o.sources_digest = env->digest;
 	env->o.cache_dir = util_buf_oom(&env->cache) ? NULL : env->cache.ptr;
 	env->o.timeout_ms = (int)(ctx->check_timeout ? ctx->check_timeout : 300) * 1000;
@@ -135,7 +135,7 @@ void cmd_compile_env_close(cmd_compile_env *env)
 	free(env->flags);
 	util_buf_dispose(&env->cache);
 	an_compile_db_free(env->db);
-	chk_toolchain_dispose(&env->tc);
+	tc_toolchain_dispose(&env->tc);
 	memset(env, 0, sizeof(*env));
 }
 
@@ -168,7 +168,7 @@ static void strip_root(char *s, const char *root)
  * hipcc builds the file as the build's hipify makes it, from a temporary copy
  * that finds the file's quoted includes next to the original (-iquote); the
  * diagnostics name the original. */
-static int compile_single_source(cmd_compile_env *env, const rv_proposal *p, chk_compile_result *out)
+static int compile_single_source(cmd_compile_env *env, const rv_proposal *p, tc_compile_result *out)
 {
 	const char *dot = strrchr(p->fs_path, '.'), *slash = strrchr(p->fs_path, '/');
 	const char *ext = dot && (!slash || dot > slash) ? dot : ".cu";
@@ -198,7 +198,7 @@ static int compile_single_source(cmd_compile_env *env, const rv_proposal *p, chk
 	env->o.flags = flags;
 	env->o.nflags = saved_n + 1;
 	rv_blob_id(blob, text.ptr, text.len);
-	error = chk_compile_file(out, &env->o, path.ptr, blob);
+	error = tc_compile_file(out, &env->o, path.ptr, blob);
 	env->o.flags = saved;
 	env->o.nflags = saved_n;
 	for (k = 0; error >= 0 && k < out->ndiags; k++)
@@ -223,7 +223,7 @@ void cmd_compile_env_refresh(cmd_compile_env *env)
 	sources_digest(env->digest, env->set);
 }
 
-int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *session, chk_compile_result *out)
+int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *session, tc_compile_result *out)
 {
 	rv_session_check c;
 	char blob[41], **flags;
@@ -238,7 +238,7 @@ int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *sess
 	if (env->lexer && rv_proposal_looks_like_cuda(p->source.ptr, p->source.len))
 		error = compile_single_source(env, p, out);
 	else
-		error = chk_compile_file(out, &env->o, p->fs_path, blob);
+		error = tc_compile_file(out, &env->o, p->fs_path, blob);
 	for (k = 0; k < nflags; k++)
 		free(flags[k]);
 	free(flags);
@@ -258,7 +258,7 @@ int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *sess
 	c.arch = (char *)(env->o.arch ? env->o.arch : "");
 	c.message = out->summary;
 	if ((error = rv_session_record_checks(session, &c, 1)) < 0)
-		chk_compile_result_dispose(out);
+		tc_compile_result_dispose(out);
 	return error;
 }
 
@@ -284,7 +284,7 @@ int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, const vcs_walk
 		return error;
 	for (i = 0; i < set->n && error == 0; i++) {
 		const rv_proposal *p = &set->items[i];
-		chk_compile_result r;
+		tc_compile_result r;
 
 		if (!named(only, p->path))
 			continue;
@@ -300,7 +300,7 @@ int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, const vcs_walk
 		if (strcmp(r.status, "fail") == 0)
 			print_diagnostics(&r);
 		*failed += strcmp(r.status, "pass") != 0;
-		chk_compile_result_dispose(&r);
+		tc_compile_result_dispose(&r);
 	}
 	if (!error && unreviewed && ctx->verbosity >= 0)
 		fprintf(stderr, "hipport: %zu file%s with a proposal not reviewed yet: not compiled (hipport review or "

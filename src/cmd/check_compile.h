@@ -3,8 +3,8 @@
 #define HIPPORT_CMD_CHECK_COMPILE_H
 
 #include "analyze/compile_db.h"
-#include "check/compile.h"
-#include "check/toolchain.h"
+#include "check/toolchain/compile.h"
+#include "check/toolchain/toolchain.h"
 #include "cmd/propose.h"
 #include "review/session.h"
 #include "vcs/config.h"
@@ -14,11 +14,11 @@ typedef struct cmd_compile_env {
 	const cmd_proposals *set;
 	char *includes;          /* check.includes (or include/), space separated */
 	char *flags;             /* check.flags, or NULL */
-	chk_toolchain tc;
+	tc_toolchain tc;
 	an_compile_db *db;
 	util_buf cache;
 	char digest[41];
-	chk_compile_options o;   /* o.watch may be set to stream the compiler's output */
+	tc_compile_options o;   /* o.watch may be set to stream the compiler's output */
 	const cmd_context *ctx;  /* for --single-source: files are hipified before hipcc */
 	port_lexer *lexer;       /* likewise, or NULL */
 } cmd_compile_env;
@@ -39,7 +39,7 @@ bool cmd_compile_applies(const char *path);
 bool cmd_compile_wanted(const rv_session *session, const rv_proposal *p);
 
 /* Compiles p and records the result in session (out: dispose it). */
-int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *session, chk_compile_result *out);
+int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *session, tc_compile_result *out);
 
 /* The include directories of the sources, relative to the work tree (root
  * ends in '/'), space separated: check.includes, else include/ where it

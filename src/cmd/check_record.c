@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check/record.h"
+#include "check/record/record.h"
 #include "review/proposal.h"
 #include "review/session.h"
 #include "util/buf.h"
@@ -14,16 +14,16 @@
 #include "util/file.h"
 #include "vcs/walk.h"
 
-static const char *status_of(chk_rec_verdict v)
+static const char *status_of(rec_verdict v)
 {
-	return v == CHK_REC_PASS ? "pass" : v == CHK_REC_FAIL ? "fail" : "error";
+	return v == REC_PASS ? "pass" : v == REC_FAIL ? "fail" : "error";
 }
 
 /* A bundle's record run (BUNDLE/work/record/NAME/port): each kernel's result
  * recorded in the session as check record.KERNEL of its launch's file,
  * against the port of that file the bundle ran. 0 when port is not in a
  * bundle or not inside a git repository: then there is nothing to record. */
-static int record_in_session(const chk_rec_report *r, const char *port)
+static int record_in_session(const rec_report *r, const char *port)
 {
 	util_buf bundle = UTIL_BUF_INIT, path = UTIL_BUF_INIT, text = UTIL_BUF_INIT, platform = UTIL_BUF_INIT;
 	rv_session_check *checks = NULL;
@@ -58,7 +58,7 @@ static int record_in_session(const chk_rec_report *r, const char *port)
 		goto done;
 	}
 	for (i = 0; i < r->n && error == 0; i++) {
-		const chk_rec_kernel *k = &r->kernels[i];
+		const rec_kernel *k = &r->kernels[i];
 		const char *colon = strrchr(k->site, ':');
 		rv_session_check *c = &checks[n];
 
@@ -101,28 +101,28 @@ done:
 /* Compares one record run (ref2 may be NULL); CMD_EXIT_* */
 static int compare_runs(const char *ref_dir, const char *port_dir, const char *ref2_dir)
 {
-	chk_rec_log ref, port, ref2;
-	chk_rec_report report;
+	rec_log ref, port, ref2;
+	rec_report report;
 	int code = CMD_EXIT_OK, error;
 	size_t i;
 
-	if ((error = chk_rec_log_read(&ref, ref_dir)) < 0)
+	if ((error = rec_log_read(&ref, ref_dir)) < 0)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-	if ((error = chk_rec_log_read(&port, port_dir)) < 0) {
-		chk_rec_log_dispose(&ref);
-		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-	}
-	if (ref2_dir && (error = chk_rec_log_read(&ref2, ref2_dir)) < 0) {
-		chk_rec_log_dispose(&ref);
-		chk_rec_log_dispose(&port);
+	if ((error = rec_log_read(&port, port_dir)) < 0) {
+		rec_log_dispose(&ref);
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	}
-	if ((error = chk_rec_compare(&report, &ref, ref2_dir ? &ref2 : NULL, &port)) < 0) {
+	if (ref2_dir && (error = rec_log_read(&ref2, ref2_dir)) < 0) {
+		rec_log_dispose(&ref);
+		rec_log_dispose(&port);
+		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+	}
+	if ((error = rec_compare(&report, &ref, ref2_dir ? &ref2 : NULL, &port)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	} else {
-		chk_rec_report_print(stdout, &report);
+		rec_report_print(stdout, &report);
 		for (i = 0; i < report.n; i++)
-			if (report.kernels[i].verdict != CHK_REC_PASS)
+			if (report.kernels[i].verdict != REC_PASS)
 				code = CMD_EXIT_FINDINGS;
 		if (!report.n) {
 			fprintf(stderr, "hipport: %s and %s record no launch\n", ref_dir, port_dir);
@@ -130,12 +130,12 @@ static int compare_runs(const char *ref_dir, const char *port_dir, const char *r
 		}
 		if ((error = record_in_session(&report, port_dir)) < 0)
 			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-		chk_rec_report_dispose(&report);
+		rec_report_dispose(&report);
 	}
-	chk_rec_log_dispose(&ref);
-	chk_rec_log_dispose(&port);
+	rec_log_dispose(&ref);
+	rec_log_dispose(&port);
 	if (ref2_dir)
-		chk_rec_log_dispose(&ref2);
+		rec_log_dispose(&ref2);
 	return code;
 }
 

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "check/slurm.h"
+#include "check/slurm/slurm.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -24,23 +24,23 @@
 
 int cmd_check_slurm_precheck(const char *root)
 {
-	chk_slurm_config cfg;
+	slurm_config cfg;
 	util_buf path = UTIL_BUF_INIT;
 	int error;
 
 	util_buf_printf(&path, "%s.hipport/config", root);
-	error = util_buf_oom(&path) ? util_error_set(UTIL_ENOMEM, "out of memory") : chk_slurm_config_read(&cfg, path.ptr);
+	error = util_buf_oom(&path) ? util_error_set(UTIL_ENOMEM, "out of memory") : slurm_config_read(&cfg, path.ptr);
 	util_buf_dispose(&path);
 	if (error < 0)
 		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
-	chk_slurm_config_dispose(&cfg);
+	slurm_config_dispose(&cfg);
 	return CMD_EXIT_OK;
 }
 
 int cmd_check_slurm_write(const char *dir, const char *root, const char *default_target)
 {
-	chk_slurm_config cfg;
-	chk_slurm_plan plan;
+	slurm_config cfg;
+	slurm_plan plan;
 	util_buf path = UTIL_BUF_INIT;
 	int error, code = CMD_EXIT_OK;
 
@@ -48,12 +48,12 @@ int cmd_check_slurm_write(const char *dir, const char *root, const char *default
 	util_buf_printf(&path, "%s.hipport/config", root);
 	if (util_buf_oom(&path))
 		return cmd_fail(CMD_EXIT_USAGE, "out of memory");
-	if ((error = chk_slurm_config_read(&cfg, path.ptr)) < 0) {
+	if ((error = slurm_config_read(&cfg, path.ptr)) < 0) {
 		util_buf_dispose(&path);
 		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 	}
-	if ((error = chk_slurm_plan_make(&plan, dir, &cfg, default_target)) < 0 ||
-	    (error = chk_slurm_write(dir, &cfg, &plan)) < 0) {
+	if ((error = slurm_plan_make(&plan, dir, &cfg, default_target)) < 0 ||
+	    (error = slurm_write(dir, &cfg, &plan)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	} else {
 		printf("%s/slurm: %zu array task%s each for the reference and %zu target%s (%s%s); submit with: "
@@ -61,8 +61,8 @@ int cmd_check_slurm_write(const char *dir, const char *root, const char *default
 		       dir, plan.ntasks, plan.ntasks == 1 ? "" : "s", plan.ntargets, plan.ntargets == 1 ? "" : "s",
 		       plan.targets[0], plan.ntargets > 1 ? ", ..." : "", dir);
 	}
-	chk_slurm_plan_dispose(&plan);
-	chk_slurm_config_dispose(&cfg);
+	slurm_plan_dispose(&plan);
+	slurm_config_dispose(&cfg);
 	util_buf_dispose(&path);
 	return code;
 }
@@ -72,9 +72,9 @@ int cmd_check_slurm_write(const char *dir, const char *root, const char *default
 typedef struct submitter {
 	const char *host;     /* check.slurmHost, or NULL: here */
 	const char *dir;      /* the bundle, absolute */
-	chk_slurm_plan plan;
-	chk_slurm_jobs jobs;
-	chk_slurm_states states;
+	slurm_plan plan;
+	slurm_jobs jobs;
+	slurm_states states;
 	util_buf jobs_path;
 } submitter;
 
@@ -118,7 +118,7 @@ static int slurm_run(util_process_result *out, const submitter *s, const char *c
 }
 
 /* The job ids of the submissions, each once, as "12,13". */
-static void job_list(util_buf *out, const chk_slurm_jobs *jobs)
+static void job_list(util_buf *out, const slurm_jobs *jobs)
 {
 	size_t i, k;
 
@@ -131,12 +131,12 @@ static void job_list(util_buf *out, const chk_slurm_jobs *jobs)
 }
 
 /* Moves more's states into all. */
-static int states_add(chk_slurm_states *all, chk_slurm_states *more)
+static int states_add(slurm_states *all, slurm_states *more)
 {
-	chk_slurm_task_state *m = realloc(all->items, (all->n + more->n + 1) * sizeof(*m));
+	slurm_task_state *m = realloc(all->items, (all->n + more->n + 1) * sizeof(*m));
 
 	if (!m) {
-		chk_slurm_states_dispose(more);
+		slurm_states_dispose(more);
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	}
 	all->items = m;
@@ -152,7 +152,7 @@ static int job_missing_tasks(const submitter *s, size_t i)
 	size_t k;
 
 	for (k = 0; k < s->jobs.items[i].ntasks; k++)
-		if (!chk_slurm_states_find(&s->states, s->jobs.items[i].job, s->jobs.items[i].tasks[k]))
+		if (!slurm_states_find(&s->states, s->jobs.items[i].job, s->jobs.items[i].tasks[k]))
 			return 1;
 	return 0;
 }
@@ -178,7 +178,7 @@ static int query_states(submitter *s)
 	size_t i;
 	int error = 0;
 
-	chk_slurm_states_dispose(&s->states);
+	slurm_states_dispose(&s->states);
 	job_list(&ids, &s->jobs);
 	if (!ids.len)
 		goto done;
@@ -192,7 +192,7 @@ static int query_states(submitter *s)
 		}
 		util_error_clear();
 		if (error == 0 && r.status == 0 && r.out.len)
-			error = chk_slurm_states_parse_sacct(&s->states, r.out.ptr);
+			error = slurm_states_parse_sacct(&s->states, r.out.ptr);
 		else
 			error = 0;
 		util_process_result_dispose(&r);
@@ -201,10 +201,10 @@ static int query_states(submitter *s)
 	 * or running, then scontrol for the tasks that ended */
 	if (!error && missing_tasks(s)) {
 		const char *squeue[] = { "squeue", "-h", "-r", "-j", ids.ptr, "-o", "%A|%K|%T|%r", NULL };
-		chk_slurm_states more;
+		slurm_states more;
 
 		if ((error = slurm_run(&r, s, squeue)) == 0 && r.status == 0 && r.out.len &&
-		    (error = chk_slurm_states_parse_squeue(&more, r.out.ptr)) == 0)
+		    (error = slurm_states_parse_squeue(&more, r.out.ptr)) == 0)
 			error = states_add(&s->states, &more);
 		util_process_result_dispose(&r);
 		if (error == UTIL_ETOOLCHAIN) {
@@ -214,7 +214,7 @@ static int query_states(submitter *s)
 	}
 	for (i = 0; i < s->jobs.n && !error; i++) {
 		const char *scontrol[] = { "scontrol", "-o", "show", "job", s->jobs.items[i].job, NULL };
-		chk_slurm_states more;
+		slurm_states more;
 
 		if (!job_missing_tasks(s, i))
 			continue;
@@ -222,7 +222,7 @@ static int query_states(submitter *s)
 			util_process_result_dispose(&r);
 			break;
 		}
-		if (r.status == 0 && r.out.len && (error = chk_slurm_states_parse_scontrol(&more, r.out.ptr)) == 0)
+		if (r.status == 0 && r.out.len && (error = slurm_states_parse_scontrol(&more, r.out.ptr)) == 0)
 			error = states_add(&s->states, &more);
 		util_process_result_dispose(&r);
 	}
@@ -240,7 +240,7 @@ static int fragment_exists(const submitter *s, const char *phase, size_t task)
 	util_buf path = UTIL_BUF_INIT;
 	int exists;
 
-	chk_slurm_fragment_path(&path, s->dir, phase, task);
+	slurm_fragment_path(&path, s->dir, phase, task);
 	exists = !util_buf_oom(&path) && access(path.ptr, F_OK) == 0;
 	util_buf_dispose(&path);
 	return exists;
@@ -250,22 +250,22 @@ static int fragment_exists(const submitter *s, const char *phase, size_t task)
  * or ended without a fragment (*why, allocated, says how, when Slurm says). */
 static task_state state_of(const submitter *s, const char *phase, size_t task, char **why)
 {
-	const char *job = chk_slurm_jobs_latest(&s->jobs, phase, task);
-	const chk_slurm_task_state *st;
-	chk_slurm_phase_state judged;
+	const char *job = slurm_jobs_latest(&s->jobs, phase, task);
+	const slurm_task_state *st;
+	slurm_phase_state judged;
 
 	*why = NULL;
 	if (fragment_exists(s, phase, task))
 		return TASK_DONE;
 	if (!job)
 		return TASK_ENDED;
-	st = chk_slurm_states_find(&s->states, job, task);
-	judged = chk_slurm_state_judge(st, why);
-	if (judged == CHK_SLURM_ACTIVE)
+	st = slurm_states_find(&s->states, job, task);
+	judged = slurm_state_judge(st, why);
+	if (judged == SLURM_ACTIVE)
 		return strcmp(st->state, "PENDING") == 0 ? TASK_PENDING : TASK_ACTIVE;
-	if (judged == CHK_SLURM_DONE) /* completed, yet no fragment: run.sh could not write it */
+	if (judged == SLURM_DONE) /* completed, yet no fragment: run.sh could not write it */
 		return fragment_exists(s, phase, task) ? TASK_DONE : TASK_ENDED;
-	if (judged == CHK_SLURM_UNKNOWN && !*why) {
+	if (judged == SLURM_UNKNOWN && !*why) {
 		util_buf m = UTIL_BUF_INIT;
 		size_t i;
 
@@ -301,12 +301,12 @@ static int sbatch(submitter *s, const char *phase, const size_t *tasks, size_t n
 	int error;
 
 	*job = NULL;
-	chk_slurm_array_range(&array, tasks, n);
+	slurm_array_range(&array, tasks, n);
 	util_buf_printf(&chdir_opt, "--chdir=%s", s->dir);
 	util_buf_printf(&array_opt, "--array=%s", array.ptr ? array.ptr : "");
 	util_buf_printf(&dep_opt, "--dependency=aftercorr:%s", after ? after : "");
 	util_buf_printf(&script, "%s/slurm/", s->dir);
-	chk_slurm_script_name(&script, phase);
+	slurm_script_name(&script, phase);
 	if (util_buf_oom(&array) || util_buf_oom(&chdir_opt) || util_buf_oom(&array_opt) || util_buf_oom(&dep_opt) ||
 	    util_buf_oom(&script)) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
@@ -336,7 +336,7 @@ static int sbatch(submitter *s, const char *phase, const size_t *tasks, size_t n
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 	} else {
 		/* kept at once: an interrupted --submit finds the job again */
-		error = chk_slurm_jobs_append(s->jobs_path.ptr, phase, *job, array.ptr);
+		error = slurm_jobs_append(s->jobs_path.ptr, phase, *job, array.ptr);
 	}
 	util_process_result_dispose(&r);
 done:
@@ -385,7 +385,7 @@ static int submit_unfinished(submitter *s, int quiet)
 
 		free(why);
 		if (st == TASK_ACTIVE || st == TASK_PENDING)
-			ref_active[k] = (char *)chk_slurm_jobs_latest(&s->jobs, "ref", k);
+			ref_active[k] = (char *)slurm_jobs_latest(&s->jobs, "ref", k);
 	}
 	for (p = 0; p <= s->plan.ntargets && !error; p++) {
 		const char *phase = phase_name(s, p);
@@ -543,7 +543,7 @@ static char **failures_of(const submitter *s)
 int cmd_check_submit(cmd_context *ctx)
 {
 	submitter s;
-	chk_slurm_config cfg;
+	slurm_config cfg;
 	vcs_walk walk;
 	util_buf cfg_path = UTIL_BUF_INIT, results = UTIL_BUF_INIT;
 	struct sigaction sa, old_sa;
@@ -561,8 +561,8 @@ int cmd_check_submit(cmd_context *ctx)
 	if (vcs_walk_locate(&walk, ".") == 0 && walk.root)
 		util_buf_printf(&cfg_path, "%s.hipport/config", walk.root);
 	util_error_clear();
-	if ((error = chk_slurm_config_read(&cfg, cfg_path.ptr ? cfg_path.ptr : "")) < 0 ||
-	    (error = chk_slurm_plan_load(&s.plan, abs)) < 0) {
+	if ((error = slurm_config_read(&cfg, cfg_path.ptr ? cfg_path.ptr : "")) < 0 ||
+	    (error = slurm_plan_load(&s.plan, abs)) < 0) {
 		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 		goto done;
 	}
@@ -573,7 +573,7 @@ int cmd_check_submit(cmd_context *ctx)
 		code = cmd_fail(CMD_EXIT_USAGE, "out of memory");
 		goto done;
 	}
-	if ((error = chk_slurm_jobs_read(&s.jobs, s.jobs_path.ptr)) < 0) {
+	if ((error = slurm_jobs_read(&s.jobs, s.jobs_path.ptr)) < 0) {
 		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 		goto done;
 	}
@@ -587,8 +587,8 @@ int cmd_check_submit(cmd_context *ctx)
 				util_error_last());
 		goto restore;
 	}
-	chk_slurm_jobs_dispose(&s.jobs);
-	if ((error = chk_slurm_jobs_read(&s.jobs, s.jobs_path.ptr)) < 0 || (error = follow(&s, cfg.poll_seconds, quiet)) < 0) {
+	slurm_jobs_dispose(&s.jobs);
+	if ((error = slurm_jobs_read(&s.jobs, s.jobs_path.ptr)) < 0 || (error = follow(&s, cfg.poll_seconds, quiet)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "check --submit: %s", util_error_last());
 		goto restore;
 	}
@@ -602,7 +602,7 @@ int cmd_check_submit(cmd_context *ctx)
 		code = cmd_fail(CMD_EXIT_USAGE, "out of memory");
 		goto restore;
 	}
-	if ((error = chk_slurm_merge(results.ptr, abs, &s.plan, failures)) < 0) {
+	if ((error = slurm_merge(results.ptr, abs, &s.plan, failures)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "check --submit: %s", util_error_last());
 		goto restore;
 	}
@@ -616,10 +616,10 @@ done:
 	for (i = 0; failures && i < s.plan.ntargets * s.plan.ntasks; i++)
 		free(failures[i]);
 	free(failures);
-	chk_slurm_states_dispose(&s.states);
-	chk_slurm_jobs_dispose(&s.jobs);
-	chk_slurm_plan_dispose(&s.plan);
-	chk_slurm_config_dispose(&cfg);
+	slurm_states_dispose(&s.states);
+	slurm_jobs_dispose(&s.jobs);
+	slurm_plan_dispose(&s.plan);
+	slurm_config_dispose(&cfg);
 	vcs_walk_dispose(&walk);
 	util_buf_dispose(&s.jobs_path);
 	util_buf_dispose(&results);

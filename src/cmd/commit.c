@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/arch.h"
-#include "check/spec_list.h"
+#include "check/toolchain/arch.h"
+#include "check/kernel/spec_list.h"
 #include "cmd/check_compile.h"
 #include "cmd/commit.h"
 #include "cmd/propose.h"
@@ -27,7 +27,7 @@ void cmd_commit_plan_dispose(cmd_commit_plan *plan)
 	free(plan->files);
 	free(plan->blobs);
 	chk_spec_list_dispose(&plan->specs);
-	chk_arch_choice_dispose(&plan->arch);
+	tc_arch_choice_dispose(&plan->arch);
 	an_analyzer_free(plan->analyzer);
 	port_lexer_free(plan->lexer);
 	if (plan->session_open)
@@ -98,7 +98,7 @@ int cmd_commit_plan_make(cmd_context *ctx, cmd_commit_plan *plan)
 	if ((error = rv_session_open(&plan->session, plan->set.walk.git_dir)) < 0)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	plan->session_open = true;
-	if ((error = chk_offload_arch_resolve(ctx->offload_arch, plan->set.walk.root, &plan->arch)) < 0 ||
+	if ((error = tc_offload_arch_resolve(ctx->offload_arch, plan->set.walk.root, &plan->arch)) < 0 ||
 	    (error = chk_spec_list_load(&plan->specs, plan->set.walk.root)) < 0 ||
 	    (error = port_lexer_new(&plan->lexer)) < 0 ||
 	    (error = an_analyzer_new(&plan->analyzer, ctx->compile_db, ctx->port.target_hip)) < 0)

@@ -3,8 +3,8 @@
 #ifndef HIPPORT_CMD_COMMIT_H
 #define HIPPORT_CMD_COMMIT_H
 
-#include "check/arch.h"
-#include "check/spec_list.h"
+#include "check/toolchain/arch.h"
+#include "check/kernel/spec_list.h"
 #include "cmd/propose.h"
 #include "review/message.h"
 #include "review/session.h"
@@ -14,7 +14,7 @@ typedef struct cmd_commit_plan {
 	cmd_proposals set;          /* the walk of the paths named */
 	rv_session session;
 	bool session_open;
-	chk_arch_choice arch;       /* the offload arch the checks must have run for */
+	tc_arch_choice arch;       /* the offload arch the checks must have run for */
 	chk_spec_list specs;
 	port_lexer *lexer;
 	an_analyzer *analyzer;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analyze/finding.h"
-#include "check/env.h"
+#include "check/toolchain/env.h"
 #include "cmd/cmd.h"
 #include "cmd/scan.h"
 #include "util/error.h"
@@ -14,11 +14,11 @@
 #include "vcs/walk.h"
 
 typedef struct doctor {
-	chk_toolchain tc;
-	chk_gpu_list gpus;
-	chk_arch_choice offload;
-	chk_env_facts facts;
-	chk_env_finding *findings;
+	tc_toolchain tc;
+	tc_gpu_list gpus;
+	tc_arch_choice offload;
+	tc_env_facts facts;
+	tc_env_finding *findings;
 	size_t nfindings;
 } doctor;
 
@@ -38,7 +38,7 @@ static void print_tool(const char *label, const char *path, const char *what, co
 
 static void print_text(const doctor *d, bool color)
 {
-	const chk_toolchain *tc = &d->tc;
+	const tc_toolchain *tc = &d->tc;
 	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[m" : "";
 	size_t i;
 
@@ -64,9 +64,9 @@ static void print_text(const doctor *d, bool color)
 		printf("  HIP runtime %s%s%s\n", d->gpus.hip_library, d->gpus.hip_version ? ", HIP " : "",
 		       d->gpus.hip_version ? d->gpus.hip_version : "");
 	for (i = 0; i < d->gpus.count; i++) {
-		const chk_gpu *g = &d->gpus.items[i];
+		const tc_gpu *g = &d->gpus.items[i];
 
-		printf("  %s %d: %s, %s", g->vendor == CHK_GPU_AMD ? "AMD" : "NVIDIA", g->index,
+		printf("  %s %d: %s, %s", g->vendor == TC_GPU_AMD ? "AMD" : "NVIDIA", g->index,
 		       g->name ? g->name : "(no name)", g->arch ? g->arch : "arch unknown");
 		if (g->memory_mib)
 			printf(", %lld MiB", g->memory_mib);
@@ -78,14 +78,14 @@ static void print_text(const doctor *d, bool color)
 		printf("  no NVIDIA GPU: %s\n", d->gpus.nvidia_tried);
 
 	printf("\n%sEnvironment%s\n", bold, reset);
-	for (i = 0; i < CHK_ENV_NVARS; i++)
-		printf("  %-25s %s\n", chk_env_var_names[i], or_unset(chk_env_var_value(&d->facts.vars, i)));
+	for (i = 0; i < TC_ENV_NVARS; i++)
+		printf("  %-25s %s\n", tc_env_var_names[i], or_unset(tc_env_var_value(&d->facts.vars, i)));
 
 	printf("\n%sOffload arch%s\n", bold, reset);
 	if (!d->offload.value)
 		printf("  none: give --offload-arch, or set check.offloadArch in .hipport/config\n");
 	else
-		printf("  %s (%s)%s\n", d->offload.value, chk_arch_source_name(d->offload.source),
+		printf("  %s (%s)%s\n", d->offload.value, tc_arch_source_name(d->offload.source),
 		       d->facts.offload_known == 1	? ", known to the compiler"
 		       : d->facts.offload_known == 0 ? ", unknown to the compiler"
 						     : "");
@@ -94,7 +94,7 @@ static void print_text(const doctor *d, bool color)
 	if (!d->nfindings)
 		printf("  none\n");
 	for (i = 0; i < d->nfindings; i++) {
-		const chk_env_finding *f = &d->findings[i];
+		const tc_env_finding *f = &d->findings[i];
 
 		printf("%s %s%s:%s %s\n    advice: %s\n", f->id, cmd_severity_color(f->severity, color),
 		       an_severity_name(f->severity), color ? reset : "", f->message, f->advice);
@@ -118,19 +118,19 @@ static json_t *string_list(char *const *items, size_t n)
 
 static int print_json(const doctor *d)
 {
-	const chk_toolchain *tc = &d->tc;
-	const chk_gpu_list *g = &d->gpus;
+	const tc_toolchain *tc = &d->tc;
+	const tc_gpu_list *g = &d->gpus;
 	json_t *gpus = json_array(), *findings = json_array(), *env = json_object(), *doc;
 	size_t i;
 
 	for (i = 0; i < g->count; i++) {
-		const chk_gpu *x = &g->items[i];
+		const tc_gpu *x = &g->items[i];
 		json_t *xnack = json_null();
 
-		if (x->vendor == CHK_GPU_AMD && x->arch && strstr(x->arch, ":xnack"))
+		if (x->vendor == TC_GPU_AMD && x->arch && strstr(x->arch, ":xnack"))
 			xnack = json_boolean(strstr(x->arch, ":xnack+") != NULL);
 		json_array_append_new(gpus, json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:s}", "vendor",
-						      x->vendor == CHK_GPU_AMD ? "amd" : "nvidia", "index",
+						      x->vendor == TC_GPU_AMD ? "amd" : "nvidia", "index",
 						      (json_int_t)x->index, "name", string_or_null(x->name), "arch",
 						      string_or_null(x->arch), "xnack", xnack, "memory_mib",
 						      x->memory_mib ? json_integer(x->memory_mib) : json_null(), "source",
@@ -140,8 +140,8 @@ static int print_json(const doctor *d)
 		json_array_append_new(findings, json_pack("{s:s, s:s, s:s, s:s}", "id", d->findings[i].id, "severity",
 							  an_severity_name(d->findings[i].severity), "message",
 							  d->findings[i].message, "advice", d->findings[i].advice));
-	for (i = 0; i < CHK_ENV_NVARS; i++)
-		json_object_set_new(env, chk_env_var_names[i], string_or_null(chk_env_var_value(&d->facts.vars, i)));
+	for (i = 0; i < TC_ENV_NVARS; i++)
+		json_object_set_new(env, tc_env_var_names[i], string_or_null(tc_env_var_value(&d->facts.vars, i)));
 	doc = json_pack("{s:s, s:i, s:{s:o, s:o, s:o, s:o, s:{s:o, s:o}, s:o, s:o}, s:{s:o, s:o}, "
 			"s:{s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:{s:o, s:s, s:o}, s:o, s:o}",
 			"schema", "hipport-doctor", "version", 1,
@@ -159,7 +159,7 @@ static int print_json(const doctor *d)
 			string_or_null(g->hip_error_name),
 			"gpus", gpus, "env", env,
 			"offload_arch", "value", string_or_null(d->offload.value), "source",
-			chk_arch_source_name(d->offload.source), "known_to_compiler",
+			tc_arch_source_name(d->offload.source), "known_to_compiler",
 			d->facts.offload_known < 0 ? json_null() : json_boolean(d->facts.offload_known),
 			"notes", string_list(tc->notes, tc->nnotes), "findings", findings);
 	if (doc && (g->amd_tried || g->nvidia_tried))
@@ -193,10 +193,10 @@ static int config_arch(char **out)
 
 static void doctor_dispose(doctor *d)
 {
-	chk_env_findings_free(d->findings, d->nfindings);
-	chk_arch_choice_dispose(&d->offload);
-	chk_gpu_list_dispose(&d->gpus);
-	chk_toolchain_dispose(&d->tc);
+	tc_env_findings_free(d->findings, d->nfindings);
+	tc_arch_choice_dispose(&d->offload);
+	tc_gpu_list_dispose(&d->gpus);
+	tc_toolchain_dispose(&d->tc);
 }
 
 int cmd_doctor(cmd_context *ctx)
@@ -214,18 +214,18 @@ int cmd_doctor(cmd_context *ctx)
 	memset(&d, 0, sizeof(d));
 	if ((error = config_arch(&configured)) < 0)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-	if ((error = chk_toolchain_detect(&d.tc)) < 0 || (error = chk_gpu_probe(&d.gpus)) < 0 ||
-	    (error = chk_offload_arch_choose(&d.offload, ctx->offload_arch, configured,
-					     chk_gpu_list_amd_arch(&d.gpus))) < 0) {
+	if ((error = tc_toolchain_detect(&d.tc)) < 0 || (error = tc_gpu_probe(&d.gpus)) < 0 ||
+	    (error = tc_offload_arch_choose(&d.offload, ctx->offload_arch, configured,
+					     tc_gpu_list_amd_arch(&d.gpus))) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "doctor: %s", util_error_last());
 		goto done;
 	}
-	chk_env_vars_read(&d.facts.vars);
+	tc_env_vars_read(&d.facts.vars);
 	d.facts.toolchain = &d.tc;
 	d.facts.gpus = &d.gpus;
 	d.facts.offload = &d.offload;
-	d.facts.offload_known = d.offload.value && d.tc.clang ? chk_toolchain_knows_arch(&d.tc, d.offload.value) : -1;
-	if ((error = chk_env_findings(&d.findings, &d.nfindings, &d.facts)) < 0) {
+	d.facts.offload_known = d.offload.value && d.tc.clang ? tc_toolchain_knows_arch(&d.tc, d.offload.value) : -1;
+	if ((error = tc_env_findings(&d.findings, &d.nfindings, &d.facts)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "doctor: %s", util_error_last());
 		goto done;
 	}

@@ -7,8 +7,8 @@
 
 #include "analyze/compile_db.h"
 #include "analyze/finding.h"
-#include "check/arch.h"
-#include "check/toolchain.h"
+#include "check/toolchain/arch.h"
+#include "check/toolchain/toolchain.h"
 #include "util/file.h"
 #include "cmd/cmd.h"
 #include "util/error.h"
@@ -262,9 +262,9 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		if (!in_range(value, 86400, &ctx->check_timeout))
 			return cmd_fail(CMD_EXIT_USAGE, "--timeout: '%s' is not a number of seconds", value);
 	} else if (strcmp(o->name, "offload-arch") == 0) {
-		chk_arch arch;
+		tc_arch arch;
 
-		if (chk_arch_parse(&arch, value) < 0)
+		if (tc_arch_parse(&arch, value) < 0)
 			return cmd_fail(CMD_EXIT_USAGE, "--offload-arch: %s", util_error_last());
 		ctx->offload_arch = value;
 		ctx->port.offload_arch = value;
@@ -386,12 +386,12 @@ int cmd_load_rules(cmd_context *ctx)
 	if (error < 0)
 		return cmd_fail(CMD_EXIT_USAGE, "rules: %s", util_error_last());
 	if (!ctx->torch_given) { /* port.targetTorch, read with the walk, may still decide */
-		port_version torch = chk_toolchain_torch_version();
+		port_version torch = tc_toolchain_torch_version();
 
 		ctx->port.torch = torch ? port_torch_convention(torch) : PORT_TORCH_V2;
 	}
 	if (!ctx->target_given) {
-		ctx->port.target_hip = chk_toolchain_hip_version();
+		ctx->port.target_hip = tc_toolchain_hip_version();
 		if (!ctx->port.target_hip)
 			ctx->port.target_hip = port_rules_newest_hip(ctx->rules);
 	}

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "analyze/finding.h"
-#include "check/arch.h"
+#include "check/toolchain/arch.h"
 #include "review/batch.h"
 #include "review/cache.h"
 #include "review/session.h"
@@ -96,10 +96,10 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 		if (cfg.scan_max_size && !ctx->max_size_given)
 			ctx->max_size = (size_t)cfg.scan_max_size;
 		if (!ctx->port.offload_arch && cfg.check_offload_arch) {
-			chk_arch arch;
+			tc_arch arch;
 
 			/* a bad value is check's and doctor's to report */
-			if (chk_arch_parse(&arch, cfg.check_offload_arch) == 0) {
+			if (tc_arch_parse(&arch, cfg.check_offload_arch) == 0) {
 				ctx->configured_arch = cfg.check_offload_arch;
 				cfg.check_offload_arch = NULL;
 				ctx->port.offload_arch = ctx->configured_arch;

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check/arch.h"
-#include "check/draft.h"
-#include "check/spec_list.h"
+#include "check/toolchain/arch.h"
+#include "check/kernel/draft.h"
+#include "check/kernel/spec_list.h"
 #include "cmd/check_compile.h"
 #include "cmd/commit.h"
 #include "cmd/propose.h"
@@ -32,7 +32,7 @@ typedef struct review {
 	size_t n;
 	cmd_compile_env compile;  /* for b: made at the first build */
 	bool compile_open;
-	chk_arch_choice arch;
+	tc_arch_choice arch;
 	cmd_commit_plan plan;     /* for c: made when the dialog opens */
 	bool plan_made;
 } review;
@@ -43,7 +43,7 @@ static void review_dispose(review *r)
 
 	if (r->compile_open)
 		cmd_compile_env_close(&r->compile);
-	chk_arch_choice_dispose(&r->arch);
+	tc_arch_choice_dispose(&r->arch);
 	if (r->plan_made)
 		cmd_commit_plan_dispose(&r->plan);
 
@@ -157,13 +157,13 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 	review *r = payload;
 	const rv_proposal *reviewed = r->reviewed[index];
 	rv_proposal now;
-	chk_compile_result result;
+	tc_compile_result result;
 	size_t i, k;
 	int error;
 
 	memset(out, 0, sizeof(*out));
 	if (!r->compile_open) {
-		if ((error = chk_offload_arch_resolve(r->ctx->offload_arch, r->set.walk.root, &r->arch)) < 0 ||
+		if ((error = tc_offload_arch_resolve(r->ctx->offload_arch, r->set.walk.root, &r->arch)) < 0 ||
 		    (error = cmd_compile_env_open(&r->compile, r->ctx, &r->set, r->arch.value)) < 0)
 			return error;
 		r->compile_open = true;
@@ -191,7 +191,7 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 	out->summary = strdup(result.summary);
 	out->errors = calloc(result.ndiags + 1, sizeof(*out->errors));
 	for (i = k = 0; out->errors && i < result.ndiags; i++) {
-		const chk_diagnostic *d = &result.diags[i];
+		const tc_diagnostic *d = &result.diags[i];
 		util_buf where = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
 
 		if (!strstr(d->severity, "error"))
@@ -203,7 +203,7 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 		out->errors[k++].line = d->in_file ? d->line : 0;
 	}
 	out->nerrors = k;
-	chk_compile_result_dispose(&result);
+	tc_compile_result_dispose(&result);
 	if (!out->status || !out->summary || !out->errors) {
 		tui_build_result_dispose(out);
 		return util_error_set(UTIL_ENOMEM, "out of memory");

@@ -18,7 +18,7 @@ rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
 . "$src/tests/cli/lib.sh"
 bin="$tmp/harness"
 check "build" 0 "$cxx" -std=c++11 -Wall -Wextra -Werror -Wno-unused-parameter -I "$src/tests/check" \
-	-I "$src/share/check" -I "$src/src/check" -o "$bin" "$src/tests/check/harness_mock.cpp"
+	-I "$src/share/check" -I "$src/src/check/kernel" -o "$bin" "$src/tests/check/harness_mock.cpp"
 [ -x "$bin" ] || { finish; exit 1; }
 mkdir -p "$tmp/ref" "$tmp/port" "$tmp/gref" "$tmp/gport" "$tmp/nport"
 check "reference run" 0 "$bin" same "$tmp/ref"

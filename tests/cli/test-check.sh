@@ -218,7 +218,7 @@ expect "proxy maps warp intrinsics" "$bundle/proxy/include/hip_compat.h" "auto _
 expect "harness renames main" "$bundle/harness/scaled_add.scaled_add_kernel.cu" "#define main hipport_user_main"
 expect "harness checks the launch" "$bundle/harness/scaled_add.scaled_add_kernel.cu" "hp_launched();"
 truth "bundle is small" test "$(du -sk "$bundle" | cut -f1)" -lt 600
-truth "compare.c is hipport's" cmp -s "$bundle/harness/compare.c" "$src/src/check/compare.c"
+truth "compare.c is hipport's" cmp -s "$bundle/harness/compare.c" "$src/src/check/kernel/compare.c"
 mkdir -p "$tmp/occupied" && echo x >"$tmp/occupied/file"
 check "bundle into a directory that is not one" 2 "$hipport" -C "$repo" check --bundle "$tmp/occupied"
 expect "refused" "$tmp/err" "not empty and not a check bundle"

@@ -1,4 +1,4 @@
-/* Writes the nvidia-proxy headers (src/check/proxy.c) that a bundle of the
+/* Writes the nvidia-proxy headers (src/check/kernel/proxy.c) that a bundle of the
  * given port sources would get, for test-proxy.sh to build them with nvcc.
  * usage: proxy-gen [-r RULES_DIR] OUTDIR FILE...   exit 0, or 1 with a message
  * (-r: the rules of a folder, as --rules gives them, not the built-in ones) */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "check/proxy.h"
+#include "check/kernel/proxy.h"
 #include "util/error.h"
 
 static char *slurp(const char *path, size_t *len)

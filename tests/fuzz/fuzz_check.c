@@ -1,5 +1,5 @@
 /* libFuzzer target for what hipport reads of checks: a compiler's output
- * (chk_compile_parse), a bundle's results.json (chk_results_read) and a
+ * (tc_compile_parse), a bundle's results.json (chk_results_read) and a
  * kernel check spec (chk_spec_read). The first byte picks the reader; the
  * rest is its input.
  *
@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check/compile.h"
-#include "check/results.h"
-#include "check/spec.h"
+#include "check/toolchain/compile.h"
+#include "check/kernel/results.h"
+#include "check/kernel/spec.h"
 #include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -48,14 +48,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	switch (data[0] % 3) {
 	case 0: {
 		char *text = malloc(size);
-		chk_diagnostic *d = NULL;
+		tc_diagnostic *d = NULL;
 		size_t n = 0, i;
 
 		if (!text)
 			return 0;
 		memcpy(text, data + 1, size - 1);
 		text[size - 1] = '\0';
-		if (chk_compile_parse(&d, &n, text, "src/k.cu") == 0)
+		if (tc_compile_parse(&d, &n, text, "src/k.cu") == 0)
 			for (i = 0; i < n; i++)
 				if (!d[i].file || !d[i].severity || !d[i].message)
 					die("a diagnostic without its parts");

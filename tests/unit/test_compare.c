@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "check/compare.h"
+#include "check/kernel/compare.h"
 
 static void test_f16_round_trip(void **state)
 {

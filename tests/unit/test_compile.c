@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check/compile.h"
-#include "check/toolchain.h"
+#include "check/toolchain/compile.h"
+#include "check/toolchain/toolchain.h"
 
 static void test_parse(void **state)
 {
@@ -24,11 +24,11 @@ static void test_parse(void **state)
 			  "src/k.cu:4:1: note: candidate function not viable\n"
 			  "C:weird:name.cu:5:3: fatal error: 'missing.h' file not found\n"
 			  "1 error generated when compiling for gfx90a.\n";
-	chk_diagnostic *d;
+	tc_diagnostic *d;
 	size_t n, i;
 
 	(void)state;
-	assert_int_equal(chk_compile_parse(&d, &n, out, "src/k.cu"), 0);
+	assert_int_equal(tc_compile_parse(&d, &n, out, "src/k.cu"), 0);
 	assert_int_equal(n, 4);
 	assert_string_equal(d[0].file, "/usr/include/x.h");
 	assert_false(d[0].in_file);
@@ -51,33 +51,33 @@ static void test_parse(void **state)
 static void test_is_header(void **state)
 {
 	(void)state;
-	assert_true(chk_compile_is_header("a/b.cuh"));
-	assert_true(chk_compile_is_header("ops.h"));
-	assert_false(chk_compile_is_header("k.cu"));
-	assert_false(chk_compile_is_header("k.cpp"));
+	assert_true(tc_compile_is_header("a/b.cuh"));
+	assert_true(tc_compile_is_header("ops.h"));
+	assert_false(tc_compile_is_header("k.cu"));
+	assert_false(tc_compile_is_header("k.cpp"));
 }
 
 static void test_refusals(void **state)
 {
-	chk_compile_options o;
-	chk_compile_result r;
+	tc_compile_options o;
+	tc_compile_result r;
 
 	(void)state;
 	memset(&o, 0, sizeof(o));
-	assert_int_equal(chk_compile_file(&r, &o, "k.cu", "0"), 0);
+	assert_int_equal(tc_compile_file(&r, &o, "k.cu", "0"), 0);
 	assert_string_equal(r.status, "skipped");
 	assert_non_null(strstr(r.summary, "hipcc"));
-	chk_compile_result_dispose(&r);
+	tc_compile_result_dispose(&r);
 	o.hipcc = "/usr/bin/hipcc";
-	assert_int_equal(chk_compile_file(&r, &o, "k.cu", "0"), 0);
+	assert_int_equal(tc_compile_file(&r, &o, "k.cu", "0"), 0);
 	assert_non_null(strstr(r.summary, "offload arch"));
-	chk_compile_result_dispose(&r);
+	tc_compile_result_dispose(&r);
 	o.arch = "gfx942";
 	o.compiler_version = "15.0.6";
-	assert_int_equal(chk_compile_file(&r, &o, "k.cu", "0"), 0);
+	assert_int_equal(tc_compile_file(&r, &o, "k.cu", "0"), 0);
 	assert_string_equal(r.status, "skipped");
 	assert_non_null(strstr(r.summary, "does not know gfx942"));
-	chk_compile_result_dispose(&r);
+	tc_compile_result_dispose(&r);
 }
 
 static void write_text(const char *path, const char *text)
@@ -92,10 +92,10 @@ static void write_text(const char *path, const char *text)
 /* A real hipcc build, where hipcc is installed. */
 static void test_hipcc(void **state)
 {
-	char *hipcc = chk_toolchain_rocm_tool("hipcc"), dir[4096], good[4200], bad[4200], cache[4200];
+	char *hipcc = tc_toolchain_rocm_tool("hipcc"), dir[4096], good[4200], bad[4200], cache[4200];
 	const char *base = getenv("HIPPORT_TEST_TMP");
-	chk_compile_options o;
-	chk_compile_result r;
+	tc_compile_options o;
+	tc_compile_result r;
 	size_t i;
 	bool found = false;
 
@@ -123,22 +123,22 @@ static void test_hipcc(void **state)
 	o.compiler_version = "test";
 	o.cache_dir = cache;
 	o.timeout_ms = 120000;
-	assert_int_equal(chk_compile_file(&r, &o, good, "1111"), 0);
+	assert_int_equal(tc_compile_file(&r, &o, good, "1111"), 0);
 	assert_string_equal(r.status, "pass");
 	assert_false(r.cached);
-	chk_compile_result_dispose(&r);
-	assert_int_equal(chk_compile_file(&r, &o, good, "1111"), 0);
+	tc_compile_result_dispose(&r);
+	assert_int_equal(tc_compile_file(&r, &o, good, "1111"), 0);
 	assert_string_equal(r.status, "pass");
 	assert_true(r.cached);
-	chk_compile_result_dispose(&r);
-	assert_int_equal(chk_compile_file(&r, &o, bad, "2222"), 0);
+	tc_compile_result_dispose(&r);
+	assert_int_equal(tc_compile_file(&r, &o, bad, "2222"), 0);
 	assert_string_equal(r.status, "fail");
 	for (i = 0; i < r.ndiags; i++)
 		if (r.diags[i].in_file && r.diags[i].line == 3 && strstr(r.diags[i].message, "undeclared_name"))
 			found = true;
 	assert_true(found);
 	assert_non_null(strstr(r.summary, "bad.hip:3:"));
-	chk_compile_result_dispose(&r);
+	tc_compile_result_dispose(&r);
 	{
 		char cmd[4300];
 

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check/record.h"
+#include "check/record/record.h"
 #include "util/error.h"
 
 static char root[512];
@@ -32,29 +32,29 @@ static void put(const char *run, const char *file, const void *data, size_t len)
 	fclose(f);
 }
 
-static chk_rec_log read_log(const char *run)
+static rec_log read_log(const char *run)
 {
 	char path[1024];
-	chk_rec_log log;
+	rec_log log;
 
 	snprintf(path, sizeof(path), "%s/%s", root, run);
-	assert_int_equal(chk_rec_log_read(&log, path), 0);
+	assert_int_equal(rec_log_read(&log, path), 0);
 	return log;
 }
 
 /* Compares the logs of two runs of one kernel: its verdict, and a part of
  * its message. */
-static void expect_kernel(const char *ref_run, const char *port_run, chk_rec_verdict verdict, const char *message)
+static void expect_kernel(const char *ref_run, const char *port_run, rec_verdict verdict, const char *message)
 {
-	chk_rec_log a = read_log(ref_run), b = read_log(port_run);
-	chk_rec_report r;
+	rec_log a = read_log(ref_run), b = read_log(port_run);
+	rec_report r;
 
-	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(rec_compare(&r, &a, NULL, &b), 0);
 	assert_int_equal(r.kernels[0].verdict, verdict);
 	assert_non_null(strstr(r.kernels[0].message, message));
-	chk_rec_report_dispose(&r);
-	chk_rec_log_dispose(&a);
-	chk_rec_log_dispose(&b);
+	rec_report_dispose(&r);
+	rec_log_dispose(&a);
+	rec_log_dispose(&b);
 }
 
 /* A run of two kernels: scale (x -> y) then sum (y -> s), y as f32 values. */
@@ -89,8 +89,8 @@ static int setup(void **state)
 static void test_pass(void **state)
 {
 	const float y[4] = { 1, 2, 3, 4 };
-	chk_rec_log ref, port;
-	chk_rec_report r;
+	rec_log ref, port;
+	rec_report r;
 
 	(void)state;
 	program("pass-ref", y, 10, "00000000000000bb", "00000000000000cc");
@@ -99,22 +99,22 @@ static void test_pass(void **state)
 	port = read_log("pass-port");
 	assert_int_equal(ref.n, 2);
 	assert_int_equal(ref.launches[0].nargs, 3);
-	assert_int_equal(chk_rec_compare(&r, &ref, NULL, &port), 0);
+	assert_int_equal(rec_compare(&r, &ref, NULL, &port), 0);
 	assert_int_equal(r.n, 2);
-	assert_int_equal(r.kernels[0].verdict, CHK_REC_PASS);
-	assert_int_equal(r.kernels[1].verdict, CHK_REC_PASS);
+	assert_int_equal(r.kernels[0].verdict, REC_PASS);
+	assert_int_equal(r.kernels[1].verdict, REC_PASS);
 	assert_int_equal(r.kernels[0].compared, 1);
 	assert_int_equal(r.first_divergent, -1);
-	chk_rec_report_dispose(&r);
-	chk_rec_log_dispose(&ref);
-	chk_rec_log_dispose(&port);
+	rec_report_dispose(&r);
+	rec_log_dispose(&ref);
+	rec_log_dispose(&port);
 }
 
 static void test_first_divergence(void **state)
 {
 	const float y[4] = { 1, 2, 3, 4 }, bad[4] = { 1, 2, 3.5f, 4 };
-	chk_rec_log ref, port;
-	chk_rec_report r;
+	rec_log ref, port;
+	rec_report r;
 
 	(void)state;
 	/* scale goes wrong at y[2]; sum then sees other inputs: not its fault */
@@ -122,24 +122,24 @@ static void test_first_divergence(void **state)
 	program("div-port", bad, 10.5f, "00000000000000b1", "00000000000000c1");
 	ref = read_log("div-ref");
 	port = read_log("div-port");
-	assert_int_equal(chk_rec_compare(&r, &ref, NULL, &port), 0);
-	assert_int_equal(r.kernels[0].verdict, CHK_REC_FAIL);
+	assert_int_equal(rec_compare(&r, &ref, NULL, &port), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_FAIL);
 	assert_int_equal(r.kernels[0].stats.mismatches, 1);
 	assert_int_equal(r.kernels[0].stats.first_mismatch, 2);
 	assert_int_equal(r.kernels[0].arg, 1);
 	assert_non_null(strstr(r.kernels[0].message, "1 of 4 values beyond tolerance, first at 2: expected 3, got 3.5"));
-	assert_int_equal(r.kernels[1].verdict, CHK_REC_INPUTS_DIFFER);
+	assert_int_equal(r.kernels[1].verdict, REC_INPUTS_DIFFER);
 	assert_int_equal(r.first_divergent, 0);
-	chk_rec_report_dispose(&r);
-	chk_rec_log_dispose(&ref);
-	chk_rec_log_dispose(&port);
+	rec_report_dispose(&r);
+	rec_log_dispose(&ref);
+	rec_log_dispose(&port);
 }
 
 static void test_nondeterministic(void **state)
 {
 	const float y[4] = { 1, 2, 3, 4 }, close[4] = { 1, 2, 3, 4.00001f };
-	chk_rec_log ref, ref2, port;
-	chk_rec_report r;
+	rec_log ref, ref2, port;
+	rec_report r;
 
 	(void)state;
 	/* two runs of the original differ in their last bits (atomics order):
@@ -150,16 +150,16 @@ static void test_nondeterministic(void **state)
 	ref = read_log("nd-ref");
 	ref2 = read_log("nd-ref2");
 	port = read_log("nd-port");
-	assert_int_equal(chk_rec_compare(&r, &ref, &ref2, &port), 0);
-	assert_int_equal(r.kernels[0].verdict, CHK_REC_PASS);
+	assert_int_equal(rec_compare(&r, &ref, &ref2, &port), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	assert_true(r.kernels[0].nondeterministic);
 	assert_non_null(strstr(r.kernels[0].message, "nondeterministic"));
 	/* sum's input y differs between the original's runs: no input that tells, so it is compared */
-	assert_int_equal(r.kernels[1].verdict, CHK_REC_PASS);
-	chk_rec_report_dispose(&r);
-	chk_rec_log_dispose(&ref);
-	chk_rec_log_dispose(&ref2);
-	chk_rec_log_dispose(&port);
+	assert_int_equal(r.kernels[1].verdict, REC_PASS);
+	rec_report_dispose(&r);
+	rec_log_dispose(&ref);
+	rec_log_dispose(&ref2);
+	rec_log_dispose(&port);
 }
 
 static void test_counts_and_failures(void **state)
@@ -176,12 +176,12 @@ static void test_counts_and_failures(void **state)
 	snprintf(two, sizeof(two), "%s%s", one, "launch 1 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n");
 	put("cnt-ref", "launches.log", one, strlen(one));
 	put("cnt-port", "launches.log", two, strlen(two));
-	expect_kernel("cnt-ref", "cnt-port", CHK_REC_ERROR, "launched 1 times in the original, 2 in the port");
+	expect_kernel("cnt-ref", "cnt-port", REC_ERROR, "launched 1 times in the original, 2 in the port");
 	put("fail-port", "launches.log", failed, strlen(failed));
-	expect_kernel("cnt-ref", "fail-port", CHK_REC_ERROR, "failed in the port (status 0, 700)");
+	expect_kernel("cnt-ref", "fail-port", REC_ERROR, "failed in the port (status 0, 700)");
 	/* a kernel that changed nothing an argument reaches compared nothing: no pass */
 	put("none-ref", "launches.log", nothing, strlen(nothing));
-	expect_kernel("none-ref", "none-ref", CHK_REC_ERROR, "nothing compared");
+	expect_kernel("none-ref", "none-ref", REC_ERROR, "nothing compared");
 }
 
 /* Launches past HIPPORT_RECORD_LAUNCHES carry their status only: counted,
@@ -196,8 +196,8 @@ static void test_uncaptured(void **state)
 			  "arg 0 pointer i32 0 4 0000000000000001 0000000000000002 -\n"
 			  "launch 1 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0 uncaptured\n"
 			  "launch 2 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 700 uncaptured\n";
-	chk_rec_log a, b;
-	chk_rec_report r;
+	rec_log a, b;
+	rec_report r;
 
 	(void)state;
 	put("unc-ref", "launches.log", ref, strlen(ref));
@@ -206,16 +206,16 @@ static void test_uncaptured(void **state)
 	b = read_log("unc-ref");
 	assert_true(a.launches[1].uncaptured);
 	assert_false(a.launches[0].uncaptured);
-	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
-	assert_int_equal(r.kernels[0].verdict, CHK_REC_PASS);
+	assert_int_equal(rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	assert_int_equal(r.kernels[0].launches, 3);
 	assert_int_equal(r.kernels[0].uncaptured, 2);
 	assert_int_equal(r.kernels[0].compared, 1);
 	assert_non_null(strstr(r.kernels[0].message, "3 launches (2 past HIPPORT_RECORD_LAUNCHES: status only)"));
-	chk_rec_report_dispose(&r);
-	chk_rec_log_dispose(&a);
-	chk_rec_log_dispose(&b);
-	expect_kernel("unc-ref", "unc-bad", CHK_REC_ERROR, "launch 2 failed in the port");
+	rec_report_dispose(&r);
+	rec_log_dispose(&a);
+	rec_log_dispose(&b);
+	expect_kernel("unc-ref", "unc-bad", REC_ERROR, "launch 2 failed in the port");
 }
 
 /* A pointer a struct argument holds is captured as an argument of its own
@@ -227,8 +227,8 @@ static void test_struct_field(void **state)
 			  "arg 0 scalar bytes 0011223344556677\n"
 			  "arg 1 pointer bytes 0 4 0000000000000001 %s 0.1.bin in 0+8\n";
 	char text[512];
-	chk_rec_log a, b;
-	chk_rec_report r;
+	rec_log a, b;
+	rec_report r;
 
 	(void)state;
 	snprintf(text, sizeof(text), log, "0000000000000002");
@@ -242,28 +242,28 @@ static void test_struct_field(void **state)
 	assert_int_equal(a.launches[0].args[1].owner, 0);
 	assert_int_equal(a.launches[0].args[1].at, 8);
 	assert_int_equal(a.launches[0].args[0].owner, -1);
-	assert_int_equal(chk_rec_compare(&r, &a, NULL, &b), 0);
-	assert_int_equal(r.kernels[0].verdict, CHK_REC_FAIL);
+	assert_int_equal(rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_FAIL);
 	assert_non_null(strstr(r.kernels[0].message, "argument 1 (the pointer at byte 8 of argument 0), u8: 1 of 4 values"));
-	chk_rec_report_dispose(&r);
-	chk_rec_log_dispose(&a);
-	chk_rec_log_dispose(&b);
+	rec_report_dispose(&r);
+	rec_log_dispose(&a);
+	rec_log_dispose(&b);
 }
 
 static void test_bad_log(void **state)
 {
 	const char *bad = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\narg 5 pointer f32 what\n";
 	char path[1024];
-	chk_rec_log log;
+	rec_log log;
 
 	(void)state;
 	put("bad", "launches.log", bad, strlen(bad));
 	snprintf(path, sizeof(path), "%s/bad", root);
-	assert_int_equal(chk_rec_log_read(&log, path), UTIL_EINPUT);
+	assert_int_equal(rec_log_read(&log, path), UTIL_EINPUT);
 	assert_non_null(strstr(util_error_last(), "launches.log:2: not an argument"));
 	util_error_clear();
 	snprintf(path, sizeof(path), "%s/missing", root);
-	assert_true(chk_rec_log_read(&log, path) < 0);
+	assert_true(rec_log_read(&log, path) < 0);
 	util_error_clear();
 }
 

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/bundle.h"
-#include "check/slurm.h"
+#include "check/bundle/bundle.h"
+#include "check/slurm/slurm.h"
 #include "util/error.h"
 #include "util/file.h"
 
@@ -36,20 +36,20 @@ static void write_text(const char *name, const char *text)
 
 static void test_config_defaults(void **state)
 {
-	chk_slurm_config cfg;
+	slurm_config cfg;
 
 	(void)state;
-	assert_int_equal(chk_slurm_config_read(&cfg, tmp_path("no-such-config")), 0);
-	assert_int_equal(cfg.group_size, CHK_SLURM_GROUP_SIZE);
+	assert_int_equal(slurm_config_read(&cfg, tmp_path("no-such-config")), 0);
+	assert_int_equal(cfg.group_size, SLURM_GROUP_SIZE);
 	assert_int_equal(cfg.gpus_per_task, 1);
 	assert_int_equal(cfg.ntargets, 0);
 	assert_null(cfg.partition);
-	chk_slurm_config_dispose(&cfg);
+	slurm_config_dispose(&cfg);
 }
 
 static void test_config(void **state)
 {
-	chk_slurm_config cfg;
+	slurm_config cfg;
 
 	(void)state;
 	write_text("cfg/config", "[check]\n\tslurmHost = login1\n"
@@ -58,7 +58,7 @@ static void test_config(void **state)
 				 "\tsetup = module load rocm/6.2\n\tsetup = module load cuda/12.4\n"
 				 "\ttargets = gfx942, gfx90a nvidia-proxy\n\tgroupSize = 8\n\tgpusPerTask = 0\n"
 				 "\tbuildSeconds = 120\n\tpollSeconds = 5\n");
-	assert_int_equal(chk_slurm_config_read(&cfg, tmp_path("cfg/config")), 0);
+	assert_int_equal(slurm_config_read(&cfg, tmp_path("cfg/config")), 0);
 	assert_string_equal(cfg.partition, "mi300");
 	assert_string_equal(cfg.nvidia_partition, "h100");
 	assert_string_equal(cfg.account, "proj42");
@@ -75,15 +75,15 @@ static void test_config(void **state)
 	assert_int_equal(cfg.gpus_per_task, 0);
 	assert_int_equal(cfg.build_seconds, 120);
 	assert_int_equal(cfg.poll_seconds, 5);
-	chk_slurm_config_dispose(&cfg);
+	slurm_config_dispose(&cfg);
 }
 
 static void expect_bad(const char *text, const char *message)
 {
-	chk_slurm_config cfg;
+	slurm_config cfg;
 
 	write_text("cfg/bad", text);
-	assert_int_equal(chk_slurm_config_read(&cfg, tmp_path("cfg/bad")), UTIL_EINPUT);
+	assert_int_equal(slurm_config_read(&cfg, tmp_path("cfg/bad")), UTIL_EINPUT);
 	if (!strstr(util_error_last(), message) || !strstr(util_error_last(), "cfg/bad"))
 		fail_msg("'%s' does not say '%s'", util_error_last(), message);
 }
@@ -106,33 +106,33 @@ static void test_tasks(void **state)
 	util_buf b = UTIL_BUF_INIT;
 
 	(void)state;
-	assert_int_equal(chk_slurm_task_count(10, 4), 3);
-	assert_int_equal(chk_slurm_task_count(8, 4), 2);
-	assert_int_equal(chk_slurm_task_count(0, 4), 0);
-	assert_int_equal(chk_slurm_task_items(&from, &to, 2, 4, 10), 1);
+	assert_int_equal(slurm_task_count(10, 4), 3);
+	assert_int_equal(slurm_task_count(8, 4), 2);
+	assert_int_equal(slurm_task_count(0, 4), 0);
+	assert_int_equal(slurm_task_items(&from, &to, 2, 4, 10), 1);
 	assert_int_equal(from, 8);
 	assert_int_equal(to, 9);
-	assert_int_equal(chk_slurm_task_items(&from, &to, 1, 4, 10), 1);
+	assert_int_equal(slurm_task_items(&from, &to, 1, 4, 10), 1);
 	assert_int_equal(from, 4);
 	assert_int_equal(to, 7);
-	assert_int_equal(chk_slurm_task_items(&from, &to, 3, 4, 10), 0);
-	chk_slurm_array_range(&b, tasks, 7);
+	assert_int_equal(slurm_task_items(&from, &to, 3, 4, 10), 0);
+	slurm_array_range(&b, tasks, 7);
 	assert_string_equal(b.ptr, "0-3,5,7-8");
 	util_buf_clear(&b);
-	chk_slurm_array_range(&b, tasks + 4, 1);
+	slurm_array_range(&b, tasks + 4, 1);
 	assert_string_equal(b.ptr, "5");
 	util_buf_dispose(&b);
-	assert_int_equal(chk_slurm_array_parse(&parsed, &n, "0-3,5,7-8%2"), 0);
+	assert_int_equal(slurm_array_parse(&parsed, &n, "0-3,5,7-8%2"), 0);
 	assert_int_equal(n, 7);
 	assert_memory_equal(parsed, tasks, sizeof(tasks));
 	free(parsed);
-	assert_int_equal(chk_slurm_array_parse(&parsed, &n, "1-7:3"), 0);
+	assert_int_equal(slurm_array_parse(&parsed, &n, "1-7:3"), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(parsed[2], 7);
 	free(parsed);
-	assert_int_equal(chk_slurm_array_parse(&parsed, &n, "3-1"), UTIL_EINPUT);
-	assert_int_equal(chk_slurm_array_parse(&parsed, &n, "x"), UTIL_EINPUT);
-	assert_int_equal(chk_slurm_array_parse(&parsed, &n, ""), UTIL_EINPUT);
+	assert_int_equal(slurm_array_parse(&parsed, &n, "3-1"), UTIL_EINPUT);
+	assert_int_equal(slurm_array_parse(&parsed, &n, "x"), UTIL_EINPUT);
+	assert_int_equal(slurm_array_parse(&parsed, &n, ""), UTIL_EINPUT);
 }
 
 /* A bundle of three checks and one record run, in tmp/dir. */
@@ -180,8 +180,8 @@ static const char golden_port[] =
 
 static void test_plan_and_scripts(void **state)
 {
-	chk_slurm_config cfg;
-	chk_slurm_plan plan, loaded;
+	slurm_config cfg;
+	slurm_plan plan, loaded;
 	util_buf text = UTIL_BUF_INIT;
 	char dir[4200];
 
@@ -191,8 +191,8 @@ static void test_plan_and_scripts(void **state)
 	write_text("cfg/plan", "[slurm]\n\tpartition = mi300\n\tnvidiaPartition = h100\n\taccount = proj42\n"
 			       "\textra = --constraint=mi300x\n\tsetup = module load rocm/6.2\n"
 			       "\ttargets = gfx942 gfx90a\n\tgroupSize = 2\n");
-	assert_int_equal(chk_slurm_config_read(&cfg, tmp_path("cfg/plan")), 0);
-	if (chk_slurm_plan_make(&plan, dir, &cfg, "gfx90a") < 0)
+	assert_int_equal(slurm_config_read(&cfg, tmp_path("cfg/plan")), 0);
+	if (slurm_plan_make(&plan, dir, &cfg, "gfx90a") < 0)
 		fail_msg("%s", util_error_last());
 	assert_int_equal(plan.nitems, 4);
 	assert_int_equal(plan.nchecks, 3);
@@ -202,64 +202,64 @@ static void test_plan_and_scripts(void **state)
 	assert_int_equal(plan.items[1].timeout, 30);
 	assert_string_equal(plan.bundle_id, "0123abcd");
 	/* task 1: a check (300 + 180 s) and a record run (600 + 600 s): 1680 s, 28 min, +1 */
-	assert_int_equal(chk_slurm_time_minutes(&plan, 300), 29);
+	assert_int_equal(slurm_time_minutes(&plan, 300), 29);
 	/* the golden text, with 2 minutes a build: task 1, 120 + 180 + 240 + 600 s: 19 min, +1 */
 	cfg.build_seconds = 120;
-	assert_int_equal(chk_slurm_script(&text, &cfg, &plan, "gfx942"), 0);
+	assert_int_equal(slurm_script(&text, &cfg, &plan, "gfx942"), 0);
 	assert_string_equal(text.ptr, golden_port);
 	util_buf_clear(&text);
-	assert_int_equal(chk_slurm_script(&text, &cfg, &plan, NULL), 0);
+	assert_int_equal(slurm_script(&text, &cfg, &plan, NULL), 0);
 	assert_non_null(strstr(text.ptr, "#SBATCH --partition=h100\n"));
 	assert_non_null(strstr(text.ptr, "HIPPORT_PHASE=ref HIPPORT_REFS=slurm/refs"));
 	assert_non_null(strstr(text.ptr, "HIPPORT_RESULTS=slurm/fragments/ref/$task.json"));
 	util_buf_clear(&text);
-	assert_int_equal(chk_slurm_script(&text, &cfg, &plan, "gfx90a"), 0);
+	assert_int_equal(slurm_script(&text, &cfg, &plan, "gfx90a"), 0);
 	assert_non_null(strstr(text.ptr, "HIPPORT_RECORD_PORT=port-gfx90a "));
 	util_buf_dispose(&text);
-	assert_int_equal(chk_slurm_write(dir, &cfg, &plan), 0);
-	assert_int_equal(chk_slurm_plan_load(&loaded, dir), 0);
+	assert_int_equal(slurm_write(dir, &cfg, &plan), 0);
+	assert_int_equal(slurm_plan_load(&loaded, dir), 0);
 	assert_int_equal(loaded.group_size, 2);
 	assert_int_equal(loaded.ntargets, 2);
 	assert_string_equal(loaded.targets[1], "gfx90a");
 	assert_int_equal(loaded.ntasks, 2);
-	chk_slurm_plan_dispose(&loaded);
-	chk_slurm_plan_dispose(&plan);
-	chk_slurm_config_dispose(&cfg);
-	assert_int_equal(chk_slurm_plan_load(&loaded, tmp_path("nowhere")), UTIL_EINPUT);
+	slurm_plan_dispose(&loaded);
+	slurm_plan_dispose(&plan);
+	slurm_config_dispose(&cfg);
+	assert_int_equal(slurm_plan_load(&loaded, tmp_path("nowhere")), UTIL_EINPUT);
 	assert_non_null(strstr(util_error_last(), "nowhere/slurm/plan"));
 }
 
 static void test_states(void **state)
 {
-	chk_slurm_states s;
-	const chk_slurm_task_state *t;
+	slurm_states s;
+	const slurm_task_state *t;
 	char *message;
 
 	(void)state;
-	assert_int_equal(chk_slurm_states_parse_sacct(&s, "12_0|COMPLETED|0:0\n12_1|CANCELLED by 1000|0:15\n"
+	assert_int_equal(slurm_states_parse_sacct(&s, "12_0|COMPLETED|0:0\n12_1|CANCELLED by 1000|0:15\n"
 							  "12_1.batch|CANCELLED|0:15\n12_2|TIMEOUT|0:0\n"
 							  "12_[3-4]|PENDING|0:0\n13_0|NODE_FAIL|0:0\n"),
 			 0);
 	assert_int_equal(s.n, 6);
-	t = chk_slurm_states_find(&s, "12", 1);
+	t = slurm_states_find(&s, "12", 1);
 	assert_non_null(t);
 	assert_string_equal(t->state, "CANCELLED");
-	assert_int_equal(chk_slurm_state_judge(t, &message), CHK_SLURM_FAILED);
+	assert_int_equal(slurm_state_judge(t, &message), SLURM_FAILED);
 	assert_string_equal(message, "slurm: array task 12_1 cancelled (CANCELLED, 0:15)");
 	free(message);
-	assert_int_equal(chk_slurm_state_judge(chk_slurm_states_find(&s, "12", 2), &message), CHK_SLURM_FAILED);
+	assert_int_equal(slurm_state_judge(slurm_states_find(&s, "12", 2), &message), SLURM_FAILED);
 	assert_non_null(strstr(message, "timed out"));
 	free(message);
-	assert_int_equal(chk_slurm_state_judge(chk_slurm_states_find(&s, "13", 0), &message), CHK_SLURM_FAILED);
+	assert_int_equal(slurm_state_judge(slurm_states_find(&s, "13", 0), &message), SLURM_FAILED);
 	assert_non_null(strstr(message, "its node failed (NODE_FAIL"));
 	free(message);
-	assert_int_equal(chk_slurm_state_judge(chk_slurm_states_find(&s, "12", 4), &message), CHK_SLURM_ACTIVE);
-	assert_int_equal(chk_slurm_state_judge(chk_slurm_states_find(&s, "12", 0), &message), CHK_SLURM_DONE);
-	assert_int_equal(chk_slurm_state_judge(chk_slurm_states_find(&s, "12", 9), &message), CHK_SLURM_UNKNOWN);
+	assert_int_equal(slurm_state_judge(slurm_states_find(&s, "12", 4), &message), SLURM_ACTIVE);
+	assert_int_equal(slurm_state_judge(slurm_states_find(&s, "12", 0), &message), SLURM_DONE);
+	assert_int_equal(slurm_state_judge(slurm_states_find(&s, "12", 9), &message), SLURM_UNKNOWN);
 	assert_null(message);
-	chk_slurm_states_dispose(&s);
+	slurm_states_dispose(&s);
 
-	assert_int_equal(chk_slurm_states_parse_scontrol(
+	assert_int_equal(slurm_states_parse_scontrol(
 				 &s, "JobId=21 ArrayJobId=20 ArrayTaskId=1 JobName=hipport-gfx90a JobState=CANCELLED "
 				     "Reason=None Dependency=(null) ExitCode=0:15\n"
 				     "JobId=20 ArrayJobId=20 ArrayTaskId=2-3 JobName=hipport-gfx90a JobState=PENDING "
@@ -267,50 +267,50 @@ static void test_states(void **state)
 				     "JobId=22 JobName=other JobState=RUNNING Reason=None\n"),
 			 0);
 	assert_int_equal(s.n, 3);
-	t = chk_slurm_states_find(&s, "20", 1);
-	assert_int_equal(chk_slurm_state_judge(t, &message), CHK_SLURM_FAILED);
+	t = slurm_states_find(&s, "20", 1);
+	assert_int_equal(slurm_state_judge(t, &message), SLURM_FAILED);
 	assert_string_equal(message, "slurm: array task 20_1 cancelled (CANCELLED, 0:15)");
 	free(message);
-	t = chk_slurm_states_find(&s, "20", 3);
+	t = slurm_states_find(&s, "20", 3);
 	assert_string_equal(t->reason, "Dependency");
-	assert_int_equal(chk_slurm_state_judge(t, &message), CHK_SLURM_ACTIVE);
-	chk_slurm_states_dispose(&s);
+	assert_int_equal(slurm_state_judge(t, &message), SLURM_ACTIVE);
+	slurm_states_dispose(&s);
 
-	assert_int_equal(chk_slurm_states_parse_squeue(&s, "30|0|RUNNING|None\n30|1|PENDING|Resources\n31|N/A|RUNNING|None\n"),
+	assert_int_equal(slurm_states_parse_squeue(&s, "30|0|RUNNING|None\n30|1|PENDING|Resources\n31|N/A|RUNNING|None\n"),
 			 0);
 	assert_int_equal(s.n, 2);
-	assert_string_equal(chk_slurm_states_find(&s, "30", 1)->reason, "Resources");
-	chk_slurm_states_dispose(&s);
+	assert_string_equal(slurm_states_find(&s, "30", 1)->reason, "Resources");
+	slurm_states_dispose(&s);
 }
 
 static void test_jobs(void **state)
 {
-	chk_slurm_jobs jobs;
+	slurm_jobs jobs;
 
 	(void)state;
-	assert_int_equal(chk_slurm_jobs_parse(&jobs, "ref 12 0-2\ngfx90a 13 0-2\n\ngfx90a 15 1\n", "jobs"), 0);
+	assert_int_equal(slurm_jobs_parse(&jobs, "ref 12 0-2\ngfx90a 13 0-2\n\ngfx90a 15 1\n", "jobs"), 0);
 	assert_int_equal(jobs.n, 3);
-	assert_string_equal(chk_slurm_jobs_latest(&jobs, "gfx90a", 1), "15");
-	assert_string_equal(chk_slurm_jobs_latest(&jobs, "gfx90a", 2), "13");
-	assert_string_equal(chk_slurm_jobs_latest(&jobs, "ref", 0), "12");
-	assert_null(chk_slurm_jobs_latest(&jobs, "gfx942", 0));
-	chk_slurm_jobs_dispose(&jobs);
-	assert_int_equal(chk_slurm_jobs_parse(&jobs, "ref 12 0-2\ngfx90a x13 0-2\n", "DIR/slurm/jobs"), UTIL_EINPUT);
+	assert_string_equal(slurm_jobs_latest(&jobs, "gfx90a", 1), "15");
+	assert_string_equal(slurm_jobs_latest(&jobs, "gfx90a", 2), "13");
+	assert_string_equal(slurm_jobs_latest(&jobs, "ref", 0), "12");
+	assert_null(slurm_jobs_latest(&jobs, "gfx942", 0));
+	slurm_jobs_dispose(&jobs);
+	assert_int_equal(slurm_jobs_parse(&jobs, "ref 12 0-2\ngfx90a x13 0-2\n", "DIR/slurm/jobs"), UTIL_EINPUT);
 	assert_non_null(strstr(util_error_last(), "DIR/slurm/jobs:2: expected PHASE JOBID TASKS"));
-	assert_int_equal(chk_slurm_jobs_parse(&jobs, "ref 12 2-1\n", "jobs"), UTIL_EINPUT);
+	assert_int_equal(slurm_jobs_parse(&jobs, "ref 12 2-1\n", "jobs"), UTIL_EINPUT);
 	assert_int_equal(util_file_make_parents(tmp_path("jobs/jobs")), 0);
-	assert_int_equal(chk_slurm_jobs_append(tmp_path("jobs/jobs"), "ref", "40", "0-1"), 0);
-	assert_int_equal(chk_slurm_jobs_append(tmp_path("jobs/jobs"), "gfx90a", "41", "1"), 0);
-	assert_int_equal(chk_slurm_jobs_read(&jobs, tmp_path("jobs/jobs")), 0);
+	assert_int_equal(slurm_jobs_append(tmp_path("jobs/jobs"), "ref", "40", "0-1"), 0);
+	assert_int_equal(slurm_jobs_append(tmp_path("jobs/jobs"), "gfx90a", "41", "1"), 0);
+	assert_int_equal(slurm_jobs_read(&jobs, tmp_path("jobs/jobs")), 0);
 	assert_int_equal(jobs.n, 2);
-	assert_string_equal(chk_slurm_jobs_latest(&jobs, "gfx90a", 1), "41");
-	chk_slurm_jobs_dispose(&jobs);
+	assert_string_equal(slurm_jobs_latest(&jobs, "gfx90a", 1), "41");
+	slurm_jobs_dispose(&jobs);
 }
 
 static void test_merge(void **state)
 {
-	chk_slurm_config cfg;
-	chk_slurm_plan plan;
+	slurm_config cfg;
+	slurm_plan plan;
 	char dir[4200], name[4400], *failures[4] = { NULL, "slurm: array task 13_1 cancelled (CANCELLED, 0:15)", NULL, NULL };
 	json_t *root, *checks;
 	json_error_t jerr;
@@ -319,8 +319,8 @@ static void test_merge(void **state)
 	make_bundle("merge-bundle");
 	snprintf(dir, sizeof(dir), "%s/merge-bundle", tmp);
 	write_text("cfg/merge", "[slurm]\n\ttargets = gfx90a gfx942\n\tgroupSize = 2\n");
-	assert_int_equal(chk_slurm_config_read(&cfg, tmp_path("cfg/merge")), 0);
-	assert_int_equal(chk_slurm_plan_make(&plan, dir, &cfg, "gfx90a"), 0);
+	assert_int_equal(slurm_config_read(&cfg, tmp_path("cfg/merge")), 0);
+	assert_int_equal(slurm_plan_make(&plan, dir, &cfg, "gfx90a"), 0);
 	/* gfx90a: task 0 wrote its fragment, task 1 was cancelled; gfx942: both ran */
 	snprintf(name, sizeof(name), "merge-bundle/slurm/fragments/gfx90a/0.json");
 	write_text(name, "{\"schema\": \"hipport-check-results\", \"version\": 1, \"checks\": [\n"
@@ -332,7 +332,7 @@ static void test_merge(void **state)
 	snprintf(name, sizeof(name), "merge-bundle/slurm/fragments/gfx942/1.json");
 	write_text(name, "{\"checks\": [{\"name\": \"b.k3\", \"source\": \"src/b.cu\", \"status\": \"no-device\"}]}\n");
 	snprintf(name, sizeof(name), "%s/results.json", dir);
-	assert_int_equal(chk_slurm_merge(name, dir, &plan, failures), 0);
+	assert_int_equal(slurm_merge(name, dir, &plan, failures), 0);
 	assert_non_null(root = json_load_file(name, 0, &jerr));
 	assert_string_equal(json_string_value(json_object_get(root, "schema")), "hipport-check-results");
 	assert_string_equal(json_string_value(json_object_get(root, "bundle")), "0123abcd");
@@ -351,13 +351,13 @@ static void test_merge(void **state)
 	snprintf(name, sizeof(name), "merge-bundle/slurm/fragments/gfx942/1.json");
 	write_text(name, "{\"checks\": [");
 	snprintf(name, sizeof(name), "%s/results.json", dir);
-	assert_int_equal(chk_slurm_merge(name, dir, &plan, failures), UTIL_EINPUT);
+	assert_int_equal(slurm_merge(name, dir, &plan, failures), UTIL_EINPUT);
 	assert_non_null(strstr(util_error_last(), "fragments/gfx942/1.json: not valid JSON"));
 	assert_non_null(root = json_load_file(name, 0, &jerr));
 	assert_int_equal(json_array_size(json_object_get(root, "checks")), 6);
 	json_decref(root);
-	chk_slurm_plan_dispose(&plan);
-	chk_slurm_config_dispose(&cfg);
+	slurm_plan_dispose(&plan);
+	slurm_config_dispose(&cfg);
 }
 
 static int setup(void **state)
@@ -367,7 +367,7 @@ static int setup(void **state)
 	(void)state;
 	git_libgit2_init();
 	snprintf(tmp, sizeof(tmp), "%s/slurm-tmp-unit", base ? base : "/tmp");
-	chk_remove_tree(tmp);
+	bundle_remove_tree(tmp);
 	return 0;
 }
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <git2.h>
 
-#include "check/draft.h"
-#include "check/spec.h"
+#include "check/kernel/draft.h"
+#include "check/kernel/spec.h"
 #include "util/error.h"
 #include "util/file.h"
 

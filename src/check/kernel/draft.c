@@ -1,0 +1,1108 @@
+#include "check/kernel/draft.h"
+
+#include <clang-c/Index.h>
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/parse.h"
+#include "check/kernel/launch.h"
+#include "util/error.h"
+
+typedef struct found {
+	CXCursor *items;
+	size_t n;
+	bool oom;
+} found;
+
+/* Whether c is declared in the file the parse reads first (not the program's). */
+static bool in_prelude(CXCursor c)
+{
+	CXFile file;
+	CXString name;
+	bool prelude;
+
+	clang_getSpellingLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+	if (!file)
+		return true;
+	name = clang_getFileName(file);
+	prelude = strncmp(clang_getCString(name), "/hipport-prelude/", 17) == 0;
+	clang_disposeString(name);
+	return prelude;
+}
+
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	found *f = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	(void)parent;
+	/* the file's kernels, and those of the headers it includes (drafted
+	 * when the file launches them) */
+	if (in_prelude(c))
+		return CXChildVisit_Continue;
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+		return CXChildVisit_Recurse;
+	/* a template's instantiations are the template's launches, not kernels of their own */
+	if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) && clang_isCursorDefinition(c) &&
+	    clang_Cursor_isNull(clang_getSpecializedCursorTemplate(c)) && chk_is_kernel(c)) {
+		CXCursor *m = realloc(f->items, (f->n + 1) * sizeof(*m));
+
+		if (!m) {
+			f->oom = true;
+			return CXChildVisit_Break;
+		}
+		f->items = m;
+		f->items[f->n++] = c;
+	}
+	return CXChildVisit_Continue;
+}
+
+/* "ns::name", leaving out anonymous namespaces (the harness sees the file). */
+static void qualified_name(util_buf *b, CXCursor c)
+{
+	CXCursor p = clang_getCursorSemanticParent(c);
+	CXString s;
+
+	if (!clang_Cursor_isNull(p) && clang_getCursorKind(p) == CXCursor_Namespace) {
+		qualified_name(b, p);
+		if (!clang_Cursor_isAnonymous(p)) {
+			s = clang_getCursorSpelling(p);
+			util_buf_printf(b, "%s::", clang_getCString(s));
+			clang_disposeString(s);
+		}
+	}
+}
+
+typedef struct tokens {
+	CXTranslationUnit tu;
+	CXToken *items;
+	unsigned n;
+	char **text;
+} tokens;
+
+static void tokens_of(tokens *t, CXTranslationUnit tu, CXSourceRange range)
+{
+	unsigned i;
+
+	t->tu = tu;
+	clang_tokenize(tu, range, &t->items, &t->n);
+	t->text = calloc(t->n + 1, sizeof(char *));
+	for (i = 0; t->text && i < t->n; i++) {
+		CXString s = clang_getTokenSpelling(tu, t->items[i]);
+
+		t->text[i] = strdup(clang_getCString(s));
+		clang_disposeString(s);
+	}
+	if (!t->text)
+		t->n = 0;
+}
+
+static void tokens_dispose(tokens *t)
+{
+	unsigned i;
+
+	for (i = 0; t->text && i < t->n; i++)
+		free(t->text[i]);
+	free(t->text);
+	if (t->items)
+		clang_disposeTokens(t->tu, t->items, t->n);
+}
+
+static bool tok_is(const tokens *t, unsigned i, const char *s)
+{
+	return i < t->n && t->text[i] && strcmp(t->text[i], s) == 0;
+}
+
+/* How the body uses pointer `name`. */
+typedef struct usage {
+	bool subscripted, read, written, atomic;
+} usage;
+
+/* A float output summed with atomics takes its terms in an order that
+ * varies from run to run: rounding differs by more than a few ulp. */
+static void widen_for_atomics(chk_arg *a)
+{
+	double rel = a->dtype == CHK_F32 ? 1e-4 : a->dtype == CHK_F64 ? 1e-10 : 0;
+
+	if (a->tol.rel < rel)
+		a->tol.rel = rel;
+	if (a->tol.abs < rel)
+		a->tol.abs = rel;
+}
+
+static usage use_of(const tokens *body, const char *name)
+{
+	usage u = { false, false, false, false };
+	unsigned i;
+
+	for (i = 0; i < body->n; i++) {
+		if (!tok_is(body, i, name) || (i > 0 && (tok_is(body, i - 1, ".") || tok_is(body, i - 1, "->"))))
+			continue;
+		if (i >= 2 && tok_is(body, i - 1, "(") && strncmp(body->text[i - 2], "atomic", 6) == 0) {
+			u.atomic = u.read = u.written = true;
+			continue;
+		}
+		if (i >= 3 && tok_is(body, i - 1, "&") && tok_is(body, i - 2, "(") &&
+		    strncmp(body->text[i - 3], "atomic", 6) == 0) {
+			u.atomic = u.read = u.written = true;
+			u.subscripted = true;
+			continue;
+		}
+		if (tok_is(body, i + 1, "[")) {
+			unsigned k = i + 1;
+			int depth = 0;
+
+			u.subscripted = true;
+			for (; k < body->n; k++) {
+				if (tok_is(body, k, "["))
+					depth++;
+				else if (tok_is(body, k, "]") && --depth == 0)
+					break;
+			}
+			if (tok_is(body, k + 1, "="))
+				u.written = true;
+			else
+				u.read = true;
+			if (k + 1 < body->n && body->text[k + 1][0] && strchr("+-*/|&^", body->text[k + 1][0]) &&
+			    body->text[k + 1][1] == '=')
+				u.written = true;
+		}
+	}
+	return u;
+}
+
+static bool is_integer_type(const char *type)
+{
+	unsigned lanes;
+	int d = chk_type_dtype(type, &lanes);
+
+	return d >= 0 && !chk_dtype_is_float((chk_dtype)d) && lanes == 1 && strcmp(type, "bool") != 0;
+}
+
+static bool name_in(const char *name, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(name, *list) == 0)
+			return true;
+	return false;
+}
+
+static const char *const size_names[] = { "n", "N", "numel", "size", "count", "len", "length", "num_elements",
+					  "nelem", "nelems", "n_elements", "num", "total", "elements", NULL };
+static const char *const row_names[] = { "rows", "nrows", "num_rows", "n_rows", "m", "M", "height", NULL };
+static const char *const col_names[] = { "cols", "ncols", "num_cols", "n_cols", "width", "k", "K", "dim", "d",
+					 NULL };
+
+static bool size_like(const char *name)
+{
+	return name_in(name, size_names) || (name[0] == 'n' && (isdigit((unsigned char)name[1]) || name[1] == '_'));
+}
+
+/* A scalar named for pointer p's length: num_bins for bins. */
+static const chk_arg *count_param_of(const chk_spec *s, const char *p)
+{
+	size_t i, pl = strlen(p);
+
+	for (i = 0; i < s->nargs; i++) {
+		const chk_arg *a = &s->args[i];
+		const char *n = a->name;
+		size_t k;
+
+		if (a->role != CHK_ROLE_SCALAR || !is_integer_type(a->type))
+			continue;
+		for (k = pl; k + 1 >= pl && k > 0; k--) { /* p, and p without a plural s */
+			if ((strncmp(n, "num_", 4) == 0 && strlen(n + 4) == k && strncmp(n + 4, p, k) == 0) ||
+			    (strncmp(n, "n_", 2) == 0 && strlen(n + 2) == k && strncmp(n + 2, p, k) == 0) ||
+			    (strncmp(n, p, k) == 0 && (strcmp(n + k, "_size") == 0 || strcmp(n + k, "_count") == 0 ||
+						       strcmp(n + k, "_len") == 0)))
+				return a;
+			if (k != pl || p[pl - 1] != 's')
+				break;
+		}
+	}
+	return NULL;
+}
+
+static const chk_arg *scalar_named(const chk_spec *s, const char *const *names)
+{
+	size_t i;
+
+	for (i = 0; i < s->nargs; i++)
+		if (s->args[i].role == CHK_ROLE_SCALAR && is_integer_type(s->args[i].type) &&
+		    name_in(s->args[i].name, names))
+			return &s->args[i];
+	return NULL;
+}
+
+static const chk_arg *size_param(const chk_spec *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nargs; i++)
+		if (s->args[i].role == CHK_ROLE_SCALAR && is_integer_type(s->args[i].type) && size_like(s->args[i].name))
+			return &s->args[i];
+	return NULL;
+}
+
+static char *scalar_default(const chk_arg *a, const chk_spec *s, const chk_arg *size)
+{
+	unsigned lanes;
+	int d = chk_type_dtype(a->type, &lanes);
+
+	/* 0.7 has no exact binary form: a product with it is rounded, so a port
+	 * that rounds differently shows */
+	if (d == CHK_F16)
+		return strdup(lanes == 2 ? "__float2half2_rn(0.7f)" : "__float2half(0.7f)");
+	if (d == CHK_BF16)
+		return strdup("__float2bfloat16(0.7f)");
+	if (d == CHK_F32 || d == CHK_F64)
+		return strdup(lanes == 1 ? "0.7" : "{}");
+	if (strcmp(a->type, "bool") == 0)
+		return strdup("true");
+	if (!is_integer_type(a->type))
+		return strdup("{}");
+	if (a == size)
+		return strdup("4096");
+	if (name_in(a->name, row_names))
+		return strdup("64");
+	if (name_in(a->name, col_names))
+		return strdup("256");
+	{
+		size_t i;
+
+		for (i = 0; i < s->nargs; i++)
+			if (s->args[i].role != CHK_ROLE_SCALAR && count_param_of(s, s->args[i].name) == a)
+				return strdup("16");
+	}
+	return strdup("1");
+}
+
+static bool index_like(const char *name)
+{
+	static const char *const names[] = { "idx", "index", "indices", "ids", "offsets", "perm", "positions", NULL };
+	return name_in(name, names);
+}
+
+/* Replaces whole-word template parameter names in text by their drafted values. */
+static char *substitute(const char *text, char **params, char **values, size_t n)
+{
+	util_buf b = UTIL_BUF_INIT;
+	const char *p = text;
+
+	while (*p) {
+		if (isalpha((unsigned char)*p) || *p == '_') {
+			const char *start = p;
+			size_t i;
+
+			while (isalnum((unsigned char)*p) || *p == '_')
+				p++;
+			for (i = 0; i < n; i++)
+				if (strlen(params[i]) == (size_t)(p - start) && strncmp(params[i], start, p - start) == 0)
+					break;
+			if (i < n)
+				util_buf_puts(&b, values[i]);
+			else
+				util_buf_put(&b, start, (size_t)(p - start));
+			continue;
+		}
+		util_buf_putc(&b, *p++);
+	}
+	return util_buf_detach(&b);
+}
+
+char *chk_check_name(const char *path, const char *kernel)
+{
+	const char *base = strrchr(path, '/'), *dot, *k = strrchr(kernel, ':'), *p;
+	util_buf b = UTIL_BUF_INIT;
+
+	/* the whole path, so that two programs' main.cu do not share names */
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	for (p = path; *p && !(dot && dot != base && p == dot); p++)
+		util_buf_putc(&b, *p == '/' ? '-' : *p);
+	util_buf_printf(&b, ".%s", k ? k + 1 : kernel);
+	return util_buf_detach(&b);
+}
+
+int chk_draft_place(util_buf *path, const char *root, chk_spec *spec)
+{
+	unsigned k;
+
+	for (k = 1; k < 100; k++) {
+		chk_spec old;
+		bool same;
+
+		util_buf_clear(path);
+		util_buf_printf(path, "%s.hipport/checks/%s", root ? root : "", spec->name);
+		if (k > 1)
+			util_buf_printf(path, "-%u", k);
+		util_buf_puts(path, ".check");
+		if (util_buf_oom(path))
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		if (access(path->ptr, F_OK) != 0)
+			break;
+		/* an engineer's spec that does not read is theirs: kept */
+		if (chk_spec_read(&old, path->ptr) < 0) {
+			util_error_clear();
+			return 1;
+		}
+		same = !strcmp(old.source, spec->source) && !strcmp(old.kernel, spec->kernel) &&
+		       (!old.launch || !spec->launch || !strcmp(old.launch, spec->launch) || k == 1);
+		chk_spec_dispose(&old);
+		if (same)
+			return 1;
+	}
+	if (k > 1) {
+		char *named = NULL;
+
+		if (asprintf(&named, "%s-%u", spec->name, k) < 0)
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		free(spec->name);
+		spec->name = named;
+	}
+	return 0;
+}
+
+typedef struct drafting {
+	chk_spec *spec;
+	char *tparams[16], *tvalues[16];
+	size_t ntemplate;
+	char *launch_bounds;
+	char *given[16]; /* the launch's template arguments */
+	size_t ngiven;
+} drafting;
+
+static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClientData data)
+{
+	drafting *d = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXString s = clang_getCursorSpelling(c);
+	const char *name = clang_getCString(s);
+
+	(void)parent;
+	if ((k == CXCursor_TemplateTypeParameter || k == CXCursor_NonTypeTemplateParameter) && d->ntemplate < 16) {
+		bool blockish = strstr(name, "BLOCK") || strstr(name, "block") || strstr(name, "THREADS") ||
+				strstr(name, "threads") || strstr(name, "Block");
+
+		d->tparams[d->ntemplate] = strdup(name);
+		d->tvalues[d->ntemplate] = d->ntemplate < d->ngiven ? strdup(d->given[d->ntemplate])
+					   : strdup(k == CXCursor_TemplateTypeParameter ? "float" : blockish ? "256" : "1");
+		d->ntemplate++;
+	} else if (k == CXCursor_ParmDecl) {
+		CXType t = clang_getCursorType(c);
+		char fallback[32];
+		chk_arg *a;
+
+		snprintf(fallback, sizeof(fallback), "arg%zu", d->spec->nargs);
+		a = chk_spec_add_arg(d->spec, *name ? name : fallback);
+		if (a) {
+			char *type;
+
+			if (t.kind == CXType_Pointer) {
+				CXType pointee = clang_getPointeeType(t);
+
+				a->role = clang_isConstQualifiedType(pointee) ? CHK_ROLE_IN : CHK_ROLE_OUT;
+				type = chk_type_known_spelling(pointee);
+			} else {
+				type = chk_type_known_spelling(t);
+			}
+			a->type = type ? substitute(type, d->tparams, d->tvalues, d->ntemplate) : NULL;
+			free(type);
+		}
+	}
+	clang_disposeString(s);
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_CompoundStmt) {
+		*(CXCursor *)data = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+/* __launch_bounds__(X, ...): X as text. */
+static char *launch_bounds(const tokens *t)
+{
+	unsigned i;
+
+	for (i = 0; i + 2 < t->n; i++)
+		if (tok_is(t, i, "__launch_bounds__") && tok_is(t, i + 1, "(")) {
+			util_buf b = UTIL_BUF_INIT;
+			unsigned k;
+			int depth = 0;
+
+			for (k = i + 2; k < t->n; k++) {
+				if (tok_is(t, k, "("))
+					depth++;
+				if (tok_is(t, k, ")") && depth-- == 0)
+					break;
+				if (tok_is(t, k, ",") && depth == 0)
+					break;
+				util_buf_printf(&b, "%s%s", b.len ? " " : "", t->text[k]);
+			}
+			return util_buf_detach(&b);
+		}
+	return NULL;
+}
+
+/* The file's __device__ variables and __device__ functions, by name: a
+ * kernel's outputs include the globals it or its callees write. */
+typedef struct device_names {
+	CXCursor *globals, *functions;
+	size_t nglobals, nfunctions;
+	bool oom;
+} device_names;
+
+/* Splits a comma-separated list at its top-level commas (<>, (), [] nest). */
+static size_t split_list(const char *text, char **out, size_t max)
+{
+	size_t n = 0;
+	int depth = 0;
+	const char *start = text, *p;
+
+	for (p = text;; p++) {
+		if (*p == '<' || *p == '(' || *p == '[')
+			depth++;
+		else if (*p == '>' || *p == ')' || *p == ']')
+			depth--;
+		if ((*p == ',' && depth == 0) || !*p) {
+			const char *a = start, *e = p;
+
+			while (a < e && isspace((unsigned char)*a))
+				a++;
+			while (e > a && isspace((unsigned char)e[-1]))
+				e--;
+			if (n < max)
+				out[n++] = strndup(a, (size_t)(e - a));
+			if (!*p)
+				break;
+			start = p + 1;
+		}
+	}
+	return n;
+}
+
+/* Whether name is a word of expr. */
+static bool has_word(const char *expr, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = expr; (p = strstr(p, name)); p += n)
+		if ((p == expr || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+		    !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+			return true;
+	return false;
+}
+
+/* A drafted value for a name the program gives at run time; a count the
+ * grid divides into blocks (divided) must fill more than one. */
+static const char *guess_for(const chk_unresolved *u, bool divided)
+{
+	unsigned lanes;
+	int d = chk_type_dtype(u->type, &lanes);
+
+	if (u->counter)
+		return "0";
+	if (d >= 0 && chk_dtype_is_float((chk_dtype)d))
+		return "0.7";
+	/* small: guessed sizes multiply (batch * seq_len * hidden) */
+	if (d >= 0)
+		return size_like(u->name) || divided ? "4096" : "64";
+	return "{}";
+}
+
+/* Takes the launch's geometry, template arguments, argument values and
+ * allocation sizes into the drafted spec; notes says what it could not. */
+static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util_buf *notes)
+{
+	util_buf b = UTIL_BUF_INIT;
+	size_t i;
+	bool divided, divided_one = false;
+
+	free(s->templ);
+	s->templ = l->templ ? strdup(l->templ) : NULL;
+	free(s->grid);
+	s->grid = strdup(l->grid);
+	free(s->block);
+	s->block = strdup(l->block);
+	free(s->shared);
+	s->shared = strdup(l->shared);
+	util_buf_printf(&b, "%s:%u", path, l->line);
+	s->launch = util_buf_detach(&b);
+	if (l->nargs != s->nargs) {
+		util_buf_printf(notes, "\n- the launch passes %zu arguments for %zu parameters: arguments drafted",
+				l->nargs, s->nargs);
+	} else {
+		for (i = 0; i < s->nargs; i++) {
+			chk_arg *a = &s->args[i];
+			const chk_launch_arg *la = &l->args[i];
+			unsigned lanes = 1;
+			int dt;
+
+			if (a->role == CHK_ROLE_SCALAR) {
+				free(a->value);
+				a->value = strdup(la->expr);
+				continue;
+			}
+			if (!la->pointer || !la->count) {
+				util_buf_printf(notes, "\n- %s: its size is not known from the program (passed as %s): "
+						       "count drafted",
+						a->name, la->expr);
+				util_buf_printf(&b, "%s%s", b.len ? " " : "", a->name);
+				continue;
+			}
+			free(a->count);
+			a->count = strdup(la->count);
+			util_buf_printf(notes, "\n- %s: %s, its size from %s", a->name, la->expr, la->alloc);
+			if (la->offset)
+				util_buf_puts(notes, " (passed with an offset: the check passes the allocation's start)");
+			if (la->elem_type && (dt = chk_type_dtype(la->elem_type, &lanes)) >= 0) {
+				free(a->type);
+				a->type = strdup(la->elem_type);
+				a->dtype = (chk_dtype)dt;
+				a->lanes = lanes;
+				a->tol = chk_default_tolerance(a->dtype);
+				if (a->init == CHK_INIT_UNIFORM && !chk_dtype_is_float(a->dtype) && a->init_a < 0)
+					a->init_a = 0;
+			}
+		}
+	}
+	for (i = 0; i < l->nunresolved; i++) {
+		const chk_unresolved *u = &l->unresolved[i];
+
+		if (u->template_param) {
+			util_buf_printf(notes, "\n- %s: %s %s, %s", u->name, u->from_call ? "is" : "drafted", u->value,
+					u->why);
+			if (!u->from_call)
+				util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
+			continue;
+		}
+		/* the first such count only: guessed sizes multiply (width * height * count) */
+		divided = !divided_one && strchr(l->grid, '/') && has_word(l->grid, u->name);
+		divided_one |= divided;
+		if (!chk_spec_add_var(s, u->name, u->type, guess_for(u, divided)))
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		util_buf_printf(notes, "\n- %s: drafted %s, not known from the program: %s", u->name,
+				guess_for(u, divided), u->why);
+		util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
+	}
+	if (b.len)
+		s->guessed = util_buf_detach(&b);
+	util_buf_dispose(&b);
+	for (i = 0; i < s->nargs; i++) {
+		size_t k;
+
+		/* a host name that is also a parameter's: the host's gets a suffix */
+		for (k = 0; k < s->nvars; k++)
+			if (!strcmp(s->vars[k].name, s->args[i].name)) {
+				char *old = s->vars[k].name, *params[1] = { old }, *values[1];
+				char **fields[] = { &s->grid, &s->block, &s->shared, &s->templ };
+				size_t j;
+
+				util_buf_printf(&b, "%s_host", old);
+				values[0] = b.ptr;
+				for (j = 0; j < sizeof(fields) / sizeof(fields[0]); j++)
+					if (*fields[j]) {
+						char *t = substitute(*fields[j], params, values, 1);
+
+						free(*fields[j]);
+						*fields[j] = t;
+					}
+				for (j = 0; j < s->nargs; j++) {
+					char **f = s->args[j].role == CHK_ROLE_SCALAR ? &s->args[j].value : &s->args[j].count;
+					char *t = *f ? substitute(*f, params, values, 1) : NULL;
+
+					free(*f);
+					*f = t;
+				}
+				s->vars[k].name = util_buf_detach(&b);
+				free(old);
+			}
+	}
+	return 0;
+}
+
+/* The __device__ variables (not __constant__, not __shared__) that the
+ * kernel's body or the device functions it calls name: outputs too. */
+static void device_globals(chk_spec *s, CXTranslationUnit tu, const tokens *body, const device_names *dn)
+{
+	bool *called = calloc(dn->nfunctions + 1, sizeof(bool)), grew = true;
+	tokens *bodies = calloc(dn->nfunctions + 1, sizeof(tokens));
+	size_t i, k, g;
+
+	if (!called || !bodies) {
+		free(called);
+		free(bodies);
+		return;
+	}
+	/* the device functions reached from the kernel, by name */
+	while (grew) {
+		grew = false;
+		for (k = 0; k < dn->nfunctions; k++) {
+			CXString name;
+			bool used = false;
+
+			if (called[k])
+				continue;
+			name = clang_getCursorSpelling(dn->functions[k]);
+			for (i = 0; i < body->n && !used; i++)
+				used = tok_is(body, i, clang_getCString(name)) && tok_is(body, i + 1, "(");
+			for (g = 0; g < dn->nfunctions && !used; g++)
+				if (called[g])
+					for (i = 0; i < bodies[g].n && !used; i++)
+						used = tok_is(&bodies[g], i, clang_getCString(name)) &&
+						       tok_is(&bodies[g], i + 1, "(");
+			clang_disposeString(name);
+			if (used) {
+				called[k] = grew = true;
+				tokens_of(&bodies[k], tu, clang_getCursorExtent(dn->functions[k]));
+			}
+		}
+	}
+	for (g = 0; g < dn->nglobals; g++) {
+		CXString name = clang_getCursorSpelling(dn->globals[g]);
+		const char *gname = clang_getCString(name);
+		usage u = use_of(body, gname);
+		bool named = false;
+		CXType t = clang_getCanonicalType(clang_getCursorType(dn->globals[g]));
+		long long count = 1;
+		chk_arg *a;
+		char num[32];
+
+		for (i = 0; i < body->n && !named; i++)
+			named = tok_is(body, i, gname);
+		for (k = 0; k < dn->nfunctions; k++)
+			if (called[k]) {
+				usage v = use_of(&bodies[k], gname);
+
+				for (i = 0; i < bodies[k].n && !named; i++)
+					named = tok_is(&bodies[k], i, gname);
+				u.read |= v.read;
+				u.written |= v.written;
+				u.atomic |= v.atomic;
+				u.subscripted |= v.subscripted;
+			}
+		/* a scalar global written as `g = ...` or `g++` */
+		for (i = 0; i < body->n; i++)
+			if (tok_is(body, i, gname) && (tok_is(body, i + 1, "=") || tok_is(body, i + 1, "++") ||
+						       tok_is(body, i + 1, "+=") || tok_is(body, i + 1, "-=")))
+				u.written = true;
+		if (!named) {
+			clang_disposeString(name);
+			continue;
+		}
+		if (t.kind == CXType_ConstantArray) {
+			count = clang_getArraySize(t);
+			t = clang_getArrayElementType(t);
+		}
+		if ((a = chk_spec_add_global(s, gname))) {
+			unsigned lanes = 1;
+			int dt;
+
+			a->type = chk_type_known_spelling(t);
+			dt = a->type ? chk_type_dtype(a->type, &lanes) : -1;
+			a->dtype = dt >= 0 ? (chk_dtype)dt : CHK_F32;
+			a->lanes = lanes;
+			a->tol = chk_default_tolerance(a->dtype);
+			snprintf(num, sizeof(num), "%lld", count);
+			a->count = strdup(num);
+			/* an atomic reads what it writes */
+			a->role = !u.written ? CHK_ROLE_IN : u.read ? CHK_ROLE_INOUT : CHK_ROLE_OUT;
+			a->init = a->role == CHK_ROLE_IN || a->role == CHK_ROLE_INOUT ? CHK_INIT_UNIFORM : CHK_INIT_CONSTANT;
+			if (u.atomic) {
+				a->init = CHK_INIT_CONSTANT;
+				widen_for_atomics(a);
+			}
+			a->init_a = a->init == CHK_INIT_UNIFORM && chk_dtype_is_float(a->dtype) ? -1 : 0;
+			a->init_b = a->init == CHK_INIT_UNIFORM ? (chk_dtype_is_float(a->dtype) ? 1 : 16) : 0;
+		}
+		clang_disposeString(name);
+	}
+	for (k = 0; k < dn->nfunctions; k++)
+		if (called[k])
+			tokens_dispose(&bodies[k]);
+	free(called);
+	free(bodies);
+}
+
+static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *path, const chk_launch *l,
+		     const device_names *dn)
+{
+	drafting d;
+	CXCursor body = clang_getNullCursor();
+	tokens all, body_tokens;
+	util_buf b = UTIL_BUF_INIT, comment = UTIL_BUF_INIT, notes = UTIL_BUF_INIT;
+	CXString name = clang_getCursorSpelling(c);
+	const chk_arg *size, *rows, *cols;
+	int error = 0;
+	const char *block;
+	bool row_kernel = false;
+	unsigned line;
+	size_t i;
+
+	memset(&d, 0, sizeof(d));
+	memset(s, 0, sizeof(*s));
+	d.spec = s;
+	s->seed = 1234;
+	s->timeout = 60;
+	if (l && l->templ)
+		d.ngiven = split_list(l->templ, d.given, 16);
+	clang_visitChildren(c, visit_kernel, &d);
+	clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
+	qualified_name(&b, c);
+	util_buf_puts(&b, clang_getCString(name));
+	s->kernel = util_buf_detach(&b);
+	s->name = chk_check_name(path, clang_getCString(name));
+	s->source = strdup(path);
+	memset(&body_tokens, 0, sizeof(body_tokens));
+	tokens_of(&all, tu, clang_getCursorExtent(c));
+	clang_visitChildren(c, find_body, &body);
+	if (!clang_Cursor_isNull(body))
+		tokens_of(&body_tokens, tu, clang_getCursorExtent(body));
+	d.launch_bounds = launch_bounds(&all);
+	if (d.ntemplate) {
+		for (i = 0; i < d.ntemplate; i++)
+			util_buf_printf(&b, "%s%s", i ? ", " : "", d.tvalues[i]);
+		s->templ = util_buf_detach(&b);
+	}
+	/* roles, and what the body says about each pointer */
+	size = size_param(s);
+	rows = scalar_named(s, row_names);
+	cols = scalar_named(s, col_names);
+	for (i = 0; i < s->nargs; i++) {
+		chk_arg *a = &s->args[i];
+		usage u = use_of(&body_tokens, a->name);
+		unsigned lanes = 1;
+		int dt;
+
+		if (a->role == CHK_ROLE_SCALAR)
+			continue;
+		if (a->role == CHK_ROLE_OUT && u.read)
+			a->role = CHK_ROLE_INOUT;
+		dt = a->type ? chk_type_dtype(a->type, &lanes) : -1;
+		a->dtype = dt >= 0 ? (chk_dtype)dt : CHK_F32;
+		a->lanes = lanes;
+		a->tol = chk_default_tolerance(a->dtype);
+		if (u.atomic && !u.subscripted) {
+			a->count = strdup("1");
+		} else if (count_param_of(s, a->name)) {
+			a->count = strdup(count_param_of(s, a->name)->name);
+		} else if (size) {
+			a->count = strdup(size->name);
+		} else if (rows && cols) {
+			util_buf_printf(&b, "%s * %s", rows->name, cols->name);
+			a->count = util_buf_detach(&b);
+		} else if (cols) {
+			util_buf_printf(&b, "rows * %s", cols->name);
+			a->count = util_buf_detach(&b);
+			row_kernel = true;
+		} else if (rows) {
+			a->count = strdup(rows->name);
+		} else {
+			a->count = strdup("4096");
+		}
+		if (a->role == CHK_ROLE_OUT || (a->role == CHK_ROLE_INOUT && u.atomic)) {
+			a->init = CHK_INIT_CONSTANT;
+		} else if (chk_dtype_is_float(a->dtype)) {
+			a->init = CHK_INIT_UNIFORM;
+			a->init_a = -1;
+			a->init_b = 1;
+		} else if (index_like(a->name)) {
+			a->init = CHK_INIT_IOTA;
+			a->init_b = 1;
+		} else {
+			a->init = CHK_INIT_UNIFORM;
+			a->init_b = 16;
+		}
+	}
+	for (i = 0; i < s->nargs; i++)
+		if (s->args[i].role == CHK_ROLE_SCALAR)
+			s->args[i].value = scalar_default(&s->args[i], s, size);
+	if (row_kernel)
+		chk_spec_add_var(s, "rows", "int", "64");
+	/* launch geometry */
+	if (d.launch_bounds)
+		s->block = substitute(d.launch_bounds, d.tparams, d.tvalues, d.ntemplate);
+	else
+		s->block = strdup("256");
+	block = s->block ? s->block : "256";
+	if (size)
+		util_buf_printf(&b, "(%s + %s - 1) / (%s)", size->name, block, block);
+	else if (row_kernel || (rows && !cols))
+		util_buf_puts(&b, row_kernel ? "rows" : rows->name);
+	else if (rows && cols)
+		util_buf_printf(&b, "(%s * %s + %s - 1) / (%s)", rows->name, cols->name, block, block);
+	else
+		util_buf_puts(&b, "1");
+	s->grid = util_buf_detach(&b);
+	s->shared = strdup("0");
+	device_globals(s, tu, &body_tokens, dn);
+	if (l && (error = apply_launch(s, l, path, &notes)) < 0)
+		goto done;
+	for (i = 0; i < s->nargs; i++) {
+		chk_arg *a = &s->args[i];
+
+		if (a->role != CHK_ROLE_SCALAR && chk_dtype_is_float(a->dtype) && a->dtype != CHK_F16 &&
+		    a->dtype != CHK_BF16 && use_of(&body_tokens, a->name).atomic) {
+			widen_for_atomics(a);
+			util_buf_printf(&notes, "\n- %s: summed with atomics in an order that varies between runs: "
+				       "abs and rel widened to %g", a->name, a->tol.rel);
+		}
+	}
+	/* what the engineer should look at */
+	util_buf_printf(&comment,
+			"Kernel check of %s (%s:%u), drafted by hipport check --draft-spec.\n"
+			"Check before use (docs/checks.md):\n"
+			"- role: in (read), out (written, compared), inout (read and written, compared),\n"
+			"  scalar. Drafted from const and from the body's tokens: a pointer read there,\n"
+			"  subscripted or through an atomic, is inout. A guess: correct it.\n"
+			"- count: elements of each buffer, a C expression over the scalars and [var]s.\n"
+			"- init: uniform LO HI (seeded), constant V or iota START STEP.\n"
+			"- value: each scalar's value; grid and block: the launch (dim3(x, y) works).\n"
+			"- abs, rel, ulp: an output element passes within abs + rel * |expected|,\n"
+			"  or within ulp units in the last place.\n"
+			"- setup: a C++ statement run before the launch (__constant__ memory, ...).",
+			clang_getCString(name), path, line);
+	if (l) {
+		util_buf_printf(&comment, "\nDrafted from the launch at %s: its template arguments, grid, block,\n"
+					  "shared memory and argument values, local names replaced by their values.",
+				s->launch);
+		util_buf_put(&comment, notes.ptr ? notes.ptr : "", notes.len);
+	} else {
+		util_buf_puts(&comment, "\nNo launch of this kernel in the file: launch and sizes are drafted.");
+		if (d.ntemplate) {
+			util_buf_puts(&comment, "\n- template: arguments for the template parameters");
+			for (i = 0; i < d.ntemplate; i++)
+				util_buf_printf(&comment, "%s%s", i ? ", " : " ", d.tparams[i]);
+			util_buf_puts(&comment, " (drafted, check them).");
+		}
+		if (row_kernel)
+			util_buf_puts(&comment, "\n- rows: the kernel takes cols only; one block per row is assumed.");
+	}
+	if (s->nglobals) {
+		util_buf_puts(&comment, "\n- global: __device__ variables the kernel (or a function it calls) uses;");
+		util_buf_puts(&comment, "\n  written ones are outputs, compared like arguments.");
+	}
+	s->comment = util_buf_detach(&comment);
+done:
+	util_buf_dispose(&notes);
+	clang_disposeString(name);
+	for (i = 0; i < d.ntemplate; i++) {
+		free(d.tparams[i]);
+		free(d.tvalues[i]);
+	}
+	for (i = 0; i < d.ngiven; i++)
+		free(d.given[i]);
+	free(d.launch_bounds);
+	tokens_dispose(&all);
+	tokens_dispose(&body_tokens);
+	if (error < 0)
+		return error;
+	for (i = 0; i < s->nargs; i++)
+		if (!s->args[i].type || (s->args[i].role == CHK_ROLE_SCALAR ? !s->args[i].value : !s->args[i].count))
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+	if (!s->kernel || !s->name || !s->source || !s->grid || !s->block || !s->shared || !s->comment)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	return 0;
+}
+
+static enum CXChildVisitResult find_attrs(CXCursor c, CXCursor parent, CXClientData data)
+{
+	unsigned *mask = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	(void)parent;
+	if (k == CXCursor_CUDADeviceAttr)
+		*mask |= 1;
+	else if (k == CXCursor_CUDAConstantAttr || k == CXCursor_CUDASharedAttr || k == CXCursor_CUDAGlobalAttr)
+		*mask |= 2;
+	return CXChildVisit_Continue;
+}
+
+static void add_cursor(CXCursor **items, size_t *n, CXCursor c, bool *oom)
+{
+	CXCursor *m = realloc(*items, (*n + 1) * sizeof(*m));
+
+	if (!m) {
+		*oom = true;
+		return;
+	}
+	*items = m;
+	m[(*n)++] = c;
+}
+
+static enum CXChildVisitResult visit_device(CXCursor c, CXCursor parent, CXClientData data)
+{
+	device_names *dn = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	unsigned mask = 0;
+
+	(void)parent;
+	if (in_prelude(c))
+		return CXChildVisit_Continue;
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_VarDecl && !((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) &&
+				      clang_isCursorDefinition(c)))
+		return CXChildVisit_Continue;
+	clang_visitChildren(c, find_attrs, &mask);
+	if (mask != 1)
+		return CXChildVisit_Continue;
+	if (k == CXCursor_VarDecl)
+		add_cursor(&dn->globals, &dn->nglobals, c, &dn->oom);
+	else
+		add_cursor(&dn->functions, &dn->nfunctions, c, &dn->oom);
+	return CXChildVisit_Continue;
+}
+
+/* A launch's key: what makes two launches of a kernel the same check. */
+static char *launch_key(const chk_launch *l)
+{
+	util_buf b = UTIL_BUF_INIT;
+	size_t i;
+
+	util_buf_printf(&b, "%s|%s|%s|%s|%s", l->kernel, l->templ ? l->templ : "", l->grid, l->block, l->shared);
+	for (i = 0; i < l->nargs; i++)
+		util_buf_printf(&b, "|%s:%s", l->args[i].expr, l->args[i].count ? l->args[i].count : "");
+	return util_buf_detach(&b);
+}
+
+/* A spec name's suffix for one of several launches: its template arguments
+ * when they tell the launches apart, else its line. */
+static char *variant_suffix(const chk_launch *l, bool by_template)
+{
+	util_buf b = UTIL_BUF_INIT;
+	const char *p;
+
+	if (by_template && l->templ) {
+		for (p = l->templ; *p; p++) {
+			char c = isalnum((unsigned char)*p) || *p == '_' ? *p : '-';
+
+			if (c != '-' || (b.len && b.ptr[b.len - 1] != '-'))
+				util_buf_putc(&b, c);
+		}
+		while (b.len && b.ptr[b.len - 1] == '-')
+			b.ptr[--b.len] = '\0';
+		if (b.len > 40)
+			b.ptr[b.len = 40] = '\0';
+	}
+	if (!b.len)
+		util_buf_printf(&b, "line%u", l->line);
+	return util_buf_detach(&b);
+}
+
+/* The distinct launches of kernel `name` (indices into all; keys[i] is
+ * launch_key of all[i]). */
+static size_t launches_of(const chk_launch *all, char *const *keys, size_t nall, const char *name, size_t *idx)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < nall; i++) {
+		if (strcmp(all[i].kernel, name) != 0)
+			continue;
+		for (k = 0; k < n && strcmp(keys[i], keys[idx[k]]) != 0; k++)
+			;
+		if (k == n)
+			idx[n++] = i;
+	}
+	return n;
+}
+
+int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, const char *src, size_t len,
+	      const an_compile_db *db)
+{
+	an_parser *parser = NULL;
+	CXTranslationUnit tu = NULL;
+	CXFile file;
+	found f = { NULL, 0, false };
+	device_names dn;
+	chk_launch *launches = NULL;
+	size_t nlaunches = 0, *idx = NULL, nspecs = 0, i, k;
+	char **keys = NULL;
+	chk_spec *specs = NULL;
+	int error;
+
+	*out = NULL;
+	*n = 0;
+	memset(&dn, 0, sizeof(dn));
+	if ((error = an_parser_new(&parser)) < 0)
+		return error;
+	if ((error = an_parse(parser, db, fs_path, src, len, &tu, &file)) < 0)
+		goto done;
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &f);
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_device, &dn);
+	if (f.oom || dn.oom) {
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((error = chk_launches_find(&launches, &nlaunches, tu)) < 0)
+		goto done;
+	if (!(idx = calloc(nlaunches + 1, sizeof(*idx))) || !(keys = calloc(nlaunches + 1, sizeof(*keys))) ||
+	    !(specs = calloc(f.n + nlaunches + 1, sizeof(*specs)))) {
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < nlaunches; i++)
+		if (!(keys[i] = launch_key(&launches[i]))) {
+			error = util_error_set(UTIL_ENOMEM, "out of memory");
+			goto done;
+		}
+	for (i = 0; i < f.n && error == 0; i++) {
+		CXString name = clang_getCursorSpelling(f.items[i]);
+		size_t nl = launches_of(launches, keys, nlaunches, clang_getCString(name), idx);
+		bool by_template = false;
+
+		clang_disposeString(name);
+		/* a header's kernel is this file's check only when this file launches it */
+		if (!nl && !clang_Location_isFromMainFile(clang_getCursorLocation(f.items[i])))
+			continue;
+		for (k = 1; k < nl; k++)
+			by_template |= !launches[idx[k]].templ || !launches[idx[0]].templ ||
+				       strcmp(launches[idx[k]].templ, launches[idx[0]].templ) != 0;
+		for (k = 0; k < (nl ? nl : 1) && error == 0; k++) {
+			chk_spec *s = &specs[nspecs];
+
+			error = draft_one(s, f.items[i], tu, path, nl ? &launches[idx[k]] : NULL, &dn);
+			nspecs++;
+			if (error == 0 && nl > 1) {
+				char *suffix = variant_suffix(&launches[idx[k]], by_template), *named = NULL;
+
+				if (!suffix || asprintf(&named, "%s.%s", s->name, suffix) < 0)
+					error = util_error_set(UTIL_ENOMEM, "out of memory");
+				free(suffix);
+				if (named) {
+					free(s->name);
+					s->name = named;
+				}
+			}
+		}
+	}
+	if (error < 0) {
+		for (k = 0; k < nspecs; k++)
+			chk_spec_dispose(&specs[k]);
+		free(specs);
+		specs = NULL;
+		nspecs = 0;
+	}
+	*out = specs;
+	*n = nspecs;
+done:
+	for (i = 0; keys && i < nlaunches; i++)
+		free(keys[i]);
+	free(keys);
+	chk_launches_dispose(launches, nlaunches);
+	free(idx);
+	free(f.items);
+	free(dn.globals);
+	free(dn.functions);
+	an_parser_free(parser); /* the unit is the parser's */
+	return error;
+}

@@ -1,0 +1,13 @@
+/* Generated kernel-check harnesses: the source of one harness per spec
+ * (the runtime they share is share/check/hipport_harness.h). */
+#ifndef HIPPORT_CHECK_HARNESS_H
+#define HIPPORT_CHECK_HARNESS_H
+
+#include "check/kernel/spec.h"
+#include "util/buf.h"
+
+/* Appends the harness of spec to out: HIP names, the source included by
+ * its path (the build's -I picks orig/ or port/), main renamed away. */
+int chk_harness_source(util_buf *out, const chk_spec *spec);
+
+#endif

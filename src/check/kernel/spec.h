@@ -1,0 +1,87 @@
+/* Kernel check specs: one per kernel, in .hipport/checks/NAME.check, in
+ * git-config syntax (read with libgit2's config API). docs/checks.md
+ * describes the format. */
+#ifndef HIPPORT_CHECK_SPEC_H
+#define HIPPORT_CHECK_SPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check/kernel/compare.h"
+#include "util/buf.h"
+
+typedef enum chk_role {
+	CHK_ROLE_IN,     /* read by the kernel: filled, not compared */
+	CHK_ROLE_OUT,    /* written: zeroed, compared */
+	CHK_ROLE_INOUT,  /* read and written: filled, compared */
+	CHK_ROLE_SCALAR  /* passed by value */
+} chk_role;
+
+typedef enum chk_init {
+	CHK_INIT_UNIFORM,  /* uniform in [a, b) from the seed */
+	CHK_INIT_CONSTANT, /* a */
+	CHK_INIT_IOTA      /* a, a + b, a + 2b, ... */
+} chk_init;
+
+typedef struct chk_arg {
+	char *name;
+	chk_role role;
+	char *type;        /* the element type (pointers) or the scalar's type, as C spells it */
+	chk_dtype dtype;   /* of one lane of an element */
+	unsigned lanes;    /* lanes per element: 2 for __half2, 4 for float4 */
+	char *count;       /* pointers: elements, a C expression over the scalars */
+	chk_init init;
+	double init_a, init_b;
+	char *value;       /* scalars: a C expression */
+	chk_tolerance tol; /* outputs */
+} chk_arg;
+
+typedef struct chk_var {  /* a host variable the expressions may use */
+	char *name, *type, *value;
+} chk_var;
+
+typedef struct chk_spec {
+	char *name;       /* file stem and kernel: "scaled_add.scaled_add_kernel" */
+	char *source;     /* path of the CUDA file, relative to the work tree */
+	char *kernel;     /* the kernel as the harness names it: "fastops::k" */
+	char *templ;      /* template arguments ("256"), or NULL */
+	char *grid, *block, *shared; /* launch geometry: C expressions (dim3 or integers) */
+	char *setup;      /* a C++ statement run before the launch, or NULL */
+	uint64_t seed;
+	unsigned timeout; /* seconds for one run */
+	chk_arg *args;    /* in the kernel's parameter order */
+	size_t nargs;
+	chk_var *vars;
+	size_t nvars;
+	chk_arg *globals; /* __device__ variables the kernel uses: role, type, count, init, tolerance */
+	size_t nglobals;
+	char *launch;     /* the launch it was drafted from, "src/main.cu:45", or NULL */
+	char *guessed;    /* names whose values were drafted, not read from the program, or NULL */
+	char *comment;    /* lines written at the top ("# " added), or NULL */
+} chk_spec;
+
+const char *chk_role_name(chk_role role);
+
+/* Reads a spec file; UTIL_EINPUT naming path and, where it can, the line. */
+int chk_spec_read(chk_spec *out, const char *path);
+/* The spec as git-config text. */
+int chk_spec_format(util_buf *out, const chk_spec *spec);
+/* Writes the spec atomically (parents created). */
+int chk_spec_write(const chk_spec *spec, const char *path);
+void chk_spec_dispose(chk_spec *spec);
+
+/* s as a double-quoted string with ", \\ and newlines escaped: git-config
+ * and C read it alike. */
+void chk_put_quoted(util_buf *b, const char *s);
+
+/* The dtype and lanes of a C element type (__half2: f16, 2); -1 when unknown. */
+int chk_type_dtype(const char *type, unsigned *lanes);
+/* The default tolerance of a dtype: fp16/bf16 1e-2, fp32 1e-5, fp64 1e-12, integers exact. */
+chk_tolerance chk_default_tolerance(chk_dtype t);
+
+/* Appends an argument or a variable to the spec (strings copied); -1 when out of memory. */
+chk_arg *chk_spec_add_arg(chk_spec *spec, const char *name);
+chk_var *chk_spec_add_var(chk_spec *spec, const char *name, const char *type, const char *value);
+chk_arg *chk_spec_add_global(chk_spec *spec, const char *name);
+
+#endif

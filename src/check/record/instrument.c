@@ -1,0 +1,257 @@
+#include "check/record/instrument.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/text.h"
+
+typedef struct toks {
+	const char *src;
+	port_token *t;
+	size_t n;
+} toks;
+
+static bool is(const toks *k, size_t i, const char *s)
+{
+	size_t len = strlen(s);
+
+	return i < k->n && k->t[i].end - k->t[i].start == len && memcmp(k->src + k->t[i].start, s, len) == 0;
+}
+
+static bool ident(const toks *k, size_t i)
+{
+	return i < k->n && k->t[i].kind == PORT_TOKEN_IDENT;
+}
+
+/* The next token that is not a comment, from i. */
+static size_t code(const toks *k, size_t i)
+{
+	while (i < k->n && k->t[i].kind == PORT_TOKEN_COMMENT)
+		i++;
+	return i;
+}
+
+/* The index of the bracket closing the one at i, or k->n. */
+static size_t closing(const toks *k, size_t i)
+{
+	int depth = 0;
+
+	for (; i < k->n; i++) {
+		if (is(k, i, "(") || is(k, i, "[") || is(k, i, "{"))
+			depth++;
+		else if ((is(k, i, ")") || is(k, i, "]") || is(k, i, "}")) && --depth == 0)
+			return i;
+	}
+	return k->n;
+}
+
+/* Arguments between the parentheses at open and close: commas at depth 0, plus one. */
+static int count_args(const toks *k, size_t open, size_t close)
+{
+	size_t i;
+	int depth = 0, n = 1;
+
+	if (code(k, open + 1) == close || (is(k, code(k, open + 1), "void") && code(k, code(k, open + 1) + 1) == close))
+		return 0;
+	for (i = open + 1; i < close; i++) {
+		if (is(k, i, "(") || is(k, i, "[") || is(k, i, "{") || is(k, i, "<"))
+			depth++;
+		else if (is(k, i, ")") || is(k, i, "]") || is(k, i, "}") || is(k, i, ">"))
+			depth--;
+		else if (is(k, i, ">>"))
+			depth -= 2;
+		else if (is(k, i, ",") && depth <= 0)
+			n++;
+	}
+	return n;
+}
+
+static int lex(toks *k, port_lexer *lexer, const char *path, const char *src, size_t len)
+{
+	k->src = src;
+	return port_lexer_tokenize(lexer, path, src, len, &k->t, &k->n);
+}
+
+static int set_put(rec_kernel_set *set, const char *name, size_t len, int params, bool templated)
+{
+	char **names;
+	int *counts;
+	bool *templ;
+	size_t i;
+
+	/* a name may stand for kernels of several programs: each count once */
+	for (i = 0; i < set->n; i++)
+		if (strlen(set->names[i]) == len && memcmp(set->names[i], name, len) == 0 && set->params[i] == params) {
+			set->templated[i] |= templated;
+			return 0;
+		}
+	names = realloc(set->names, (set->n + 1) * sizeof(*names));
+	if (names)
+		set->names = names;
+	counts = realloc(set->params, (set->n + 1) * sizeof(*counts));
+	if (counts)
+		set->params = counts;
+	templ = realloc(set->templated, (set->n + 1) * sizeof(*templ));
+	if (templ)
+		set->templated = templ;
+	if (!names || !counts || !templ || !(set->names[set->n] = strndup(name, len)))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	set->templated[set->n] = templated;
+	set->params[set->n++] = params;
+	return 0;
+}
+
+/* Whether the declaration whose __global__ is token i begins with template <...>. */
+static bool templated_at(const toks *k, size_t i)
+{
+	while (i-- > 0 && !is(k, i, ";") && !is(k, i, "}") && !is(k, i, "{") && !(k->t[i].flags & PORT_TOKEN_DIRECTIVE))
+		if (is(k, i, "template"))
+			return true;
+	return false;
+}
+
+int rec_kernel_set_add(rec_kernel_set *set, port_lexer *lexer, const char *path, const char *src, size_t len)
+{
+	toks k;
+	size_t i;
+	int error;
+
+	if ((error = lex(&k, lexer, path, src, len)) < 0)
+		return error;
+	for (i = 0; i < k.n && error == 0; i++) {
+		size_t j, open;
+
+		if (!is(&k, i, "__global__") || (k.t[i].flags & PORT_TOKEN_DIRECTIVE))
+			continue;
+		/* the name is the identifier before the first "(" that is not __launch_bounds__'s */
+		for (j = i + 1; j < k.n && !is(&k, j, ";") && !is(&k, j, "{"); j++) {
+			size_t prev = j - 1;
+
+			if (!is(&k, j, "("))
+				continue;
+			open = j;
+			while (prev > i && k.t[prev].kind == PORT_TOKEN_COMMENT)
+				prev--;
+			if (ident(&k, prev) && !is(&k, prev, "__launch_bounds__") && !is(&k, prev, "__attribute__")) {
+				size_t close = closing(&k, open);
+
+				if (close < k.n)
+					error = set_put(set, src + k.t[prev].start, k.t[prev].end - k.t[prev].start,
+							count_args(&k, open, close), templated_at(&k, i));
+				break;
+			}
+			j = closing(&k, open);
+		}
+	}
+	free(k.t);
+	return error;
+}
+
+void rec_kernel_set_dispose(rec_kernel_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		free(set->names[i]);
+	free(set->names);
+	free(set->params);
+	free(set->templated);
+	memset(set, 0, sizeof(*set));
+}
+
+/* The kernel of that name taking nargs parameters: its index in set, or -1. */
+static int known(const rec_kernel_set *set, const char *name, size_t len, int nargs)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		if (strlen(set->names[i]) == len && memcmp(set->names[i], name, len) == 0 && set->params[i] == nargs)
+			return (int)i;
+	return -1;
+}
+
+int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const rec_kernel_set *set,
+		   const char *path, const char *src, size_t len, const char *include)
+{
+	toks k;
+	size_t i, copied = 0;
+	util_text_cursor where = { 0 };
+	int error;
+
+	*nlaunches = 0;
+	if ((error = lex(&k, lexer, path, src, len)) < 0)
+		return error;
+	for (i = 1; i < k.n; i++) {
+		size_t name = i - 1, callee, close, open, end;
+		unsigned line, col;
+		bool explicit_args;
+		int kernel;
+
+		if (!is(&k, i, "<<<"))
+			continue;
+		/* kernel<T, N><<<: the template arguments go with the kernel */
+		explicit_args = is(&k, name, ">") || is(&k, name, ">>");
+		if (explicit_args) {
+			int depth = 0;
+
+			for (; name > 0; name--) {
+				if (is(&k, name, ">"))
+					depth++;
+				else if (is(&k, name, ">>"))
+					depth += 2;
+				else if (is(&k, name, "<") && --depth == 0)
+					break;
+			}
+			if (name == 0)
+				continue;
+			name--;
+		}
+		if (!ident(&k, name))
+			continue;
+		callee = name;
+		/* ns::kernel */
+		while (callee >= 2 && is(&k, callee - 1, "::") && ident(&k, callee - 2))
+			callee -= 2;
+		for (close = i + 1; close < k.n && !is(&k, close, ">>>"); close++)
+			;
+		open = code(&k, close + 1);
+		if (close >= k.n || !is(&k, open, "(") || (end = closing(&k, open)) >= k.n ||
+		    (kernel = known(set, src + k.t[name].start, k.t[name].end - k.t[name].start, count_args(&k, open, end))) < 0)
+			continue;
+		util_text_position_from(&where, src, k.t[name].start, &line, &col);
+		util_buf_put(out, src + copied, k.t[callee].start - copied);
+		util_buf_printf(out, "HIPPORT_RECORD_LAUNCH%s(\"%.*s\", \"%s:%u\", ",
+				set->templated[kernel] && !explicit_args ? "_DEDUCED" : "",
+				(int)(k.t[name].end - k.t[name].start), src + k.t[name].start, path, line);
+		if (set->templated[kernel] && !explicit_args) {
+			/* the launch as written, in a generic lambda: its template arguments deduced as before */
+			util_buf_puts(out, "[&](auto &&...hipport_arg) { ");
+			util_buf_put(out, src + k.t[callee].start, k.t[close].end - k.t[callee].start);
+			util_buf_puts(out, "(hipport_arg...); }");
+		} else {
+			util_buf_put(out, src + k.t[callee].start, k.t[i].start - k.t[callee].start);
+		}
+		util_buf_puts(out, ", ");
+		util_buf_put(out, src + k.t[i].end, k.t[close].start - k.t[i].end);
+		util_buf_puts(out, ")");
+		copied = k.t[close].end;
+		(*nlaunches)++;
+		i = close;
+	}
+	free(k.t);
+	if (*nlaunches) {
+		util_buf b = UTIL_BUF_INIT;
+
+		util_buf_printf(&b, "#include \"%s\"\n#line 1\n", include);
+		util_buf_put(&b, out->ptr ? out->ptr : "", out->len);
+		util_buf_put(&b, src + copied, len - copied);
+		util_buf_dispose(out);
+		*out = b;
+	} else {
+		util_buf_clear(out);
+		util_buf_put(out, src, len);
+	}
+	return util_buf_oom(out) ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
+}

@@ -1,0 +1,40 @@
+/* Record-and-compare checks: copies of the original and of the port whose
+ * launches of the repository's kernels go through hipport_record.h
+ * (share/check), which captures each launch's arguments and the device
+ * memory they reach before and after (docs/checks.md). Token-exact like
+ * the translation: only the launches change. */
+#ifndef HIPPORT_CHECK_INSTRUMENT_H
+#define HIPPORT_CHECK_INSTRUMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "port/lex.h"
+#include "util/buf.h"
+
+/* The kernels a set of sources defines: a name and a parameter count each
+ * (two programs may each have a kernel of one name). */
+typedef struct rec_kernel_set {
+	char **names;
+	int *params;
+	bool *templated; /* declared after template <...> */
+	size_t n;
+} rec_kernel_set;
+
+/* Adds the __global__ functions that src defines. */
+int rec_kernel_set_add(rec_kernel_set *set, port_lexer *lexer, const char *path, const char *src, size_t len);
+void rec_kernel_set_dispose(rec_kernel_set *set);
+
+/* The instrumented copy of src (path relative to the work tree) into out:
+ * each kernel<<<config>>>(args) of a kernel in set of that name and as
+ * many parameters as args has (default arguments are not), becomes HIPPORT_RECORD_LAUNCH("kernel",
+ * "path:line", kernel, config)(args), or, for a template kernel launched
+ * without template arguments, HIPPORT_RECORD_LAUNCH_DEDUCED("kernel",
+ * "path:line", [&](auto &&...a) { kernel<<<config>>>(a...); }, config)(args),
+ * and `#include "include"` goes first
+ * (line numbers kept with #line). *nlaunches counts them; none leaves out
+ * a copy of src. */
+int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const rec_kernel_set *set,
+		   const char *path, const char *src, size_t len, const char *include);
+
+#endif

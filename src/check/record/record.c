@@ -1,0 +1,404 @@
+#include "check/record/record.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/file.h"
+
+static int bad_line(const char *dir, unsigned line, const char *what)
+{
+	return util_error_set(UTIL_EINPUT, "%s/launches.log:%u: %s", dir, line, what);
+}
+
+static int parse_arg(rec_launch *l, const char *text)
+{
+	rec_arg a, *m;
+	unsigned idx;
+	char kind[16], rest[320];
+	int n = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.owner = -1;
+	if (sscanf(text, "arg %u %15s %15s %n", &idx, kind, a.dtype, &n) < 3 || idx != l->nargs)
+		return -1;
+	snprintf(rest, sizeof(rest), "%s", text + n);
+	rest[strcspn(rest, "\r\n")] = '\0';
+	if (!strcmp(kind, "scalar")) {
+		a.kind = REC_SCALAR;
+		if (strlen(rest) >= sizeof(a.scalar))
+			return -1;
+		memcpy(a.scalar, rest, strlen(rest) + 1);
+	} else if (!strcmp(kind, "pointer") && !strcmp(rest, "unknown")) {
+		a.kind = REC_UNKNOWN;
+	} else if (!strcmp(kind, "pointer") && !strncmp(rest, "same ", 5)) {
+		unsigned first;
+
+		a.kind = REC_SAME;
+		if (sscanf(rest + 5, "%u %zu", &first, &a.offset) != 2)
+			return -1;
+	} else if (!strcmp(kind, "pointer")) {
+		uint64_t before, after;
+		unsigned owner;
+		const char *in;
+
+		a.kind = REC_POINTER;
+		if (sscanf(rest, "%zu %zu %" SCNx64 " %" SCNx64 " %63s", &a.offset, &a.bytes, &before, &after, a.file) != 5)
+			return -1;
+		a.before = before;
+		a.after = after;
+		if (!strcmp(a.file, "-"))
+			a.file[0] = '\0';
+		if ((in = strstr(rest, " in ")) && sscanf(in + 4, "%u+%zu", &owner, &a.at) == 2)
+			a.owner = (int)owner;
+	} else {
+		return -1;
+	}
+	if (!(m = realloc(l->args, (l->nargs + 1) * sizeof(*m))))
+		return -2;
+	l->args = m;
+	m[l->nargs++] = a;
+	return 0;
+}
+
+int rec_log_read(rec_log *out, const char *dir)
+{
+	util_buf path = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
+	char *line, *next;
+	unsigned lineno = 0;
+	int error = 0;
+
+	memset(out, 0, sizeof(*out));
+	util_buf_printf(&path, "%s/launches.log", dir);
+	if (util_buf_oom(&path) || !(out->dir = strdup(dir))) {
+		util_buf_dispose(&path);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	if ((error = util_file_read(&text, path.ptr, (size_t)1 << 30)) < 0)
+		goto done;
+	for (line = text.ptr; line && *line && error == 0; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		if (!*line)
+			continue;
+		if (!strncmp(line, "launch ", 7)) {
+			rec_launch *m = realloc(out->launches, (out->n + 1) * sizeof(*m)), *l;
+
+			if (!m) {
+				error = util_error_set(UTIL_ENOMEM, "out of memory");
+				break;
+			}
+			out->launches = m;
+			l = &m[out->n];
+			memset(l, 0, sizeof(*l));
+			if (sscanf(line, "launch %llu %127s %255s grid %u %u %u block %u %u %u shared %zu status %d %d", &l->seq,
+				   l->kernel, l->site, &l->grid[0], &l->grid[1], &l->grid[2], &l->block[0], &l->block[1],
+				   &l->block[2], &l->shared, &l->launch_status, &l->sync_status) != 12) {
+				error = bad_line(dir, lineno, "not a launch line");
+				break;
+			}
+			l->uncaptured = strstr(line, " uncaptured") != NULL;
+			out->n++;
+		} else if (!strncmp(line, "arg ", 4) && out->n) {
+			int rc = parse_arg(&out->launches[out->n - 1], line);
+
+			if (rc == -2)
+				error = util_error_set(UTIL_ENOMEM, "out of memory");
+			else if (rc < 0)
+				error = bad_line(dir, lineno, "not an argument of the launch before");
+		} else {
+			error = bad_line(dir, lineno, "neither a launch nor an argument line");
+		}
+	}
+done:
+	util_buf_dispose(&path);
+	util_buf_dispose(&text);
+	if (error < 0)
+		rec_log_dispose(out);
+	return error;
+}
+
+void rec_log_dispose(rec_log *log)
+{
+	size_t i;
+
+	for (i = 0; i < log->n; i++)
+		free(log->launches[i].args);
+	free(log->launches);
+	free(log->dir);
+	memset(log, 0, sizeof(*log));
+}
+
+/* The k-th launch of kernel in log, or NULL. */
+static const rec_launch *nth(const rec_log *log, const char *kernel, size_t k)
+{
+	size_t i;
+
+	for (i = 0; log && i < log->n; i++)
+		if (!strcmp(log->launches[i].kernel, kernel) && k-- == 0)
+			return &log->launches[i];
+	return NULL;
+}
+
+static size_t count_of(const rec_log *log, const char *kernel)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < log->n; i++)
+		n += !strcmp(log->launches[i].kernel, kernel);
+	return n;
+}
+
+static chk_dtype dtype_of(const char *name)
+{
+	int d = chk_dtype_parse(name);
+
+	if (d >= 0)
+		return (chk_dtype)d;
+	return strcmp(name, "f16?") == 0 ? CHK_F16 : CHK_U8;
+}
+
+static void *load(const char *dir, const rec_arg *a)
+{
+	util_buf path = UTIL_BUF_INIT, data = UTIL_BUF_INIT;
+	void *p = NULL;
+
+	util_buf_printf(&path, "%s/%s", dir, a->file);
+	if (!util_buf_oom(&path) && util_file_read(&data, path.ptr, a->bytes + 1) == 0 && data.len == a->bytes)
+		p = util_buf_detach(&data);
+	else
+		util_error_clear();
+	util_buf_dispose(&path);
+	util_buf_dispose(&data);
+	return p;
+}
+
+/* Whether the inputs of two launches match; an argument the two runs of
+ * the original disagree on (ref2) is not an input that can tell. */
+static bool same_inputs(const rec_launch *r, const rec_launch *r2, const rec_launch *p)
+{
+	size_t i;
+
+	for (i = 0; i < r->nargs; i++) {
+		const rec_arg *a = &r->args[i], *b = &p->args[i];
+		const rec_arg *c = r2 && i < r2->nargs ? &r2->args[i] : NULL;
+
+		if (a->kind == REC_SCALAR && strcmp(a->scalar, b->scalar) != 0 && !(c && strcmp(a->scalar, c->scalar)))
+			return false;
+		if (a->kind == REC_POINTER && b->kind == REC_POINTER && a->before != b->before &&
+		    !(c && c->kind == REC_POINTER && c->before != a->before))
+			return false;
+	}
+	return true;
+}
+
+/* Compares output i of a launch pair; false and k's verdict set when it differs. */
+static bool output_matches(rec_kernel *k, const rec_log *ref, const rec_log *port,
+			   const rec_launch *r, const rec_launch *r2, const rec_launch *p, size_t i)
+{
+	const rec_arg *a = &r->args[i], *b = &p->args[i];
+	const rec_arg *c = r2 && i < r2->nargs && r2->args[i].kind == REC_POINTER ? &r2->args[i] : NULL;
+	bool nondet = c && c->after != a->after;
+	chk_dtype t = dtype_of(a->dtype);
+	chk_tolerance tol = chk_default_tolerance(t);
+	void *x, *y;
+	bool pass;
+	char name[96];
+
+	if (a->owner >= 0)
+		snprintf(name, sizeof(name), "argument %zu (the pointer at byte %zu of argument %d)", i, a->at, a->owner);
+	else
+		snprintf(name, sizeof(name), "argument %zu", i);
+	k->compared++;
+	if (nondet)
+		k->nondeterministic = true;
+	if (a->after == b->after && a->bytes == b->bytes)
+		return true;
+	k->arg = (int)i;
+	k->dtype = t;
+	if (a->bytes != b->bytes) {
+		snprintf(k->message, sizeof(k->message), "%s: an allocation of %zu bytes in the original, %zu in the port",
+			 name, a->bytes, b->bytes);
+		k->verdict = REC_FAIL;
+		return false;
+	}
+	if (!a->file[0] || !b->file[0] || !(x = load(ref->dir, a))) {
+		snprintf(k->message, sizeof(k->message),
+			 "%s: its %zu bytes differ (hashed only: above HIPPORT_RECORD_MAX, no values to compare)", name,
+			 a->bytes);
+		k->verdict = REC_FAIL;
+		return false;
+	}
+	if (!(y = load(port->dir, b))) {
+		free(x);
+		snprintf(k->message, sizeof(k->message), "%s: %s/%s is missing", name, port->dir, b->file);
+		k->verdict = REC_ERROR;
+		return false;
+	}
+	pass = chk_compare(&k->stats, t, x, y, a->bytes / chk_dtype_size(t), &tol) != 0;
+	free(x);
+	free(y);
+	if (pass)
+		return true;
+	if (nondet && !chk_dtype_is_float(t)) {
+		snprintf(k->message, sizeof(k->message),
+			 "%s: nondeterministic in the original (two runs differ), and the port differs from both: "
+			 "not comparable exactly",
+			 name);
+		k->verdict = REC_ERROR;
+		return false;
+	}
+	snprintf(k->message, sizeof(k->message),
+		 "%s, %s: %zu of %zu values beyond tolerance, first at %zu: expected %.9g, got %.9g; max abs %.3g, "
+		 "max rel %.3g, max ulp %.0f%s",
+		 name, chk_dtype_name(t), k->stats.mismatches, a->bytes / chk_dtype_size(t), k->stats.first_mismatch,
+		 k->stats.expected_at_first, k->stats.got_at_first, k->stats.max_abs, k->stats.max_rel, k->stats.max_ulp,
+		 nondet ? " (nondeterministic in the original too)" : "");
+	k->verdict = REC_FAIL;
+	return false;
+}
+
+static void judge(rec_kernel *k, const rec_log *ref, const rec_log *ref2, const rec_log *port)
+{
+	size_t nr = count_of(ref, k->kernel), np = count_of(port, k->kernel), n = nr < np ? nr : np, j, i;
+	size_t differ = 0;
+
+	k->launches = n;
+	k->arg = -1;
+	k->verdict = REC_PASS;
+	for (j = 0; j < n; j++) {
+		const rec_launch *r = nth(ref, k->kernel, j), *p = nth(port, k->kernel, j);
+		const rec_launch *r2 = nth(ref2, k->kernel, j);
+
+		k->first_launch = j;
+		k->first_seq = p->seq;
+		if (p->launch_status || p->sync_status || r->launch_status || r->sync_status) {
+			snprintf(k->message, sizeof(k->message), "launch %zu failed in the %s (status %d, %d)", j,
+				 p->launch_status || p->sync_status ? "port" : "original",
+				 p->launch_status || p->sync_status ? p->launch_status : r->launch_status,
+				 p->launch_status || p->sync_status ? p->sync_status : r->sync_status);
+			k->verdict = REC_ERROR;
+			return;
+		}
+		if (r->uncaptured || p->uncaptured) {
+			k->uncaptured++;
+			continue;
+		}
+		if (r->nargs != p->nargs) {
+			snprintf(k->message, sizeof(k->message), "launch %zu has %zu arguments in the original, %zu in the port", j,
+				 r->nargs, p->nargs);
+			k->verdict = REC_ERROR;
+			return;
+		}
+		if (!same_inputs(r, r2, p)) {
+			differ++;
+			continue;
+		}
+		for (i = 0; i < r->nargs; i++) {
+			const rec_arg *a = &r->args[i], *b = &p->args[i];
+
+			if (a->kind != REC_POINTER || b->kind != REC_POINTER ||
+			    (a->after == a->before && b->after == b->before))
+				continue;
+			if (!output_matches(k, ref, port, r, r2, p, i))
+				return;
+		}
+	}
+	if (nr != np) {
+		snprintf(k->message, sizeof(k->message), "launched %zu times in the original, %zu in the port", nr, np);
+		k->verdict = REC_ERROR;
+	} else if (differ && differ + k->uncaptured == n) {
+		snprintf(k->message, sizeof(k->message),
+			 "every launch had other inputs than the original's: the divergence is before this kernel");
+		k->verdict = REC_INPUTS_DIFFER;
+	} else if (!k->compared) {
+		snprintf(k->message, sizeof(k->message),
+			 "nothing compared: no launch with the original's inputs changed memory its arguments reach, on "
+			 "either side (it rewrote the values already there, or its outputs are __device__ globals or "
+			 "host memory): a spec check can judge it");
+		k->verdict = REC_ERROR;
+	} else {
+		char past[96] = "";
+
+		if (k->uncaptured)
+			snprintf(past, sizeof(past), " (%zu past HIPPORT_RECORD_LAUNCHES: status only)", k->uncaptured);
+		snprintf(k->message, sizeof(k->message), "%zu launch%s%s, %zu output%s compared%s%s", n, n == 1 ? "" : "es",
+			 past, k->compared, k->compared == 1 ? "" : "s", differ ? ", some launches with other inputs skipped" : "",
+			 k->nondeterministic ? "; nondeterministic in the original, within tolerance" : "");
+	}
+}
+
+int rec_compare(rec_report *out, const rec_log *ref, const rec_log *ref2, const rec_log *port)
+{
+	size_t i, k;
+	const rec_log *both[2] = { ref, port };
+	unsigned long long best = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->first_divergent = -1;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < both[k]->n; i++) {
+			const rec_launch *l = &both[k]->launches[i];
+			size_t j;
+
+			for (j = 0; j < out->n && strcmp(out->kernels[j].kernel, l->kernel) != 0; j++)
+				;
+			if (j == out->n) {
+				rec_kernel *m = realloc(out->kernels, (out->n + 1) * sizeof(*m));
+
+				if (!m) {
+					rec_report_dispose(out);
+					return util_error_set(UTIL_ENOMEM, "out of memory");
+				}
+				out->kernels = m;
+				memset(&m[out->n], 0, sizeof(*m));
+				snprintf(m[out->n].kernel, sizeof(m->kernel), "%s", l->kernel);
+				snprintf(m[out->n].site, sizeof(m->site), "%s", l->site);
+				out->n++;
+			}
+		}
+	for (i = 0; i < out->n; i++) {
+		judge(&out->kernels[i], ref, ref2, port);
+		if (out->kernels[i].verdict == REC_FAIL &&
+		    (out->first_divergent < 0 || out->kernels[i].first_seq < best)) {
+			out->first_divergent = (int)i;
+			best = out->kernels[i].first_seq;
+		}
+	}
+	return 0;
+}
+
+void rec_report_dispose(rec_report *r)
+{
+	free(r->kernels);
+	memset(r, 0, sizeof(*r));
+}
+
+static const char *verdict_name(rec_verdict v)
+{
+	static const char *const names[] = { "pass", "fail", "inputs-differ", "error" };
+	return names[v];
+}
+
+void rec_report_print(FILE *f, const rec_report *r)
+{
+	size_t i;
+
+	fprintf(f, "%-32s %-14s %-8s %s\n", "KERNEL", "RESULT", "LAUNCHES", "MESSAGE");
+	for (i = 0; i < r->n; i++)
+		fprintf(f, "%-32s %-14s %-8zu %s\n", r->kernels[i].kernel, verdict_name(r->kernels[i].verdict),
+			r->kernels[i].launches, r->kernels[i].message);
+	if (r->first_divergent >= 0) {
+		const rec_kernel *k = &r->kernels[r->first_divergent];
+
+		fprintf(f, "first divergence: %s (%s), its launch %zu (launch %llu of the port's run), from the original's "
+			   "inputs: look here first\n",
+			k->kernel, k->site, k->first_launch, k->first_seq);
+	} else {
+		fprintf(f, "no kernel's outputs diverged from identical inputs\n");
+	}
+}
