@@ -1,7 +1,6 @@
 /* The review model and its keys. */
 #include "tui/app.h"
 
-#include <curses.h>
 #include <errno.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -159,6 +158,8 @@ int tui_app_init(tui_app *app, rv_session *session, port_lexer *lexer, const cha
 	app->session = session;
 	app->lexer = lexer;
 	app->root = root;
+	if ((error = tui_keymap_init(&app->keys)) < 0)
+		return error;
 	app->screen = *screen;
 	memset(screen, 0, sizeof(*screen));
 	app->files = calloc(count + 1, sizeof(*app->files));
@@ -196,6 +197,7 @@ void tui_app_dispose(tui_app *app)
 	tui_build_result_dispose(&app->build_pane.result);
 	util_buf_dispose(&app->build_pane.log);
 	tui_commit_info_dispose(&app->commit);
+	tui_keymap_dispose(&app->keys);
 	tui_screen_dispose(&app->screen);
 	memset(app, 0, sizeof(*app));
 }
@@ -551,60 +553,36 @@ static void search_key(tui_app *app, int key)
 {
 	size_t n = strlen(app->query);
 
-	if (key == '\n' || key == '\r' || key == KEY_ENTER)
+	if (key == TUI_KEY_ENTER)
 		search(app);
-	else if (key == 27)
+	else if (key == TUI_KEY_ESCAPE)
 		app->searching = false;
-	else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && n)
+	else if (key == TUI_KEY_BACKSPACE && n)
 		app->query[n - 1] = '\0';
 	else if (key >= ' ' && key < 127 && n + 1 < sizeof(app->query))
 		app->query[n] = (char)key, app->query[n + 1] = '\0';
 }
 
-/* The actions a user can rebind in .hipport/config ([keys] accept = y), by
- * the default key that does them. */
-static const struct {
-	const char *action;
-	int key;
-} actions[] = {
-	{ "down", 'j' },	    { "up", 'k' },	      { "first", 'g' },	     { "last", 'G' },
-	{ "switch-pane", '\t' },  { "open", '\n' },	      { "next-hunk", 'n' },   { "prev-hunk", 'p' },
-	{ "accept", 'a' },	    { "reject", 'r' },	      { "accept-all", 'A' },  { "reject-all", 'R' },
-	{ "edit", 'e' },	    { "fixes", 'f' },	      { "undo", 'u' },	     { "search", '/' },
-	{ "help", '?' },	    { "quit", 'q' },	      { "check", 'b' },	     { "commit", 'c' },
-	{ "specs", 's' },
-};
-
 int tui_app_bind(tui_app *app, const char *action, const char *key)
 {
-	int k = tui_key_parse(key);
-	size_t i;
-
-	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
-		if (strcmp(actions[i].action, action) == 0)
-			break;
-	if (i == sizeof(actions) / sizeof(actions[0]))
-		return util_error_set(UTIL_EINPUT, "keys.%s: no such action", action);
-	if (k < 0 || k >= 128)
-		return util_error_set(UTIL_EINPUT, "keys.%s: '%s' is not a key", action, key);
-	app->bindings[k] = actions[i].key;
-	return 0;
+	return tui_keymap_bind(&app->keys, action, key);
 }
 
 void tui_app_key(tui_app *app, int key)
 {
 	tui_file *f = current(app);
 	int page = app->screen.height > 4 ? app->screen.height - 4 : 1;
+	tui_action action;
 
 	app->message[0] = '\0';
-	/* a rebound key does its action; search text is typed as it is */
-	if (!app->searching && key >= 0 && key < 128 && app->bindings[key])
-		key = app->bindings[key];
+	key = tui_key_normal(key);
+	/* search text is typed as it is; other keys do their action */
 	if (app->searching) {
 		search_key(app, key);
 		return;
 	}
-	if (app->help && key != 'q') {
+	action = tui_keymap_action(&app->keys, key);
+	if (app->help) {
 		app->help = false;
 		return;
 	}
@@ -612,99 +590,92 @@ void tui_app_key(tui_app *app, int key)
 		choose_fix(app, key);
 		return;
 	}
-	if (tui_commit_key(app, key) || tui_build_key(app, key))
+	if (tui_commit_key(app, action, key) || tui_build_key(app, action, key))
 		return;
-	switch (key) {
-	case 'q':
-		if (app->help)
-			app->help = false;
-		else
-			app->quit = true;
+	switch (action) {
+	case TUI_ACTION_QUIT:
+		app->quit = true;
 		break;
-	case '?':
+	case TUI_ACTION_HELP:
 		app->help = true;
 		break;
-	case 'j':
-	case KEY_DOWN:
+	case TUI_ACTION_DOWN:
 		move_cursor(app, 1);
 		break;
-	case 'k':
-	case KEY_UP:
+	case TUI_ACTION_UP:
 		move_cursor(app, -1);
 		break;
-	case KEY_NPAGE:
+	case TUI_ACTION_PAGE_DOWN:
 		move_cursor(app, page);
 		break;
-	case KEY_PPAGE:
+	case TUI_ACTION_PAGE_UP:
 		move_cursor(app, -page);
 		break;
-	case 'g':
+	case TUI_ACTION_FIRST:
 		if (app->focus == TUI_FOCUS_FILES)
 			select_file(app, 0);
 		else
 			app->diff_top = 0;
 		break;
-	case 'G':
+	case TUI_ACTION_LAST:
 		if (app->focus == TUI_FOCUS_FILES)
 			select_file(app, app->nfiles ? app->nfiles - 1 : 0);
 		else
 			app->diff_top = (size_t)-1 / 2; /* clamped when drawn */
 		break;
-	case '\t':
+	case TUI_ACTION_SWITCH_PANE:
 		app->focus = app->focus == TUI_FOCUS_FILES ? TUI_FOCUS_DIFF : TUI_FOCUS_FILES;
 		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
+	case TUI_ACTION_OPEN:
 		if (!f)
 			break;
 		app->focus = TUI_FOCUS_DIFF;
 		app->hunk = first_pending(f, 0);
 		tui_diff_show_hunk(app);
 		break;
-	case 'n':
+	case TUI_ACTION_NEXT_HUNK:
 		next_hunk(app, 1);
 		break;
-	case 'p':
+	case TUI_ACTION_PREV_HUNK:
 		next_hunk(app, -1);
 		break;
-	case 'a':
-	case 'r':
+	case TUI_ACTION_ACCEPT:
+	case TUI_ACTION_REJECT:
 		if (!f || app->focus != TUI_FOCUS_DIFF || !f->hunks.count)
 			break;
-		if (decide(app, app->hunk, key == 'a' ? RV_ACCEPTED : RV_REJECTED, NULL, true)) {
+		if (decide(app, app->hunk, action == TUI_ACTION_ACCEPT ? RV_ACCEPTED : RV_REJECTED, NULL, true)) {
 			app->hunk = first_pending(f, app->hunk);
 			tui_diff_show_hunk(app);
 		}
 		break;
-	case 'A':
-	case 'R':
+	case TUI_ACTION_ACCEPT_ALL:
+	case TUI_ACTION_REJECT_ALL:
 		if (f)
-			decide_all(app, key == 'A' ? RV_ACCEPTED : RV_REJECTED);
+			decide_all(app, action == TUI_ACTION_ACCEPT_ALL ? RV_ACCEPTED : RV_REJECTED);
 		break;
-	case 'u':
+	case TUI_ACTION_UNDO:
 		undo(app);
 		break;
-	case 'e':
+	case TUI_ACTION_EDIT:
 		if (f && app->focus == TUI_FOCUS_DIFF && f->hunks.count)
 			edit(app);
 		break;
-	case '/':
+	case TUI_ACTION_SEARCH:
 		app->searching = true;
 		app->query[0] = '\0';
 		break;
-	case 'b':
+	case TUI_ACTION_CHECK:
 		if (f)
 			tui_build_start(app);
 		break;
-	case 'c':
+	case TUI_ACTION_COMMIT:
 		tui_commit_start(app);
 		break;
-	case 's':
+	case TUI_ACTION_SPECS:
 		if (f)
 			edit_specs(app);
 		break;
-	case 'f': {
+	case TUI_ACTION_FIXES: {
 		tui_fix_menu menu;
 
 		tui_fix_menu_make(app, &menu);
@@ -714,30 +685,9 @@ void tui_app_key(tui_app *app, int key)
 			snprintf(app->message, sizeof(app->message), "no fixes for the findings of this file");
 		break;
 	}
-	case KEY_RESIZE:
-		break;
-	default:
+	case TUI_ACTION_NONE:
+	case TUI_ACTION_COUNT:
 		snprintf(app->message, sizeof(app->message), "unbound key (? shows the keys)");
 		break;
 	}
-}
-
-int tui_key_parse(const char *name)
-{
-	static const struct {
-		const char *name;
-		int key;
-	} named[] = {
-		{ "Enter", '\n' }, { "Tab", '\t' },	     { "Down", KEY_DOWN }, { "Up", KEY_UP },
-		{ "PgDn", KEY_NPAGE }, { "PgUp", KEY_PPAGE }, { "Space", ' ' }, { "Escape", 27 },
-		{ "Backspace", KEY_BACKSPACE },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
-		if (strcmp(name, named[i].name) == 0)
-			return named[i].key;
-	if (strlen(name) == 1 && name[0] > ' ' && name[0] < 127)
-		return name[0];
-	return -1;
 }

@@ -11,6 +11,7 @@
 #include "review/hunks.h"
 #include "review/proposal.h"
 #include "review/session.h"
+#include "tui/action.h"
 #include "tui/screen.h"
 #include "util/buf.h"
 
@@ -102,7 +103,7 @@ typedef struct tui_app {
 	bool searching;       /* /: typing the text to search for */
 	char query[128];
 	bool quit;
-	int bindings[128];    /* a user's key -> the default key of its action, 0 when unbound */
+	tui_keymap keys;      /* the default keys and a user's bindings */
 	/* makes the proposal of file `index` again (after a fix was chosen) */
 	int (*repropose)(void *payload, size_t index, rv_proposal **out);
 	/* compile-checks file `index`, telling watch of the output as it comes */
@@ -153,9 +154,9 @@ int tui_app_edit_text(tui_app *app, const char *suffix, const char *text, util_b
 
 /* b and c: their panes' keys (true when the key was theirs), and the
  * states of the files after a commit changed them. */
-bool tui_build_key(tui_app *app, int key);
+bool tui_build_key(tui_app *app, tui_action action, int key);
 void tui_build_start(tui_app *app);
-bool tui_commit_key(tui_app *app, int key);
+bool tui_commit_key(tui_app *app, tui_action action, int key);
 void tui_commit_start(tui_app *app);
 void tui_app_refresh_states(tui_app *app);
 
@@ -167,10 +168,8 @@ void tui_progress_draw(tui_screen *s, const char *root, size_t done, size_t tota
 void tui_app_draw(tui_app *app);
 
 /* Binds key (a name, as for scripts) to an action ("accept", "next-hunk",
- * ...: the names are in app.c); UTIL_EINPUT for an unknown action or key. */
+ * ...: the names are in tui/action.h); UTIL_EINPUT for an unknown action or
+ * key. */
 int tui_app_bind(tui_app *app, const char *action, const char *key);
-
-/* Key names for scripts and bindings: "j", "Enter", "Tab", "Down", "PgDn"... */
-int tui_key_parse(const char *name);
 
 #endif

@@ -1,7 +1,6 @@
 /* b: the compile check of the selected file in a pane under the diff: the
  * compiler's output while it runs, then its errors; Enter on an error shows
  * its line in the diff (marked X in the middle column). */
-#include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,29 +61,26 @@ void tui_build_start(tui_app *app)
 	}
 }
 
-bool tui_build_key(tui_app *app, int key)
+bool tui_build_key(tui_app *app, tui_action action, int key)
 {
 	tui_build_pane *b = &app->build_pane;
 
 	if (!b->open)
 		return false;
-	switch (key) {
-	case 27:
+	if (key == TUI_KEY_ESCAPE) {
 		b->open = false;
 		return true;
-	case 'j':
-	case KEY_DOWN:
+	}
+	switch (action) {
+	case TUI_ACTION_DOWN:
 		if (b->selected + 1 < b->result.nerrors)
 			b->selected++;
 		return true;
-	case 'k':
-	case KEY_UP:
+	case TUI_ACTION_UP:
 		if (b->selected)
 			b->selected--;
 		return true;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
+	case TUI_ACTION_OPEN:
 		if (b->selected < b->result.nerrors) {
 			const tui_build_error *e = &b->result.errors[b->selected];
 

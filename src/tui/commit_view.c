@@ -56,17 +56,16 @@ static void commit(tui_app *app)
 	tui_app_refresh_states(app);
 }
 
-bool tui_commit_key(tui_app *app, int key)
+bool tui_commit_key(tui_app *app, tui_action action, int key)
 {
 	util_buf text = UTIL_BUF_INIT;
 
 	if (!app->commit_dialog)
 		return false;
-	switch (key) {
-	case 'y':
+	/* the dialog's answers are letters as typed, whatever they are bound to */
+	if (key == 'y') {
 		commit(app);
-		break;
-	case 'e':
+	} else if (key == 'e') {
 		if (tui_app_edit_text(app, ".txt", app->commit.message ? app->commit.message : "", &text) == 0 &&
 		    text.len) {
 			free(app->commit.message);
@@ -74,16 +73,11 @@ bool tui_commit_key(tui_app *app, int key)
 		} else if (!app->message[0]) {
 			snprintf(app->message, sizeof(app->message), "the editor failed; the message is as it was");
 		}
-		break;
-	case 'n':
-	case 'q':
-	case 27:
+	} else if (key == 'n' || key == TUI_KEY_ESCAPE || action == TUI_ACTION_QUIT) {
 		app->commit_dialog = false;
 		snprintf(app->message, sizeof(app->message), "no commit made");
-		break;
-	default:
-		break; /* the dialog waits for an answer */
 	}
+	/* any other key: the dialog waits for an answer */
 	util_buf_dispose(&text);
 	return true;
 }

@@ -84,41 +84,78 @@ void tui_status_draw(tui_app *app)
 	tui_screen_put(s, s->height - 1, 0, s->width, line, strlen(line), app->message[0] ? TUI_ERROR : TUI_TITLE);
 }
 
+/* The nth word of a blank-separated list, into word; false when none. */
+static bool nth_word(const char *list, size_t n, char *word, size_t size)
+{
+	size_t len;
+
+	for (;;) {
+		list += strspn(list, " ");
+		len = strcspn(list, " ");
+		if (!len)
+			return false;
+		if (!n--)
+			break;
+		list += len;
+	}
+	snprintf(word, size, "%.*s", (int)len, list);
+	return true;
+}
+
+/* The help's row of the actions from `first` on that share it (those after
+ * it with no help of their own): the first key of each, then their second
+ * keys, then the help. Returns the action after the row. */
+static size_t help_row(size_t first, char *line, size_t size)
+{
+	char keys[64] = "", word[32];
+	size_t end = first + 1, pos, a, n = 0;
+
+	while (end < TUI_ACTION_COUNT && !tui_actions[end].help[0])
+		end++;
+	for (pos = 0;; pos++) {
+		size_t before = n;
+
+		for (a = first; a < end; a++)
+			if (nth_word(tui_actions[a].keys, pos, word, sizeof(word)))
+				n += (size_t)snprintf(keys + n, sizeof(keys) - n, "%s%s",
+						      n == before ? (n ? "  " : "") : " ", word);
+		if (n == before || n >= sizeof(keys))
+			break;
+	}
+	snprintf(line, size, "%-14s %s", keys, tui_actions[first].help);
+	return end;
+}
+
+static void help_put(tui_screen *s, int *y, int width, const char *text)
+{
+	if (*y >= s->height - 1)
+		return;
+	tui_screen_fill(s, *y, 2, width, TUI_TITLE);
+	tui_screen_put(s, *y, 3, width - 2, text, strlen(text), TUI_TITLE);
+	(*y)++;
+}
+
 void tui_help_draw(tui_app *app)
 {
-	static const char *const lines[] = {
-		"Keys",
-		"",
-		"j k  Down Up   move (files) or scroll (diff)",
-		"PgDn PgUp g G  page, first, last",
-		"Tab            switch between the file list and the diff",
-		"Enter          the diff of the file, at its first undecided hunk",
-		"n p            next, previous hunk",
-		"a r            accept, reject the hunk at the cursor (written to the file at once)",
-		"e              edit the hunk's proposed lines in $VISUAL or $EDITOR",
-		"f              the fixes of the findings at the cursor, previewed; 1-9 takes one",
-		"A R            accept, reject every remaining hunk of the file",
-		"u              undo the last decision",
-		"/              search file names (file list) or lines (diff); Enter finds the next",
-		"b              compile check of the file for the offload arch; Enter shows an error",
-		"c              commit the validated files: y commits, e edits the message, n cancels",
-		"s              the file's kernel check specs in $EDITOR (drafted first if it has none)",
-		"?              this help (any key closes it)",
-		"q              quit; every decision is already saved",
+	static const char *const marks[] = {
 		"",
 		"Marks: A R E ? a hunk accepted, rejected, edited, pending; E W N between the",
 		"sides the worst finding on that source line (hipport scan lists it), X a build",
 		"error; files: + accepted, v validated (checks passed), ~ partial, ! stale, c committed",
 	};
 	tui_screen *s = &app->screen;
-	int width = s->width - 4 < 100 ? s->width - 4 : 100, y;
-	size_t i;
+	int width = s->width - 4 < 100 ? s->width - 4 : 100, y = 2;
+	char line[256];
+	size_t i, a;
 
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]) && (int)i + 2 < s->height - 1; i++) {
-		y = (int)i + 2;
-		tui_screen_fill(s, y, 2, width, TUI_TITLE);
-		tui_screen_put(s, y, 3, width - 2, lines[i], strlen(lines[i]), TUI_TITLE);
+	help_put(s, &y, width, "Keys");
+	help_put(s, &y, width, "");
+	for (a = 1; a < TUI_ACTION_COUNT;) {
+		a = help_row(a, line, sizeof(line));
+		help_put(s, &y, width, line);
 	}
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		help_put(s, &y, width, marks[i]);
 }
 
 void tui_app_draw(tui_app *app)
