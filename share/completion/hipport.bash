@@ -62,6 +62,11 @@ _hipport() {
 		[[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
 		return ;;
 	esac
+	# check's verbs, right after the command
+	if [[ $cmd == check && $prev == check ]]; then
+		COMPREPLY=($(compgen -W "draft bundle run import compare submit" -- "$cur") $(compgen -f -- "$cur"))
+		return
+	fi
 	COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _hipport hipport

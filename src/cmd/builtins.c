@@ -11,19 +11,26 @@ const cmd_builtin cmd_builtins[] = {
 		     "edited since." },
 	{ .name = "check", .run = cmd_check,
 	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_CHECK | CMD_OPT_FIX | CMD_OPT_ARCH | CMD_OPT_ANALYZE,
-	  .usage = "check [PATH...] [--draft-spec] [--bundle DIR [--slurm]] [--submit DIR] [--import FILE] [--record]\n"
-		   "       [--fix=ID,...|all]",
-	  .summary = "Kernel correctness checks (docs/checks.md). --draft-spec drafts a spec per kernel of the\n"
-		     "named files into .hipport/checks/. --bundle DIR writes a self-contained bundle whose\n"
-		     "run.sh builds each harness from the original (nvcc) and the port (hipcc, or nvcc\n"
-		     "through a compatibility header), runs and compares them, and writes results.json;\n"
-		     "--import records such a file. Plain 'check' runs the bundle here, records and prints\n"
-		     "the results, then check.command; exit 1 when a check fails. --record stores the\n"
-		     "reference outputs under .hipport/golden/. --fix takes fixes into the ports of files\n"
-		     "not under review, as translate does. --bundle DIR --slurm also writes Slurm job arrays\n"
-		     "(DIR/slurm/, [slurm] of .hipport/config); --submit DIR submits them with sbatch, follows\n"
-		     "them, merges their results into DIR/results.json and records it; run it again after an\n"
-		     "interruption, or to re-submit what did not finish." },
+	  .usage = "check [run] [PATH...] [--fix=ID,...|all] [--record]\n"
+		   "       check draft FILE...\n"
+		   "       check bundle DIR [PATH...] [--slurm]\n"
+		   "       check import FILE [--record]\n"
+		   "       check compare REF PORT [REF2]\n"
+		   "       check submit DIR",
+	  .summary = "Kernel correctness checks (docs/checks.md), a verb each (the options of the same names\n"
+		     "still work: --draft-spec, --bundle DIR, --import FILE, --compare, --submit DIR). 'draft'\n"
+		     "drafts a spec per kernel of the named files into .hipport/checks/. 'bundle DIR' writes a\n"
+		     "self-contained bundle: the program's files as each side has them, a harness per spec and\n"
+		     "the programs to record; its run.sh builds each from the original (nvcc) and the port\n"
+		     "(hipcc, or nvcc through a compatibility header), runs and compares them, and writes\n"
+		     "results.json; 'import' records such a file. 'run' (or no verb) runs the bundle here,\n"
+		     "records and prints the results, then check.command; exit 1 when a check fails.\n"
+		     "'compare' lines up two record runs. --record stores the reference outputs under\n"
+		     ".hipport/golden/. --fix takes fixes into the ports of files not under review, as\n"
+		     "translate does. bundle DIR --slurm also writes Slurm job arrays (DIR/slurm/, [slurm] of\n"
+		     ".hipport/config); 'submit DIR' submits them with sbatch, follows them, merges their\n"
+		     "results into DIR/results.json and records it; run it again after an interruption, or to\n"
+		     "re-submit what did not finish. A path named like a verb is given as ./NAME." },
 	{ .name = "commit", .run = cmd_commit,
 	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_ANALYZE | CMD_OPT_ARCH | CMD_OPT_COMMIT,
 	  .usage = "commit [PATH...] [-m SUMMARY] [--branch NAME] [--force] [--offload-arch=gfxNNN]",

@@ -1,700 +1,92 @@
-/* hipport check: kernel correctness checks (docs/checks.md).
- *   --draft-spec FILE...  a spec per kernel into .hipport/checks/
- *   --bundle DIR          a self-contained bundle (run.sh) for a GPU machine
- *   --import FILE         record a bundle's results.json
- *   (none)                the bundle written under .git/hipport/checks/ and run
- *                         here, its results recorded, then check.command
- * Compile checks (hipcc -c of each accepted file) come before the kernel
- * checks in run_here when they are added. */
-#include <errno.h>
-#include <stdio.h>
+/* hipport check: a family of verbs, as git remote add|remove is, each also
+ * the option it was before (docs/checks.md):
+ *   check draft FILE...        --draft-spec   specs drafted into .hipport/checks/
+ *   check bundle DIR [PATH...] --bundle DIR   a bundle for a GPU machine (sh DIR/run.sh)
+ *   check [run] [PATH...]                     compile checks, then the bundle run here
+ *   check import FILE          --import FILE  a bundle's results.json recorded
+ *   check compare REF PORT [REF2] --compare   two record runs lined up
+ *   check submit DIR           --submit DIR   a bundle's Slurm arrays run on a cluster
+ * A path named like a verb is given as ./draft. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "check/toolchain/arch.h"
-#include "check/bundle/bundle.h"
-#include "check/bundle/bundle_list.h"
-#include "check/kernel/draft.h"
-#include "check/bundle/program.h"
-#include "check/kernel/results.h"
-#include "check/kernel/spec.h"
-#include "check/kernel/spec_list.h"
-#include "cmd/check_compile.h"
+#include "cmd/check.h"
 #include "cmd/check_record.h"
 #include "cmd/check_slurm.h"
-#include "cmd/propose.h"
-#include "review/session.h"
-#include "review/single_source.h"
-#include "util/error.h"
-#include "util/file.h"
-#include "build/build.h"
-#include "vcs/config.h"
-#include "vcs/head.h"
 
-#define DEFAULT_OFFLOAD_ARCH "gfx90a"
+typedef struct check_verb {
+	const char *name;
+	const char **value; /* the option the verb's first argument sets, or NULL */
+	bool *flag;         /* the option the verb sets, or NULL */
+} check_verb;
 
-static int draft_specs(cmd_context *ctx)
+/* The verb in args[0], taken off args with the argument it takes. */
+static int take_verb(cmd_context *ctx)
 {
-	vcs_walk walk;
-	util_buf text = UTIL_BUF_INIT, path = UTIL_BUF_INIT;
-	size_t i, k;
-	int code = CMD_EXIT_OK, error;
+	const check_verb verbs[] = {
+		{ .name = "bundle", .value = &ctx->bundle },
+		{ .name = "compare", .flag = &ctx->compare },
+		{ .name = "draft", .flag = &ctx->draft_spec },
+		{ .name = "import", .value = &ctx->import },
+		{ .name = "run" },
+		{ .name = "submit", .value = &ctx->submit },
+	};
+	const check_verb *v = NULL;
+	size_t i, taken;
 
-	if (ctx->nargs < 1)
-		return cmd_fail(CMD_EXIT_USAGE, "check --draft-spec: name the CUDA files whose kernels to draft specs for");
-	if ((error = vcs_walk_paths(&walk, ctx->args, (size_t)ctx->nargs)) < 0)
-		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-	for (i = 0; i < walk.nfiles; i++) {
-		const vcs_file *f = &walk.files[i];
-		chk_spec *specs = NULL;
-		size_t n = 0;
-
-		if ((error = util_file_read(&text, f->fs_path, UTIL_FILE_DEFAULT_MAX_SIZE)) < 0 ||
-		    (error = chk_draft(&specs, &n, f->path, f->fs_path, text.ptr, text.len, NULL)) < 0) {
-			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-			continue;
-		}
-		if (!n && f->named)
-			fprintf(stderr, "hipport: %s: no __global__ function defined here\n", f->path);
-		for (k = 0; k < n; k++) {
-			if ((error = chk_draft_place(&path, walk.root, &specs[k])) < 0) {
-				code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-			} else if (error == 1) {
-				printf("%s: kept (exists; remove it to draft it again)\n", path.ptr);
-			} else if ((error = chk_spec_write(&specs[k], path.ptr)) < 0) {
-				code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-			} else {
-				printf("%s: drafted for %s in %s\n", path.ptr, specs[k].kernel, f->path);
-			}
-			chk_spec_dispose(&specs[k]);
-		}
-		free(specs);
-	}
-	util_buf_dispose(&text);
-	util_buf_dispose(&path);
-	vcs_walk_dispose(&walk);
-	return code;
-}
-
-/* The sources of the bundle: each walked file as the original and as the port. */
-typedef struct sources {
-	bundle_source *items;
-	util_buf *origs; /* originals the session keeps */
-	util_buf *ports; /* --single-source: the guarded branches, hipified */
-	size_t n;
-} sources;
-
-static void sources_dispose(sources *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; s->origs && i < n; i++)
-		util_buf_dispose(&s->origs[i]);
-	for (i = 0; s->ports && i < n; i++)
-		util_buf_dispose(&s->ports[i]);
-	free(s->origs);
-	free(s->ports);
-	free(s->items);
-}
-
-/* --single-source: the port a check builds is the guarded branch, as the
- * build's hipify makes it, with the guard macro defined. */
-static int hipify_single_sources(sources *s, const cmd_proposals *set, const cmd_context *ctx)
-{
-	port_lexer *lexer = NULL;
-	size_t i;
-	int error = 0;
-
-	if (!ctx->port.single_source)
+	for (i = 0; ctx->nargs > 0 && i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (strcmp(ctx->args[0], verbs[i].name) == 0)
+			v = &verbs[i];
+	if (!v)
 		return 0;
-	if (!(s->ports = calloc(set->n + 1, sizeof(*s->ports))))
-		return util_error_set(UTIL_ENOMEM, "out of memory");
-	if ((error = port_lexer_new(&lexer)) < 0)
-		return error;
-	for (i = 0; i < s->n && !error; i++) {
-		bundle_source *item = &s->items[i];
-
-		if (!rv_proposal_looks_like_cuda(item->port, item->port_len))
-			continue;
-		error = rv_single_source_port(&s->ports[i], lexer, ctx->rules, &ctx->port, item->path, item->port,
-					      item->port_len);
-		item->port = s->ports[i].ptr ? s->ports[i].ptr : "";
-		item->port_len = s->ports[i].len;
-	}
-	port_lexer_free(lexer);
-	return error;
-}
-
-static int collect_sources(sources *out, const cmd_proposals *set, const rv_session *session)
-{
-	size_t i;
-	int error;
-
-	out->n = 0;
-	out->items = calloc(set->n + 1, sizeof(*out->items));
-	out->origs = calloc(set->n + 1, sizeof(*out->origs));
-	if (!out->items || !out->origs)
-		return util_error_set(UTIL_ENOMEM, "out of memory");
-	for (i = 0; i < set->n; i++) {
-		const rv_proposal *p = &set->items[i];
-		const rv_session_file *rec = session ? rv_session_find(session, p->path) : NULL;
-		bundle_source *s = &out->items[out->n];
-
-		if (p->state == RV_PROPOSAL_BAD_INPUT || !p->source.ptr)
-			continue;
-		s->path = p->path;
-		s->orig = s->port = p->source.ptr;
-		s->orig_len = s->port_len = p->source.len;
-		if (rec) { /* decided on: the working tree is the port, the session has the original */
-			if ((error = rv_session_original(session, rec, &out->origs[i])) < 0)
-				return error;
-			s->orig = out->origs[i].ptr ? out->origs[i].ptr : "";
-			s->orig_len = out->origs[i].len;
-		} else if (p->state == RV_PROPOSAL_OK) {
-			s->port = p->port.output.ptr ? p->port.output.ptr : "";
-			s->port_len = p->port.output.len;
-		}
-		out->n++;
-	}
+	if ((v->value && *v->value) || (v->flag && *v->flag))
+		return cmd_fail(CMD_EXIT_USAGE, "check %s: said twice (the verb and its option)", v->name);
+	if (v->value && ctx->nargs < 2)
+		return cmd_fail(CMD_EXIT_USAGE, "check %s: name the %s", v->name,
+				strcmp(v->name, "import") == 0 ? "results.json to record" : "bundle's directory");
+	if (v->value)
+		*v->value = ctx->args[1];
+	if (v->flag)
+		*v->flag = true;
+	taken = v->value ? 2 : 1;
+	memmove(ctx->args, ctx->args + taken, ((size_t)ctx->nargs - taken + 1) * sizeof(*ctx->args));
+	ctx->nargs -= (int)taken;
 	return 0;
 }
 
-/* Without [record] sections: each directory of a source that defines a
- * kernel whose Makefile has a run target, built with make (the compiler as
- * CC and NVCC) and run with make run. */
-static int makefile_records(vcs_config *out, const char *root, const sources *src)
+static int import_file(cmd_context *ctx)
 {
-	util_buf path = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
-	size_t i, k;
-	int error = 0;
+	char *copy = strdup(ctx->import), *slash;
+	int code;
 
-	for (i = 0; i < src->n && error == 0; i++) {
-		const char *slash = strrchr(src->items[i].path, '/');
-		char *dir;
-		struct vcs_record *m;
-
-		if (!memmem(src->items[i].orig, src->items[i].orig_len, "__global__", 10))
-			continue;
-		if (!(dir = slash ? strndup(src->items[i].path, (size_t)(slash - src->items[i].path)) : strdup("."))) {
-			error = util_error_set(UTIL_ENOMEM, "out of memory");
-			break;
-		}
-		for (k = 0; k < out->nrecords && strcmp(out->records[k].dir, dir) != 0; k++)
-			;
-		util_buf_clear(&path);
-		util_buf_printf(&path, "%s%s/Makefile", root, dir);
-		util_buf_clear(&text);
-		if (k < out->nrecords || util_buf_oom(&path) || util_file_read(&text, path.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) < 0 ||
-		    !text.ptr || (strncmp(text.ptr, "run:", 4) != 0 && !strstr(text.ptr, "\nrun:"))) {
-			util_error_clear();
-			free(dir);
-			continue;
-		}
-		if (!(m = realloc(out->records, (out->nrecords + 1) * sizeof(*m)))) {
-			free(dir);
-			error = util_error_set(UTIL_ENOMEM, "out of memory");
-			break;
-		}
-		out->records = m;
-		m = &m[out->nrecords++];
-		m->dir = dir;
-		m->build = strdup("make CC=\"$HIPPORT_CXX\" NVCC=\"$HIPPORT_CXX\"");
-		m->run = strdup("make run");
-		if (!m->build || !m->run)
-			error = util_error_set(UTIL_ENOMEM, "out of memory");
-	}
-	util_buf_dispose(&path);
-	util_buf_dispose(&text);
-	return error;
-}
-
-/* Reads a program file for the bundle: the original as the session keeps it
- * (a file apply wrote), else as HEAD holds it, else as the work tree does;
- * the port as the work tree holds it, or, for a build file not yet applied,
- * as hipport proposes it. */
-typedef struct program_reader {
-	const char *root;
-	const rv_session *session; /* NULL outside a repository */
-	vcs_head *head;
-	const char *offload_arch;
-	util_buf orig;
-} program_reader;
-
-static int read_original(util_buf *out, program_reader *r, const char *path)
-{
-	const rv_session_file *rec = r->session ? rv_session_find(r->session, path) : NULL;
-	util_buf wt = UTIL_BUF_INIT;
-	int error;
-
-	util_buf_clear(out);
-	if (rec)
-		return rv_session_original(r->session, rec, out);
-	if (r->head && (error = vcs_head_read(out, r->head, path)) != UTIL_ENOTFOUND)
-		return error;
-	util_error_clear();
-	util_buf_printf(&wt, "%s%s", r->root, path);
-	error = util_buf_oom(&wt) ? util_error_set(UTIL_ENOMEM, "out of memory")
-				  : util_file_read(out, wt.ptr, (size_t)256 << 20);
-	util_buf_dispose(&wt);
-	return error;
-}
-
-static int read_program_file(util_buf *out, const char *path, bool port, void *payload)
-{
-	program_reader *r = payload;
-	util_buf wt = UTIL_BUF_INIT;
-	an_analysis hits;
-	int error;
-
-	if (!port)
-		return read_original(out, r, path);
-	util_buf_clear(out);
-	util_buf_printf(&wt, "%s%s", r->root, path);
-	if (util_buf_oom(&wt) || (error = util_file_read(out, wt.ptr, (size_t)256 << 20)) < 0) {
-		error = util_buf_oom(&wt) ? util_error_set(UTIL_ENOMEM, "out of memory") : error;
-		goto done;
-	}
-	/* a build file the work tree still holds as the original: its proposal */
-	if (bld_kind_of(path) == BLD_NONE || (error = read_original(&r->orig, r, path)) < 0 ||
-	    r->orig.len != out->len || memcmp(r->orig.ptr ? r->orig.ptr : "", out->ptr ? out->ptr : "", out->len) != 0)
-		goto done;
-	memset(&hits, 0, sizeof(hits));
-	util_buf_clear(out);
-	error = bld_translate(out, &hits, bld_kind_of(path), r->orig.ptr ? r->orig.ptr : "", r->orig.len, r->offload_arch);
-	an_analysis_dispose(&hits);
-done:
-	util_buf_dispose(&wt);
-	return error;
-}
-
-/* The program's other files: of the checked sources' and recorded directories. */
-static int collect_program(bundle_program *out, const bundle_input *in, const chk_spec_list *specs, const char *root)
-{
-	bundle_program_input pin;
-	const char **checked = calloc(specs->n + 1, sizeof(*checked));
-	size_t i;
-	int error;
-
-	if (!checked)
-		return util_error_set(UTIL_ENOMEM, "out of memory");
-	for (i = 0; i < specs->n; i++)
-		checked[i] = specs->items[i].source;
-	memset(&pin, 0, sizeof(pin));
-	pin.root = root;
-	pin.sources = in->sources;
-	pin.nsources = in->nsources;
-	pin.checked = checked;
-	pin.nchecked = specs->n;
-	pin.records = in->records;
-	pin.nrecords = in->nrecords;
-	pin.includes = in->includes;
-	error = bundle_program_collect(out, &pin);
-	free(checked);
-	return error;
-}
-
-/* With paths named, the specs of their files only. */
-static void keep_named(chk_spec_list *specs, const vcs_walk *named)
-{
-	size_t i, k, n = 0;
-
-	for (i = 0; i < specs->n; i++) {
-		for (k = 0; k < named->nfiles; k++)
-			if (strcmp(named->files[k].path, specs->items[i].source) == 0)
-				break;
-		if (k < named->nfiles)
-			specs->items[n++] = specs->items[i];
-		else
-			chk_spec_dispose(&specs->items[i]);
-	}
-	specs->n = n;
-}
-
-static void print_results(const chk_results *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++) {
-		const rv_session_check *c = &r->checks[i];
-
-		printf("%s: %s (%s%s%s)%s%s\n", c->name, c->status, c->platform, *c->arch ? " " : "", c->arch,
-		       *c->message ? ": " : "", c->message);
-	}
-}
-
-/* Exit 1 when a check failed or could not run its harness. */
-static int results_code(const chk_results *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (strcmp(r->checks[i].status, "fail") == 0 || strcmp(r->checks[i].status, "error") == 0)
-			return CMD_EXIT_FINDINGS;
-	return CMD_EXIT_OK;
-}
-
-/* Stores the reference outputs a bundle's run left (work/ref/NAME) as golden outputs. */
-static int record_golden(const char *bundle_dir, const char *root, const chk_results *r)
-{
-	util_buf from = UTIL_BUF_INIT, to = UTIL_BUF_INIT;
-	size_t i;
-	int error = 0;
-
-	for (i = 0; !error && i < r->n; i++) {
-		util_buf_clear(&from);
-		util_buf_clear(&to);
-		util_buf_printf(&from, "%s/work/ref/%s", bundle_dir, r->checks[i].name);
-		util_buf_printf(&to, "%s.hipport/golden/%s", root, r->checks[i].name);
-		util_buf_puts(&from, "/meta.txt");
-		if (util_buf_oom(&from) || util_buf_oom(&to) || access(from.ptr, F_OK) != 0) {
-			printf("%s: no reference outputs to record\n", r->checks[i].name);
-			continue;
-		}
-		from.ptr[from.len -= strlen("/meta.txt")] = '\0';
-		if ((error = bundle_remove_tree(to.ptr)) == 0 && (error = bundle_copy_files(from.ptr, to.ptr)) == 0)
-			printf("%s: reference outputs recorded in %s\n", r->checks[i].name, to.ptr);
-	}
-	util_buf_dispose(&from);
-	util_buf_dispose(&to);
-	return error;
-}
-
-/* The checks results may speak of: those of the bundle beside them (its
- * port/ holds their sources), else the repository's specs (the work tree). */
-static int known_checks(chk_results_known *out, bundle_list *list, chk_spec_list *specs, util_buf *files,
-			const char *bundle_dir, const char *root)
-{
-	const char **names, **srcs;
-	size_t i, n;
-	int error;
-
-	util_buf_printf(files, "%s/bundle.conf", bundle_dir);
-	if (util_buf_oom(files))
-		return util_error_set(UTIL_ENOMEM, "out of memory");
-	if (access(files->ptr, F_OK) == 0) {
-		util_buf_clear(files);
-		util_buf_printf(files, "%s/port", bundle_dir);
-		if ((error = bundle_list_read(list, bundle_dir)) < 0)
-			return error;
-		n = list->nchecks;
-	} else {
-		util_buf_clear(files);
-		util_buf_puts(files, root);
-		if ((error = chk_spec_list_load(specs, root)) < 0)
-			return error;
-		n = specs->n;
-	}
-	names = calloc(n + 1, sizeof(*names));
-	srcs = calloc(n + 1, sizeof(*srcs));
-	if (!names || !srcs || util_buf_oom(files)) {
-		free(names);
-		free(srcs);
-		return util_error_set(UTIL_ENOMEM, "out of memory");
-	}
-	for (i = 0; i < n; i++) {
-		names[i] = list->nchecks ? list->items[i].name : specs->items[i].name;
-		srcs[i] = list->nchecks ? list->items[i].source : specs->items[i].source;
-	}
-	out->names = names;
-	out->sources = srcs;
-	out->n = n;
-	out->files = files->ptr;
-	return 0;
-}
-
-/* Reads results.json, records it in the session (and golden outputs), prints it. */
-int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
-{
-	vcs_walk walk;
-	rv_session session;
-	chk_results r;
-	chk_results_known known = { .n = 0 };
-	bundle_list list = { .nitems = 0 };
-	chk_spec_list specs = { .n = 0 };
-	util_buf files = UTIL_BUF_INIT;
-	int error, code;
-
-	memset(&walk, 0, sizeof(walk));
-	memset(&session, 0, sizeof(session));
-	if ((error = chk_results_read(&r, path)) < 0)
-		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
-	if ((error = vcs_walk_locate(&walk, ".")) < 0 || !walk.git_dir) {
-		code = cmd_fail(CMD_EXIT_USAGE, "check: not inside a git repository (results are recorded in .git/hipport)");
-		goto done;
-	}
-	if ((error = known_checks(&known, &list, &specs, &files, bundle_dir, walk.root)) < 0 ||
-	    (error = chk_results_match(&r, path, &known)) < 0) {
-		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
-		goto done;
-	}
-	if ((error = rv_session_open(&session, walk.git_dir)) < 0 ||
-	    (error = rv_session_record_checks(&session, r.checks, r.n)) < 0 ||
-	    (ctx->record && (error = record_golden(bundle_dir, walk.root, &r)) < 0)) {
-		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-		goto done;
-	}
-	print_results(&r);
-	code = cmd_check_compare_bundle(bundle_dir, results_code(&r));
-done:
-	free((void *)known.names);
-	free((void *)known.sources);
-	bundle_list_dispose(&list);
-	chk_spec_list_dispose(&specs);
-	util_buf_dispose(&files);
-	rv_session_dispose(&session);
-	vcs_walk_dispose(&walk);
-	chk_results_dispose(&r);
-	return code;
-}
-
-/* Runs argv in dir, without a shell; its exit status, or -1. */
-static int spawn(char *const argv[], const char *dir, const char *timeout)
-{
-	int status = -1;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		if ((dir && chdir(dir) < 0) || (timeout && setenv("CHECK_TIMEOUT", timeout, 1) < 0))
-			_exit(127);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (pid < 0)
-		return -1;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* check.command, in the work tree: the project's own tests. */
-static int project_command(const char *root, const char *command)
-{
-	char *argv[] = { "sh", "-c", (char *)command, NULL };
-	int rc;
-
-	printf("check.command: %s\n", command);
-	fflush(stdout);
-	rc = spawn(argv, root, NULL);
-	printf("check.command: exit %d%s\n", rc, rc == 0 ? "" : " (failed)");
-	return rc == 0 ? CMD_EXIT_OK : CMD_EXIT_FINDINGS;
-}
-
-static int run_here(cmd_context *ctx, const char *dir, const char *root, const char *command)
-{
-	util_buf script = UTIL_BUF_INIT, results = UTIL_BUF_INIT;
-	char timeout[16], *argv[3];
-	int rc, code;
-
-	util_buf_printf(&script, "%s/run.sh", dir);
-	util_buf_printf(&results, "%s/results.json", dir);
-	snprintf(timeout, sizeof(timeout), "%u", ctx->check_timeout);
-	argv[0] = "sh";
-	argv[1] = script.ptr;
-	argv[2] = NULL;
-	fflush(stdout);
-	if (util_buf_oom(&script) || util_buf_oom(&results)) {
-		code = cmd_fail(CMD_EXIT_USAGE, "out of memory");
-	} else if ((rc = spawn(argv, NULL, ctx->check_timeout ? timeout : NULL)) != 0) {
-		code = cmd_fail(rc == 127 ? CMD_EXIT_TOOLCHAIN : CMD_EXIT_USAGE, "%s: exit %d (no results)", script.ptr,
-				rc);
-	} else {
-		printf("\n");
-		code = cmd_check_import(ctx, results.ptr, dir);
-		if (command && code != CMD_EXIT_USAGE && project_command(root, command) != CMD_EXIT_OK)
-			code = CMD_EXIT_FINDINGS;
-	}
-	util_buf_dispose(&script);
-	util_buf_dispose(&results);
-	return code;
-}
-
-static int bundle_and_run(cmd_context *ctx)
-{
-	cmd_proposals set;
-	vcs_walk named;
-	char *whole[2] = { NULL, NULL };
-	rv_session session;
-	vcs_config cfg;
-	chk_spec_list specs;
-	sources src;
-	bundle_input in;
-	util_buf dir = UTIL_BUF_INIT, golden = UTIL_BUF_INIT;
-	vcs_config defaults;
-	bundle_program program = { .n = 0 };
-	program_reader reader = { .root = NULL };
-	tc_arch_choice arch = { NULL, TC_ARCH_FROM_NONE };
-	char *includes = NULL;
-	const char *root;
-	size_t compile_failed = 0;
-	int code, error;
-
-	memset(&session, 0, sizeof(session));
-	memset(&cfg, 0, sizeof(cfg));
-	memset(&defaults, 0, sizeof(defaults));
-	memset(&specs, 0, sizeof(specs));
-	memset(&src, 0, sizeof(src));
-	memset(&in, 0, sizeof(in));
-	memset(&named, 0, sizeof(named));
-	memset(&set, 0, sizeof(set));
-	/* the paths choose the specs; the bundle holds every file of the
-	 * repository, which the checked files may include */
-	if ((error = vcs_walk_paths(&named, ctx->args, (size_t)ctx->nargs)) < 0) {
-		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-		goto done;
-	}
-	whole[0] = named.root;
-	if (named.root) {
-		char **args = ctx->args;
-		int nargs = ctx->nargs;
-
-		ctx->args = whole;
-		ctx->nargs = 1;
-		code = cmd_proposals_make(ctx, &set);
-		ctx->args = args;
-		ctx->nargs = nargs;
-	} else {
-		code = cmd_proposals_make(ctx, &set);
-	}
-	if (code != 0)
-		goto done;
-	root = set.walk.root ? set.walk.root : "";
-	if (!ctx->bundle && !set.walk.git_dir) {
-		code = cmd_fail(CMD_EXIT_USAGE, "check: not inside a git repository: give --bundle DIR");
-		goto done;
-	}
-	if ((set.walk.git_dir && (error = rv_session_open(&session, set.walk.git_dir)) < 0) ||
-	    (error = vcs_config_read(&cfg, root)) < 0 || (error = chk_spec_list_load(&specs, root)) < 0 ||
-	    (error = collect_sources(&src, &set, set.walk.git_dir ? &session : NULL)) < 0 ||
-	    (error = hipify_single_sources(&src, &set, ctx)) < 0 ||
-	    (error = tc_offload_arch_resolve(ctx->offload_arch, set.walk.root, &arch)) < 0 ||
-	    !(includes = cmd_check_includes(root, &cfg))) {
-		code = cmd_fail(cmd_exit_for(error), "%s", error ? util_error_last() : "out of memory");
-		goto done;
-	}
-	/* the compile checks first: each reviewed file as the working tree holds it */
-	if (!ctx->bundle &&
-	    (error = cmd_check_compile(ctx, &set, ctx->nargs ? &named : NULL, &session, arch.value,
-				       &compile_failed)) < 0) {
-		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-		goto done;
-	}
-	if (ctx->nargs)
-		keep_named(&specs, &named);
-	if (!specs.n && !ctx->bundle) {
-		code = compile_failed ? CMD_EXIT_FINDINGS : CMD_EXIT_OK;
-		if (ctx->verbosity >= 0)
-			fprintf(stderr, "hipport: no kernel check specs (hipport check --draft-spec FILE drafts them)\n");
-		goto done;
-	}
-	if (ctx->bundle)
-		util_buf_puts(&dir, ctx->bundle);
-	else
-		util_buf_printf(&dir, "%s/hipport/checks/bundle", set.walk.git_dir);
-	util_buf_printf(&golden, "%s.hipport/golden", root);
-	in.specs = specs.items;
-	in.nspecs = specs.n;
-	in.sources = src.items;
-	in.nsources = src.n;
-	in.includes = includes;
-	in.flags = cfg.check_flags;
-	if (cfg.nrecords) {
-		in.records = cfg.records;
-		in.nrecords = cfg.nrecords;
-	} else if ((error = makefile_records(&defaults, root, &src)) < 0) {
-		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-		goto done;
-	} else {
-		in.records = defaults.records;
-		in.nrecords = defaults.nrecords;
-	}
-	/* record-and-compare alone is a bundle too: the program's launches are its checks */
-	if (!specs.n && !in.nrecords) {
-		code = cmd_fail(CMD_EXIT_USAGE, "check: no kernel check specs in %s.hipport/checks/ "
-				"(draft them with: hipport check --draft-spec FILE) and no program to record "
-				"([record \"DIR\"] in .hipport/config, or a Makefile with a run target)", root);
-		goto done;
-	}
-	in.rules = ctx->rules;
-	in.offload_arch = arch.value ? arch.value : DEFAULT_OFFLOAD_ARCH;
-	reader.root = root;
-	reader.session = set.walk.git_dir ? &session : NULL;
-	reader.offload_arch = in.offload_arch;
-	if ((error = collect_program(&program, &in, &specs, root)) < 0 || (error = vcs_head_open(&reader.head, root)) < 0) {
-		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-		goto done;
-	}
-	in.program = program.files;
-	in.nprogram = program.n;
-	in.read_program_file = read_program_file;
-	in.payload = &reader;
-	in.golden_root = golden.ptr;
-	if (util_buf_oom(&dir) || util_buf_oom(&golden)) {
-		code = cmd_fail(CMD_EXIT_USAGE, "out of memory");
-		goto done;
-	}
-	if (ctx->slurm && (code = cmd_check_slurm_precheck(root)) != CMD_EXIT_OK)
-		goto done;
-	if ((error = bundle_write(dir.ptr, &in)) < 0) {
-		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-		goto done;
-	}
-	if (ctx->bundle) {
-		printf("%s: bundle of %zu kernel checks and %zu programs to record; run it with: sh %s/run.sh\n", dir.ptr,
-		       specs.n, in.nrecords, dir.ptr);
-		if (ctx->slurm)
-			code = cmd_check_slurm_write(dir.ptr, root, in.offload_arch);
-		goto done;
-	}
-	code = run_here(ctx, dir.ptr, root, cfg.check_command);
-	if (code == CMD_EXIT_OK && compile_failed)
-		code = CMD_EXIT_FINDINGS;
-done:
-	tc_arch_choice_dispose(&arch);
-	free(includes);
-	util_buf_dispose(&dir);
-	util_buf_dispose(&golden);
-	sources_dispose(&src, set.n);
-	chk_spec_list_dispose(&specs);
-	vcs_config_dispose(&cfg);
-	vcs_config_dispose(&defaults);
-	bundle_program_dispose(&program);
-	vcs_head_free(reader.head);
-	util_buf_dispose(&reader.orig);
-	rv_session_dispose(&session);
-	cmd_proposals_dispose(&set);
-	vcs_walk_dispose(&named);
+	if (!copy)
+		return cmd_fail(CMD_EXIT_USAGE, "out of memory");
+	slash = strrchr(copy, '/');
+	if (slash)
+		*slash = '\0';
+	code = cmd_check_import(ctx, ctx->import, slash ? copy : ".");
+	free(copy);
 	return code;
 }
 
 int cmd_check(cmd_context *ctx)
 {
+	int code;
+
+	if ((code = take_verb(ctx)) != 0)
+		return code;
 	if ((ctx->draft_spec ? 1 : 0) + (ctx->bundle ? 1 : 0) + (ctx->import ? 1 : 0) + (ctx->compare ? 1 : 0) +
 	    (ctx->submit ? 1 : 0) > 1)
-		return cmd_fail(CMD_EXIT_USAGE, "check: --draft-spec, --bundle, --import, --compare and --submit go one at a time");
+		return cmd_fail(CMD_EXIT_USAGE, "check: draft, bundle, import, compare and submit go one at a time");
 	if (ctx->slurm && !ctx->bundle)
-		return cmd_fail(CMD_EXIT_USAGE, "check: --slurm goes with --bundle DIR (then: hipport check --submit DIR)");
+		return cmd_fail(CMD_EXIT_USAGE, "check: --slurm goes with bundle DIR (then: hipport check submit DIR)");
 	if (ctx->submit)
 		return cmd_check_submit(ctx);
 	if (ctx->draft_spec)
-		return draft_specs(ctx);
+		return cmd_check_draft(ctx);
 	if (ctx->compare)
 		return cmd_check_compare(ctx);
-	if (ctx->import) {
-		char *copy = strdup(ctx->import), *slash;
-		int code;
-
-		if (!copy)
-			return cmd_fail(CMD_EXIT_USAGE, "out of memory");
-		slash = strrchr(copy, '/');
-		if (slash)
-			*slash = '\0';
-		code = cmd_check_import(ctx, ctx->import, slash ? copy : ".");
-		free(copy);
-		return code;
-	}
-	return bundle_and_run(ctx);
+	if (ctx->import)
+		return import_file(ctx);
+	return cmd_check_bundle(ctx);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check/slurm/slurm.h"
+#include "cmd/check.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/file.h"

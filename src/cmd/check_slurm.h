@@ -19,7 +19,4 @@ int cmd_check_slurm_precheck(const char *root);
  * interrupted: the jobs run on and a second --submit follows them again). */
 int cmd_check_submit(cmd_context *ctx);
 
-/* Records a results.json in the session and prints it (check.c). */
-int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir);
-
 #endif

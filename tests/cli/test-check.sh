@@ -341,4 +341,30 @@ rm -rf "$repo/.hipport/checks"
 check "no specs" 2 "$hipport" -C "$repo" check --bundle "$tmp/b3"
 expect "no specs said" "$tmp/err" "no kernel check specs"
 check "one mode at a time" 2 "$hipport" -C "$repo" check --draft-spec --import x.json src/a.cu
+
+# --- the verbs: each the option of its name ---------------------------------
+verbs="$tmp/verbs"
+cp -r "$src/share/examples/fastops" "$verbs" && rm -rf "$verbs/.hipport" &&
+	(cd "$verbs" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm x) || exit 2
+check "check draft" 0 "$hipport" -C "$verbs" check draft src/transpose.cu
+expect "check draft drafts" "$tmp/out" "drafted for fastops::transpose"
+check "check bundle" 0 "$hipport" -C "$verbs" check bundle "$tmp/vb" src/transpose.cu
+truth "check bundle writes run.sh" test -f "$tmp/vb/run.sh"
+check "check bundle: paths choose specs" 0 grep -c . "$tmp/vb/checks.list"
+expect "one check" "$tmp/out" "1"
+check "run.sh of the verb's bundle" 0 sh "$tmp/vb/run.sh"
+"$hipport" -C "$verbs" check --import "$tmp/vb/results.json" >"$tmp/import-option.out" 2>&1
+want=$?
+check "check import as --import" $want "$hipport" -C "$verbs" check import "$tmp/vb/results.json"
+expect "check import records" "$tmp/out" "transpose"
+truth "the verb says what the option says" cmp -s "$tmp/out" "$tmp/import-option.out"
+check "check bundle without DIR" 2 "$hipport" -C "$verbs" check bundle
+expect "bundle's DIR asked for" "$tmp/err" "check bundle: name the bundle's directory"
+check "verb and option" 2 "$hipport" -C "$verbs" check bundle "$tmp/vb2" --bundle "$tmp/vb3"
+expect "said twice" "$tmp/err" "said twice"
+check "two verbs' modes" 2 "$hipport" -C "$verbs" check draft --import x.json src/transpose.cu
+"$hipport" -C "$verbs" check src/transpose.cu >"$tmp/run-plain.out" 2>/dev/null
+want=$?
+check "check run as plain check" $want "$hipport" -C "$verbs" check run src/transpose.cu
+truth "check run runs the checks" grep -q "transpose" "$tmp/out"
 finish

@@ -1,0 +1,25 @@
+/* hipport check, a family of verbs (docs/checks.md): draft, bundle, run,
+ * import, compare, submit. Each verb is also the option it was before
+ * (check --bundle DIR is check bundle DIR); cmd/check.c dispatches. */
+#ifndef HIPPORT_CMD_CHECK_H
+#define HIPPORT_CMD_CHECK_H
+
+#include "check/kernel/results.h"
+#include "cmd/cmd.h"
+
+/* check draft FILE...: specs drafted into .hipport/checks/. */
+int cmd_check_draft(cmd_context *ctx);
+
+/* check bundle DIR [PATH...] (ctx->bundle set), or check [run] [PATH...]:
+ * the bundle written for a GPU machine, or written and run here. */
+int cmd_check_bundle(cmd_context *ctx);
+
+/* check import FILE: records path, the results.json of the bundle in
+ * bundle_dir (or of none), then compares the bundle's record runs. */
+int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir);
+
+/* One line per result; exit 1 when a check failed or could not run. */
+void cmd_check_print_results(const chk_results *r);
+int cmd_check_results_code(const chk_results *r);
+
+#endif

@@ -1,0 +1,155 @@
+/* hipport check import FILE (--import): the results.json a bundle's run.sh
+ * wrote, held to the checks the bundle made, recorded in the session (and
+ * the reference outputs as golden outputs with --record), then the
+ * bundle's record runs compared. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check/bundle/bundle.h"
+#include "check/bundle/bundle_list.h"
+#include "check/kernel/results.h"
+#include "check/kernel/spec_list.h"
+#include "cmd/check.h"
+#include "cmd/check_record.h"
+#include "review/session.h"
+#include "util/error.h"
+#include "vcs/walk.h"
+
+void cmd_check_print_results(const chk_results *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const rv_session_check *c = &r->checks[i];
+
+		printf("%s: %s (%s%s%s)%s%s\n", c->name, c->status, c->platform, *c->arch ? " " : "", c->arch,
+		       *c->message ? ": " : "", c->message);
+	}
+}
+
+/* Exit 1 when a check failed or could not run its harness. */
+int cmd_check_results_code(const chk_results *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (strcmp(r->checks[i].status, "fail") == 0 || strcmp(r->checks[i].status, "error") == 0)
+			return CMD_EXIT_FINDINGS;
+	return CMD_EXIT_OK;
+}
+
+/* Stores the reference outputs a bundle's run left (work/ref/NAME) as golden outputs. */
+static int record_golden(const char *bundle_dir, const char *root, const chk_results *r)
+{
+	util_buf from = UTIL_BUF_INIT, to = UTIL_BUF_INIT;
+	size_t i;
+	int error = 0;
+
+	for (i = 0; !error && i < r->n; i++) {
+		util_buf_clear(&from);
+		util_buf_clear(&to);
+		util_buf_printf(&from, "%s/work/ref/%s", bundle_dir, r->checks[i].name);
+		util_buf_printf(&to, "%s.hipport/golden/%s", root, r->checks[i].name);
+		util_buf_puts(&from, "/meta.txt");
+		if (util_buf_oom(&from) || util_buf_oom(&to) || access(from.ptr, F_OK) != 0) {
+			printf("%s: no reference outputs to record\n", r->checks[i].name);
+			continue;
+		}
+		from.ptr[from.len -= strlen("/meta.txt")] = '\0';
+		if ((error = bundle_remove_tree(to.ptr)) == 0 && (error = bundle_copy_files(from.ptr, to.ptr)) == 0)
+			printf("%s: reference outputs recorded in %s\n", r->checks[i].name, to.ptr);
+	}
+	util_buf_dispose(&from);
+	util_buf_dispose(&to);
+	return error;
+}
+
+/* The checks results may speak of: those of the bundle beside them (its
+ * port/ holds their sources), else the repository's specs (the work tree). */
+static int known_checks(chk_results_known *out, bundle_list *list, chk_spec_list *specs, util_buf *files,
+			const char *bundle_dir, const char *root)
+{
+	const char **names, **srcs;
+	size_t i, n;
+	int error;
+
+	util_buf_printf(files, "%s/bundle.conf", bundle_dir);
+	if (util_buf_oom(files))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	if (access(files->ptr, F_OK) == 0) {
+		util_buf_clear(files);
+		util_buf_printf(files, "%s/port", bundle_dir);
+		if ((error = bundle_list_read(list, bundle_dir)) < 0)
+			return error;
+		n = list->nchecks;
+	} else {
+		util_buf_clear(files);
+		util_buf_puts(files, root);
+		if ((error = chk_spec_list_load(specs, root)) < 0)
+			return error;
+		n = specs->n;
+	}
+	names = calloc(n + 1, sizeof(*names));
+	srcs = calloc(n + 1, sizeof(*srcs));
+	if (!names || !srcs || util_buf_oom(files)) {
+		free(names);
+		free(srcs);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		names[i] = list->nchecks ? list->items[i].name : specs->items[i].name;
+		srcs[i] = list->nchecks ? list->items[i].source : specs->items[i].source;
+	}
+	out->names = names;
+	out->sources = srcs;
+	out->n = n;
+	out->files = files->ptr;
+	return 0;
+}
+
+/* Reads results.json, records it in the session (and golden outputs), prints it. */
+int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
+{
+	vcs_walk walk;
+	rv_session session;
+	chk_results r;
+	chk_results_known known = { .n = 0 };
+	bundle_list list = { .nitems = 0 };
+	chk_spec_list specs = { .n = 0 };
+	util_buf files = UTIL_BUF_INIT;
+	int error, code;
+
+	memset(&walk, 0, sizeof(walk));
+	memset(&session, 0, sizeof(session));
+	if ((error = chk_results_read(&r, path)) < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	if ((error = vcs_walk_locate(&walk, ".")) < 0 || !walk.git_dir) {
+		code = cmd_fail(CMD_EXIT_USAGE, "check: not inside a git repository (results are recorded in .git/hipport)");
+		goto done;
+	}
+	if ((error = known_checks(&known, &list, &specs, &files, bundle_dir, walk.root)) < 0 ||
+	    (error = chk_results_match(&r, path, &known)) < 0) {
+		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+		goto done;
+	}
+	if ((error = rv_session_open(&session, walk.git_dir)) < 0 ||
+	    (error = rv_session_record_checks(&session, r.checks, r.n)) < 0 ||
+	    (ctx->record && (error = record_golden(bundle_dir, walk.root, &r)) < 0)) {
+		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+		goto done;
+	}
+	cmd_check_print_results(&r);
+	code = cmd_check_compare_bundle(bundle_dir, cmd_check_results_code(&r));
+done:
+	free((void *)known.names);
+	free((void *)known.sources);
+	bundle_list_dispose(&list);
+	chk_spec_list_dispose(&specs);
+	util_buf_dispose(&files);
+	rv_session_dispose(&session);
+	vcs_walk_dispose(&walk);
+	chk_results_dispose(&r);
+	return code;
+}
