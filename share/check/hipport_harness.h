@@ -205,6 +205,20 @@ static struct hp_buffer *hp_host_buffer(const char *arg, int index, chk_dtype t,
 	return buf;
 }
 
+// Where each argument's buffer lives (HIPPORT_ARGS_MAP: a file, one "name
+// address bytes" line each), so that a memory checker's faulting address can
+// be told as an argument whose size the spec got wrong.
+static void hp_note_buffer(const char *arg, const void *device, size_t bytes)
+{
+	const char *path = getenv("HIPPORT_ARGS_MAP");
+	FILE *f = path && *path ? fopen(path, "a") : NULL;
+
+	if (!f)
+		return;
+	fprintf(f, "%s %llu %lu\n", arg, (unsigned long long)(uintptr_t)device, (unsigned long)bytes);
+	fclose(f);
+}
+
 // A device buffer of elems lanes of dtype, filled on the host and copied.
 static void *hp_buffer(const char *arg, int index, chk_dtype t, size_t elems, int role, int init, double a,
 		       double b, double tol_abs, double tol_rel, double tol_ulp)
@@ -214,6 +228,7 @@ static void *hp_buffer(const char *arg, int index, chk_dtype t, size_t elems, in
 
 	HP_CHECK(hipMalloc(&buf->device, bytes ? bytes : 1));
 	HP_CHECK(hipMemcpy(buf->device, buf->host, bytes, hipMemcpyHostToDevice));
+	hp_note_buffer(arg, buf->device, bytes);
 	return buf->device;
 }
 

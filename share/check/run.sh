@@ -5,7 +5,7 @@
 # runs both, compares the outputs and writes results.json next to this script.
 # Needs a POSIX shell and hipcc and/or nvcc; nothing else (docs/checks.md).
 #
-# Environment: NVCC, HIPCC (compilers), PORT_PLATFORM=amd|nvidia-proxy,
+# Environment: NVCC, HIPCC (compilers), COMPUTE_SANITIZER (none: not used), PORT_PLATFORM=amd|nvidia-proxy,
 # OFFLOAD_ARCH (gfx90a, ...), NVCC_ARCH (sm_90, ...), REFERENCE=golden (compare
 # with golden/ even where nvcc runs), CHECK_TIMEOUT and BUILD_TIMEOUT (seconds),
 # BUILD_ONLY=1 (build, do not run), EXTRA_FLAGS (both compilers), NVCC_FLAGS,
@@ -53,6 +53,12 @@ rm -rf "$work" && mkdir -p "$work/bin" "$work/ref" "$work/port" "$work/log" || e
 nvcc=${NVCC:-}
 [ -z "$nvcc" ] && nvcc=$(command -v nvcc 2>/dev/null)
 [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
+# compute-sanitizer names the argument when a reference crashes
+sanitizer=${COMPUTE_SANITIZER:-}
+[ "$sanitizer" = none ] && sanitizer= && no_sanitizer=1
+[ -z "$sanitizer" ] && [ -z "${no_sanitizer:-}" ] && sanitizer=$(command -v compute-sanitizer 2>/dev/null)
+[ -z "$sanitizer" ] && [ -z "${no_sanitizer:-}" ] && [ -n "$nvcc" ] && [ -x "$(dirname "$nvcc")/compute-sanitizer" ] &&
+	sanitizer=$(dirname "$nvcc")/compute-sanitizer
 hipcc=${HIPCC:-}
 [ -z "$hipcc" ] && hipcc=$(command -v hipcc 2>/dev/null)
 [ -z "$hipcc" ] && [ -x /opt/rocm/bin/hipcc ] && hipcc=/opt/rocm/bin/hipcc
@@ -190,6 +196,48 @@ nondeterministic() {
 	[ $? = 1 ]
 }
 
+# sanitize NAME: the reference of a check run again under compute-sanitizer's
+# memcheck (where it is installed): its first invalid access, told as the
+# argument whose buffer the address is in or nearest past; nothing when it
+# found none or cannot run
+sanitize() {
+	[ -n "$sanitizer" ] && [ -x "$work/bin/ref.$1" ] || return 0
+	rm -f "$log.args" && mkdir -p "$work/sanitizer/$1" || return 0
+	HIPPORT_ARGS_MAP=$log.args limit "$timeout" "$sanitizer" --tool memcheck --print-limit 4 \
+		"$work/bin/ref.$1" "$work/sanitizer/$1" </dev/null >"$log.ref-sanitizer" 2>&1
+	access=$(grep -o 'Invalid [_a-z]* *\(read\|write\|atomic\)[a-z ]* of size [0-9]* bytes*' "$log.ref-sanitizer" | head -n 1)
+	addr=$(grep -o 'Address 0x[0-9a-fA-F]*' "$log.ref-sanitizer" | head -n 1 | cut -d' ' -f2)
+	[ -n "$access" ] && [ -n "$addr" ] || return 0
+	a=$((addr)) best= best_base=-1 best_size=0
+	while read -r n b size; do
+		if [ "$b" -le "$a" ] && [ "$b" -gt "$best_base" ]; then
+			best=$n best_base=$b best_size=$size
+		fi
+	done <"$log.args"
+	if [ -z "$best" ]; then
+		echo "compute-sanitizer: $access at $addr, in no buffer the spec gives: a pointer the kernel reaches otherwise (a scalar, a struct, a global)"
+	elif [ $((a - best_base)) -ge "$best_size" ]; then
+		echo "compute-sanitizer: $access at byte $((a - best_base)) of argument $best, which the spec sizes at $best_size bytes: its count is suspect"
+	else
+		echo "compute-sanitizer: $access at byte $((a - best_base)) of argument $best ($best_size bytes)"
+	fi
+}
+
+# spec_suspect NAME RC: why the reference of a check failed, said as the
+# spec's fault: the original is the reference, so a crash there means the
+# spec's sizes or values are wrong, not the port
+spec_suspect() {
+	what="the spec is the suspect, not the port: the reference (the original CUDA, nvcc) failed ($(why "$2" "$timeout")): $(tail_of "$log.ref-run")"
+	found=$(sanitize "$1")
+	if [ -n "$found" ]; then
+		echo "$what; $found"
+	elif [ -n "$sanitizer" ]; then
+		echo "$what; compute-sanitizer's memcheck found no invalid access"
+	else
+		echo "$what; compute-sanitizer is not installed here: run the reference under its memcheck to name the argument"
+	fi
+}
+
 # ref_phase NAME: the reference of a check alone (HIPPORT_PHASE=ref): its
 # outputs in HIPPORT_REFS/NAME, run twice (NAME.nondet when the runs differ),
 # or the reason there are none in NAME.why
@@ -210,12 +258,49 @@ ref_phase() {
 	elif [ $rc = 3 ]; then
 		sed -n "s/^.*: no-device: //p" "$log.ref-run" | head -n 1 >"$refs/$1.why"
 	else
-		printf '%s\n' "reference run failed ($(why $rc "$timeout")): $(tail_of "$log.ref-run")" >"$refs/$1.why"
+		spec_suspect "$1" $rc >"$refs/$1.why"
+	fi
+}
+
+# judge_port: runs the port of the check check_one is at, against ref_dir
+# (or alone), and writes its result
+judge_port() {
+	mkdir -p "$work/port/$name"
+	if [ -n "$ref_dir" ]; then
+		limit "$timeout" "$port_bin" "$work/port/$name" "$ref_dir" "$work/$name.json" </dev/null \
+			>"$log.port-run" 2>&1
+	else
+		limit "$timeout" "$port_bin" "$work/port/$name" </dev/null >"$log.port-run" 2>&1
+	fi
+	rc=$?
+	if [ $rc = 3 ] && [ -z "$ref_dir" ]; then
+		emit "$name" "$source" "$kernel" no-device "$(sed -n "s/^.*: no-device: //p" "$log.port-run" | head -n 1)"
+	elif [ -z "$ref_dir" ] && [ $rc = 0 ]; then
+		emit "$name" "$source" "$kernel" skipped "no reference outputs: $ref_why; and no golden/$name (hipport check --record on an NVIDIA machine)"
+	elif [ $rc = 1 ] && [ -f "$work/$name.json" ] && { { [ "$ref_dir" = "$work/ref/$name" ] &&
+		nondeterministic "$name"; } || { [ "$ref_dir" = "$refs/$name" ] && [ -f "$refs/$name.nondet" ]; }; }; then
+		# the original disagrees with itself: the port's difference is not judged
+		sed 's/"status": "fail"/"status": "error"/; s/"message": "/"message": "nondeterministic: a second run of the original differs from its first too (atomics, races or uninitialised memory), so the port is not judged; /' \
+			"$work/$name.json" >"$work/$name.json.nd" && mv "$work/$name.json.nd" "$work/$name.json"
+	elif [ $rc -le 4 ] && [ -f "$work/$name.json" ]; then
+		: # the harness wrote the result
+	else
+		found=
+		[ -n "$ref_dir" ] && [ "$ref_platform" = nvidia ] && found=$(sanitize "$name")
+		if [ -n "$found" ]; then
+			# the reference survived an invalid access by luck: the spec's sizes are wrong
+			emit "$name" "$source" "$kernel" error "the spec is the suspect, not the port: the port's run failed ($(why $rc "$timeout")), and the reference makes an invalid access too when checked; $found"
+		elif [ "$kernel_same" = 1 ] && [ -n "$ref_dir" ]; then
+			# the reference ran: the same kernel failing in the port is the check's problem
+			emit "$name" "$source" "$kernel" error "a check problem, not the port: the kernel's source is the original's, unchanged by the port, and the reference ran, but the port's run failed ($(why $rc "$timeout")) through the harness or the proxy: $(tail_of "$log.port-run")"
+		else
+			emit "$name" "$source" "$kernel" error "port run failed ($(why $rc "$timeout")): $(tail_of "$log.port-run")"
+		fi
 	fi
 }
 
 check_one() {
-	name=$1 source=$2 kernel=$3 timeout=$4 orig_blob=$5 port_blob=$6
+	name=$1 source=$2 kernel=$3 timeout=$4 orig_blob=$5 port_blob=$6 kernel_same=${7:-0}
 	timeout=${check_timeout:-$timeout}
 	HIPPORT_TIMEOUT=$timeout
 	export HIPPORT_TIMEOUT
@@ -294,35 +379,22 @@ check_one() {
 			elif [ $rc = 3 ]; then
 				ref_why=$(sed -n "s/^.*: no-device: //p" "$log.ref-run" | head -n 1)
 			else
-				ref_why="reference run failed ($(why $rc "$timeout")): $(tail_of "$log.ref-run")"
+				ref_why=$(spec_suspect "$name" $rc)
 			fi
 		fi
-		if [ -z "$ref_dir" ] && [ -f "golden/$name/meta.txt" ]; then
+		case $ref_why in
+		"the spec is the suspect"*)
+			# the port is not judged against a reference that crashed
+			emit "$name" "$source" "$kernel" error "$ref_why; the port was not run"
+			ref_dir=crashed ;;
+		esac
+		if [ "$ref_dir" = crashed ]; then
+			:
+		elif [ -z "$ref_dir" ] && [ -f "golden/$name/meta.txt" ]; then
 			ref_dir=golden/$name
 			ref_platform=golden
 		fi
-		mkdir -p "$work/port/$name"
-		if [ -n "$ref_dir" ]; then
-			limit "$timeout" "$port_bin" "$work/port/$name" "$ref_dir" "$work/$name.json" </dev/null \
-				>"$log.port-run" 2>&1
-		else
-			limit "$timeout" "$port_bin" "$work/port/$name" </dev/null >"$log.port-run" 2>&1
-		fi
-		rc=$?
-		if [ $rc = 3 ] && [ -z "$ref_dir" ]; then
-			emit "$name" "$source" "$kernel" no-device "$(sed -n "s/^.*: no-device: //p" "$log.port-run" | head -n 1)"
-		elif [ -z "$ref_dir" ] && [ $rc = 0 ]; then
-			emit "$name" "$source" "$kernel" skipped "no reference outputs: $ref_why; and no golden/$name (hipport check --record on an NVIDIA machine)"
-		elif [ $rc = 1 ] && [ -f "$work/$name.json" ] && { { [ "$ref_dir" = "$work/ref/$name" ] &&
-			nondeterministic "$name"; } || { [ "$ref_dir" = "$refs/$name" ] && [ -f "$refs/$name.nondet" ]; }; }; then
-			# the original disagrees with itself: the port's difference is not judged
-			sed 's/"status": "fail"/"status": "error"/; s/"message": "/"message": "nondeterministic: a second run of the original differs from its first too (atomics, races or uninitialised memory), so the port is not judged; /' \
-				"$work/$name.json" >"$work/$name.json.nd" && mv "$work/$name.json.nd" "$work/$name.json"
-		elif [ $rc -le 4 ] && [ -f "$work/$name.json" ]; then
-			: # the harness wrote the result
-		else
-			emit "$name" "$source" "$kernel" error "port run failed ($(why $rc "$timeout")): $(tail_of "$log.port-run")"
-		fi
+		[ "$ref_dir" = crashed ] || judge_port
 	fi
 	# what hipport needs to record the result against the sources checked
 	sed "s/}\$/, \"orig_blob\": \"$orig_blob\", \"port_blob\": \"$port_blob\", \"target\": \"$( [ "$port_platform" = amd ] && echo "$offload_arch" || echo "$nvcc_arch")\"}/" \
@@ -333,12 +405,12 @@ names=
 running=0
 index=-1
 tab=$(printf '\t')
-while IFS="$tab" read -r name source kernel timeout orig_blob port_blob; do
+while IFS="$tab" read -r name source kernel timeout orig_blob port_blob kernel_same; do
 	[ -n "$name" ] || continue
 	index=$((index + 1))
 	in_items "$index" || continue
 	names="$names $name"
-	check_one "$name" "$source" "$kernel" "$timeout" "$orig_blob" "$port_blob" </dev/null &
+	check_one "$name" "$source" "$kernel" "$timeout" "$orig_blob" "$port_blob" "$kernel_same" </dev/null &
 	running=$((running + 1))
 	if [ "$running" -ge "$jobs" ]; then
 		wait

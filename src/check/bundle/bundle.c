@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check/kernel/harness.h"
+#include "check/kernel/source.h"
 #include "check/bundle/program.h"
 #include "check/kernel/proxy.h"
 #include "review/proposal.h"
@@ -287,8 +288,9 @@ int bundle_write(const char *dir, const bundle_input *in)
 		}
 		rv_blob_id(orig_blob, src->orig, src->orig_len);
 		rv_blob_id(port_blob, src->port, src->port_len);
-		util_buf_printf(&list, "%s\t%s\t%s\t%u\t%s\t%s\n", spec->name, spec->source, spec->kernel,
-				spec->timeout ? spec->timeout : 60, orig_blob, port_blob);
+		util_buf_printf(&list, "%s\t%s\t%s\t%u\t%s\t%s\t%d\n", spec->name, spec->source, spec->kernel,
+				spec->timeout ? spec->timeout : 60, orig_blob, port_blob,
+				chk_kernel_unchanged(src->orig, src->orig_len, src->port, src->port_len, spec->kernel));
 	}
 	for (f = chk_bundle_builtin; f->name; f++) {
 		const char *where = !strcmp(f->name, "run.sh") || !strcmp(f->name, "record.sh") ? "%s"

@@ -1,0 +1,103 @@
+#!/bin/sh
+# Blame the right side (docs/checks.md): a bundle's run.sh with a stand-in
+# nvcc whose "binaries" crash or pass as told, and a stand-in
+# compute-sanitizer that reports an invalid access at a given address. A
+# reference that crashes makes the spec the suspect and names the argument
+# the address falls past; a port that fails where its kernel is the
+# original's is a check problem; a port that fails after a reference that
+# reads out of bounds when checked is the spec's fault too.
+# usage: test-blame.sh HIPPORT SOURCE_DIR TMP_DIR
+hipport=$1
+src=$2
+tmp=$3
+rm -rf "$tmp" && mkdir -p "$tmp/bin" || exit 2
+. "$src/tests/cli/lib.sh"
+
+# nvcc: -o OUT makes OUT a script that behaves as FAKE_REF or FAKE_PORT say
+# (ok: exit 0; crash: SIGSEGV), writing the argument map the harness writes
+cat >"$tmp/bin/nvcc" <<'EOF'
+#!/bin/sh
+out= side=port
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o) out=$2; shift ;;
+	-DHIPPORT_PLATFORM_ID=0) side=ref ;;
+	esac
+	shift
+done
+cat >"$out" <<SCRIPT
+#!/bin/sh
+[ -n "\${HIPPORT_ARGS_MAP:-}" ] && printf 'x 4096 400\nout 8192 400\n' >>"\$HIPPORT_ARGS_MAP"
+case \${FAKE_$(echo $side | tr a-z A-Z):-ok} in crash) kill -SEGV \$\$ ;; esac
+exit 0
+SCRIPT
+chmod +x "$out"
+EOF
+# compute-sanitizer: runs the program, then reports a read at FAKE_ADDRESS
+cat >"$tmp/bin/compute-sanitizer" <<'EOF'
+#!/bin/sh
+shift 4 # --tool memcheck --print-limit N
+"$@"
+[ -n "${FAKE_ADDRESS:-}" ] || exit 0
+echo "========= Invalid __global__ read of size 4 bytes"
+echo "=========     at 0x70 in scale(float *, float *, int)"
+echo "=========     Address $FAKE_ADDRESS is out of bounds"
+exit 1
+EOF
+chmod +x "$tmp/bin/nvcc" "$tmp/bin/compute-sanitizer"
+
+repo=$tmp/repo
+mkdir -p "$repo" || exit 2
+cat >"$repo/scale.cu" <<'EOF'
+#include <cuda_runtime.h>
+__global__ void scale(const float *x, float *out, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 2 * x[i];
+}
+EOF
+(cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm k) || exit 2
+check "draft" 0 "$hipport" -C "$repo" check draft scale.cu
+check "bundle" 0 "$hipport" -C "$repo" check bundle "$tmp/b" scale.cu
+b=$tmp/b
+truth "checks.list says the kernel is unchanged" sh -c "cut -f7 '$b/checks.list' | grep -qx 1"
+
+# run SANITIZER ENV...: run.sh with the stand-ins; the first result's message in $tmp/msg
+run() {
+	s=$1
+	shift
+	env NVCC="$tmp/bin/nvcc" PORT_PLATFORM=nvidia-proxy NVCC_ARCH=sm_90 COMPUTE_SANITIZER="$s" RECORD=0 "$@" \
+		sh "$b/run.sh" >"$tmp/run.out" 2>&1
+	python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["checks"][0]; print(c["status"], c["message"])' \
+		"$b/results.json" >"$tmp/msg" 2>&1
+}
+
+run "$tmp/bin/compute-sanitizer" FAKE_REF=crash FAKE_ADDRESS=0x1290
+expect "reference crash: the spec blamed" "$tmp/msg" "error the spec is the suspect, not the port: the reference (the original CUDA, nvcc) failed (killed by signal 11)"
+expect "reference crash: the argument named" "$tmp/msg" "at byte 656 of argument x, which the spec sizes at 400 bytes: its count is suspect"
+expect "reference crash: the port not run" "$tmp/msg" "the port was not run"
+
+run "$tmp/bin/compute-sanitizer" FAKE_REF=crash FAKE_ADDRESS=0x100
+expect "an address in no buffer" "$tmp/msg" "in no buffer the spec gives"
+
+run "$tmp/bin/compute-sanitizer" FAKE_REF=crash
+expect "sanitizer found nothing" "$tmp/msg" "compute-sanitizer's memcheck found no invalid access"
+
+run none FAKE_REF=crash
+expect "no sanitizer: said so" "$tmp/msg" "compute-sanitizer is not installed here"
+
+run none FAKE_PORT=crash
+expect "unchanged kernel: a check problem" "$tmp/msg" "error a check problem, not the port: the kernel's source is the original's"
+
+run "$tmp/bin/compute-sanitizer" FAKE_PORT=crash FAKE_ADDRESS=0x2200
+expect "port crash, reference out of bounds when checked" "$tmp/msg" "the reference makes an invalid access too when checked"
+expect "port crash: the argument named" "$tmp/msg" "at byte 512 of argument out, which the spec sizes at 400 bytes"
+
+# a port whose kernel the engineer changed is the port's failure
+check "apply" 0 "$hipport" -C "$repo" apply scale.cu
+sed -i 's/out\[i\] = 2 \* x\[i\]/out[i] = x[i] + x[i]/' "$repo/scale.cu"
+check "bundle of a changed kernel" 0 "$hipport" -C "$repo" check bundle "$tmp/b" scale.cu
+truth "checks.list says the kernel changed" sh -c "cut -f7 '$b/checks.list' | grep -qx 0"
+run none FAKE_PORT=crash
+expect "changed kernel: the port's failure" "$tmp/msg" "error port run failed (killed by signal 11)"
+finish
