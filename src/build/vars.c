@@ -315,7 +315,7 @@ void bld_vars_decide(bld_vars *v)
 			v->ents[i].fate = v->ents[i].loop != SIZE_MAX ? BLD_FATE_LOOP : BLD_FATE_ARCH;
 }
 
-static void explain(const bld_vars *v, const bld_var_ent *e, util_buf *why)
+static void explain_from(const bld_vars *v, const bld_var_ent *e, util_buf *why, int depth)
 {
 	unsigned line, col;
 	int n = (int)e->name.len;
@@ -347,13 +347,25 @@ static void explain(const bld_vars *v, const bld_var_ent *e, util_buf *why)
 		util_buf_printf(why, "%.*s is a parameter, set where it is called", n, name);
 		break;
 	case BLD_WHY_FROM:
-		util_buf_printf(why, "%.*s takes its value from %.*s (line %u), which the port cannot follow", n, name,
+		/* and why that one cannot be followed: the reason is where it starts */
+		util_buf_printf(why, "%.*s takes its value from %.*s (line %u)", n, name,
 				(int)v->ents[e->why_ent].name.len, v->src + v->ents[e->why_ent].name.at, line);
+		if (depth < 4 && v->ents[e->why_ent].fate == BLD_FATE_KEEP) {
+			util_buf_puts(why, ": ");
+			explain_from(v, &v->ents[e->why_ent], why, depth + 1);
+		} else {
+			util_buf_puts(why, ", which the port cannot follow");
+		}
 		break;
 	case BLD_WHY_LIST:
 		util_buf_printf(why, "%.*s goes over values that are not CUDA architectures", n, name);
 		break;
 	}
+}
+
+static void explain(const bld_vars *v, const bld_var_ent *e, util_buf *why)
+{
+	explain_from(v, e, why, 0);
 }
 
 bld_fate bld_vars_fate(const bld_vars *v, bld_span name, util_buf *why)

@@ -21,3 +21,5 @@ define SM_template
 	$(NVCC) -o $$@ -c $$< -arch $(1)
 endef
 $(foreach smver,$(SM_VERSIONS),$(eval $(call SM_template,$(smver))))
+# a loop over a list ../common.mk may set
+GENCODE = $(foreach sm,$(SMS),-gencode arch=compute_$(sm),code=sm_$(sm))
