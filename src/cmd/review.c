@@ -13,7 +13,7 @@
 #include "cmd/commit.h"
 #include "cmd/propose.h"
 #include "review/session.h"
-#include "tui/app.h"
+#include "tui/view.h"
 #include "vcs/config.h"
 #include "util/error.h"
 
@@ -323,22 +323,22 @@ static int commit_run(void *payload, const char *message, char *done, size_t siz
 }
 
 /* :save-screen and :save-attrs: the screen as drawn now, text or attributes. */
-static int save_screen(tui_app *app, const char *path, bool attrs)
+static int save_screen(tui_core *core, const char *path, bool attrs)
 {
 	FILE *out = fopen(path, "w");
 	int error;
 
 	if (!out)
 		return -1;
-	tui_app_draw(app);
-	error = attrs ? tui_screen_dump_attrs(&app->screen, out) : tui_screen_dump(&app->screen, out);
+	tui_core_draw(core);
+	error = attrs ? tui_screen_dump_attrs(tui_core_screen(core), out) : tui_screen_dump(tui_core_screen(core), out);
 	return fclose(out) != 0 || error < 0 ? -1 : 0;
 }
 
 /* Keys and commands from a file: key names separated by blanks, and lines
  * ":save-screen PATH", ":save-attrs PATH" and ":redraw". The script ends the
  * review at its end. */
-static int run_script(tui_app *app, const char *path)
+static int run_script(tui_core *core, const char *path)
 {
 	FILE *in = fopen(path, "r");
 	char line[4096];
@@ -346,7 +346,7 @@ static int run_script(tui_app *app, const char *path)
 
 	if (!in)
 		return cmd_fail(CMD_EXIT_USAGE, "--script %s: cannot open it", path);
-	while (!app->quit && fgets(line, sizeof(line), in)) {
+	while (!tui_core_done(core) && fgets(line, sizeof(line), in)) {
 		char *save, *word;
 
 		lineno++;
@@ -357,28 +357,28 @@ static int run_script(tui_app *app, const char *path)
 			bool attrs = line[6] == 'a';
 			const char *to = line + (attrs ? 12 : 13);
 
-			if (save_screen(app, to, attrs) < 0) {
+			if (save_screen(core, to, attrs) < 0) {
 				fclose(in);
 				return cmd_fail(CMD_EXIT_USAGE, "%s:%u: cannot write %s", path, lineno, to);
 			}
 			continue;
 		}
 		if (strcmp(line, ":redraw") == 0) { /* what the terminal does after every key */
-			tui_app_draw(app);
+			tui_core_draw(core);
 			continue;
 		}
 		if (line[0] == ':') {
 			fclose(in);
 			return cmd_fail(CMD_EXIT_USAGE, "%s:%u: unknown command '%s'", path, lineno, line);
 		}
-		for (word = strtok_r(line, " \t", &save); word && !app->quit; word = strtok_r(NULL, " \t", &save)) {
+		for (word = strtok_r(line, " \t", &save); word && !tui_core_done(core); word = strtok_r(NULL, " \t", &save)) {
 			int key = tui_key_parse(word);
 
 			if (key < 0) {
 				fclose(in);
 				return cmd_fail(CMD_EXIT_USAGE, "%s:%u: unknown key '%s'", path, lineno, word);
 			}
-			tui_app_key(app, key);
+			tui_core_key(core, key);
 		}
 	}
 	fclose(in);
@@ -438,29 +438,28 @@ static void show_progress(size_t done, size_t total, void *payload)
 	tui_terminal_show(&sp->screen);
 }
 
-static int run_terminal(tui_app *app)
+static int run_terminal(tui_core *core)
 {
-	while (!app->quit) {
+	while (!tui_core_done(core)) {
 		wint_t ch;
 		int rc;
 
-		tui_app_draw(app);
-		tui_terminal_show(&app->screen);
+		tui_core_show(core);
 		rc = get_wch(&ch);
 		if (rc == ERR)
 			continue;
 		if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
-			tui_screen_resize(&app->screen, COLS, LINES);
+			tui_screen_resize(tui_core_screen(core), COLS, LINES);
 			clear();
 			continue;
 		}
-		tui_app_key(app, (int)ch);
+		tui_core_key(core, (int)ch);
 	}
 	return CMD_EXIT_OK;
 }
 
 /* keys.<action> = <key> of .hipport/config */
-static int bind_keys(tui_app *app, const char *root)
+static int bind_keys(tui_core *core, const char *root)
 {
 	vcs_config cfg;
 	size_t i;
@@ -469,7 +468,7 @@ static int bind_keys(tui_app *app, const char *root)
 	if ((error = vcs_config_read(&cfg, root)) < 0)
 		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 	for (i = 0; i < cfg.nkeys; i++) {
-		if (tui_app_bind(app, cfg.key_names[i], cfg.key_values[i]) < 0) {
+		if (tui_core_bind(core, cfg.key_names[i], cfg.key_values[i]) < 0) {
 			vcs_config_dispose(&cfg);
 			return cmd_fail(CMD_EXIT_USAGE, "%s.hipport/config: %s", root, util_error_last());
 		}
@@ -481,14 +480,15 @@ static int bind_keys(tui_app *app, const char *root)
 int cmd_review(cmd_context *ctx)
 {
 	review r;
-	tui_app app;
+	tui_model model;
+	tui_core *core = NULL;
 	splash sp;
-	stderr_capture capture = { -1, NULL };
+	stderr_capture capture = { .saved = -1, .file = NULL };
 	int code;
 
 	setlocale(LC_ALL, "");
 	memset(&r, 0, sizeof(r));
-	memset(&app, 0, sizeof(app));
+	memset(&model, 0, sizeof(model));
 	memset(&sp, 0, sizeof(sp));
 	if (!ctx->script && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))
 		return cmd_fail(CMD_EXIT_USAGE, "review: needs a terminal (or --script FILE)");
@@ -513,30 +513,35 @@ int cmd_review(cmd_context *ctx)
 	}
 	ctx->progress = NULL;
 	sp.root = r.set.walk.root;
-	if (tui_app_init(&app, &r.session, r.lexer, r.set.walk.root, r.reviewed, (const size_t(*)[3])r.findings,
-			 (const unsigned char *const *)r.marks, r.n, &sp.screen) < 0) {
+	if (tui_model_init(&model, &r.session, r.lexer, r.set.walk.root, r.reviewed, (const size_t(*)[3])r.findings,
+			   (const unsigned char *const *)r.marks, r.n) < 0 ||
+	    tui_core_new(&core, &sp.screen, &model) < 0) {
 		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
-	} else if ((code = bind_keys(&app, r.set.walk.root)) != 0) {
+	} else if ((code = bind_keys(core, r.set.walk.root)) != 0) {
 		/* the message is out */
 	} else {
-		app.repropose = repropose;
-		app.build = build;
-		app.specs = specs;
-		app.commit_prepare = commit_prepare;
-		app.commit_run = commit_run;
-		app.payload = &r;
+		tui_core_model(core)->hooks = (tui_hooks){
+			.payload = &r,
+			.repropose = repropose,
+			.build = build,
+			.specs = specs,
+			.commit_prepare = commit_prepare,
+			.commit_run = commit_run,
+		};
 		if (r.rebased)
-			snprintf(app.message, sizeof(app.message),
-				 "%zu files changed outside hipport: proposed again from what they hold", r.rebased);
+			tui_core_message(core, "%zu files changed outside hipport: proposed again from what they hold",
+					 r.rebased);
 		if (ctx->script)
-			code = run_script(&app, ctx->script);
+			code = run_script(core, ctx->script);
 		else
-			code = run_terminal(&app);
+			code = run_terminal(core);
 	}
-	tui_terminal_close(&app.screen);
+	if (core)
+		tui_terminal_close(tui_core_screen(core));
 	tui_terminal_close(&sp.screen);
 	capture_end(&capture);
-	tui_app_dispose(&app);
+	tui_core_free(core);
+	tui_model_dispose(&model);
 	tui_screen_dispose(&sp.screen);
 	review_dispose(&r);
 	return code;

@@ -1,12 +1,19 @@
 /* The side-by-side diff: the original CUDA on the left, the proposed HIP on
- * the right, aligned row by row, each hunk marked with its decision. */
+ * the right, aligned row by row, each hunk marked with its decision. Its
+ * keys decide the hunks; it scrolls when it has the focus. */
+#include "tui/diff.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/analysis.h"
 #include "build/build.h"
-#include "tui/views.h"
+#include "tui/editor.h"
+
+typedef struct diff_state {
+	size_t top; /* the first row shown */
+} diff_state;
 
 typedef struct diff_row {
 	size_t old_no, new_no; /* 1-based; 0 when the side has no line here */
@@ -92,32 +99,37 @@ static size_t first_row_of(const diff_row *rows, size_t n, size_t hunk)
 	return 0;
 }
 
-void tui_diff_show_hunk(tui_app *app)
+/* Scrolls so that the hunk at the cursor is on screen. */
+static void show_hunk(tui_view *view)
 {
-	tui_layout l = tui_layout_of(&app->screen);
-	tui_file *f = app->nfiles ? &app->files[app->selected] : NULL;
+	diff_state *st = tui_view_state(view);
+	tui_model *m = tui_view_model(view);
+	tui_rect a = tui_view_area(view);
+	tui_file *f = tui_model_current(m);
 	diff_row *rows;
-	size_t n, at, visible = l.rows > 1 ? (size_t)l.rows - 1 : 1;
+	size_t n, at, visible = a.height > 1 ? (size_t)a.height - 1 : 1;
 
 	if (!f || !(rows = rows_of(f, &n)))
 		return;
-	at = first_row_of(rows, n, app->hunk);
-	if (at < app->diff_top || at >= app->diff_top + visible)
-		app->diff_top = at > 2 ? at - 2 : 0;
+	at = first_row_of(rows, n, m->hunk);
+	if (at < st->top || at >= st->top + visible)
+		st->top = at > 2 ? at - 2 : 0;
 	free(rows);
 }
 
-bool tui_diff_shown_lines(const tui_app *app, size_t *first, size_t *last)
+/* The source lines of the rows shown (1-based); false when none. */
+static bool shown_lines(tui_view *view, size_t *first, size_t *last)
 {
-	tui_layout l = tui_layout_of(&app->screen);
-	const tui_file *f = app->nfiles ? &app->files[app->selected] : NULL;
+	diff_state *st = tui_view_state(view);
+	tui_rect a = tui_view_area(view);
+	tui_file *f = tui_model_current(tui_view_model(view));
 	diff_row *rows;
 	size_t n, i;
 
 	*first = *last = 0;
 	if (!f || !(rows = rows_of(f, &n)))
 		return false;
-	for (i = app->diff_top; i < n && i < app->diff_top + (size_t)(l.rows > 1 ? l.rows - 1 : 0); i++) {
+	for (i = st->top; i < n && i < st->top + (size_t)(a.height > 1 ? a.height - 1 : 0); i++) {
 		if (!rows[i].old_no)
 			continue;
 		if (!*first)
@@ -128,9 +140,13 @@ bool tui_diff_shown_lines(const tui_app *app, size_t *first, size_t *last)
 	return *first != 0;
 }
 
-bool tui_diff_show_tree_line(tui_app *app, size_t line)
+/* Scrolls to the row of line (1-based) of the file as the working tree
+ * holds it, the cursor on its hunk; false when there is none. */
+static bool show_tree_line(tui_view *view, size_t line)
 {
-	tui_file *f = app->nfiles ? &app->files[app->selected] : NULL;
+	diff_state *st = tui_view_state(view);
+	tui_model *m = tui_view_model(view);
+	tui_file *f = tui_model_current(m);
 	diff_row *rows;
 	size_t n, i;
 
@@ -139,24 +155,24 @@ bool tui_diff_show_tree_line(tui_app *app, size_t line)
 	for (i = 0; i < n && rows[i].tree_no != line; i++)
 		;
 	if (i < n) {
-		app->focus = TUI_FOCUS_DIFF;
-		app->diff_top = i > 2 ? i - 2 : 0;
+		tui_view_focus(view);
+		st->top = i > 2 ? i - 2 : 0;
 		if (rows[i].hunk >= 0)
-			app->hunk = (size_t)rows[i].hunk;
+			m->hunk = (size_t)rows[i].hunk;
 	}
 	free(rows);
 	return i < n;
 }
 
 /* Whether the build of the file shown found an error on this tree line. */
-static bool build_error_at(const tui_app *app, size_t tree_no)
+static bool build_error_at(const tui_model *m, size_t tree_no)
 {
 	size_t i;
 
-	if (!tree_no || app->build_pane.file != app->selected)
+	if (!tree_no || m->build_file != m->selected)
 		return false;
-	for (i = 0; i < app->build_pane.result.nerrors; i++)
-		if (app->build_pane.result.errors[i].line == tree_no)
+	for (i = 0; i < m->build.nerrors; i++)
+		if (m->build.errors[i].line == tree_no)
 			return true;
 	return false;
 }
@@ -168,23 +184,27 @@ static bool line_has(const tui_line *line, const char *text)
 	return line && n && memmem(line->text, line->len, text, n);
 }
 
-bool tui_diff_search(tui_app *app, const char *text)
+/* Scrolls to the first row after the top whose source or port line holds
+ * text (wrapping); false when none does. */
+static bool find(tui_view *view, const char *text)
 {
-	tui_file *f = app->nfiles ? &app->files[app->selected] : NULL;
+	diff_state *st = tui_view_state(view);
+	tui_model *m = tui_view_model(view);
+	tui_file *f = tui_model_current(m);
 	diff_row *rows;
 	size_t n, k;
 
 	if (!f || !(rows = rows_of(f, &n)))
 		return false;
 	for (k = 1; k <= n; k++) {
-		size_t i = (app->diff_top + k) % n;
+		size_t i = (st->top + k) % n;
 
 		if (!line_has(rows[i].old_no ? &f->old_lines[rows[i].old_no - 1] : NULL, text) &&
 		    !line_has(new_line_of(f, &rows[i]), text))
 			continue;
-		app->diff_top = i;
+		st->top = i;
 		if (rows[i].hunk >= 0)
-			app->hunk = (size_t)rows[i].hunk;
+			m->hunk = (size_t)rows[i].hunk;
 		free(rows);
 		return true;
 	}
@@ -316,27 +336,30 @@ static void side_titles(const char *path, const char **old_title, const char **n
 	}
 }
 
-void tui_diff_draw(tui_app *app, const tui_layout *l)
+static void diff_draw(tui_view *view, tui_screen *s)
 {
-	tui_screen *s = &app->screen;
-	tui_file *f = app->nfiles ? &app->files[app->selected] : NULL;
-	int half = (l->diff_width - 1) / 2, row;
+	diff_state *st = tui_view_state(view);
+	const tui_model *m = tui_view_model(view);
+	const tui_file *f = m->nfiles ? &m->files[m->selected] : NULL;
+	tui_rect a = tui_view_area(view);
+	bool focused = tui_view_focused(view);
+	int half = (a.width - 1) / 2, row;
 	diff_row *rows;
 	size_t n, i;
 	char title[64];
 	const char *old_title, *new_title;
 	side old_side, new_side;
 
-	for (row = 0; row < l->rows; row++)
-		tui_screen_fill(s, l->top + row, l->diff_x, l->diff_width, TUI_NORMAL);
-	if (!f || l->rows < 2 || half < 8)
+	for (row = 0; row < a.height; row++)
+		tui_screen_fill(s, a.y + row, a.x, a.width, TUI_NORMAL);
+	if (!f || a.height < 2 || half < 8)
 		return;
 	side_titles(f->p->path, &old_title, &new_title);
-	tui_screen_fill(s, l->top, l->diff_x, l->diff_width, TUI_TITLE);
+	tui_screen_fill(s, a.y, a.x, a.width, TUI_TITLE);
 	snprintf(title, sizeof(title), " original (%s)", old_title);
-	tui_screen_put(s, l->top, l->diff_x, half, title, strlen(title), TUI_TITLE);
+	tui_screen_put(s, a.y, a.x, half, title, strlen(title), TUI_TITLE);
 	snprintf(title, sizeof(title), " proposed (%s)", new_title);
-	tui_screen_put(s, l->top, l->diff_x + half + 1, half, title, strlen(title), TUI_TITLE);
+	tui_screen_put(s, a.y, a.x + half + 1, half, title, strlen(title), TUI_TITLE);
 	if (!(rows = rows_of(f, &n)))
 		return;
 	old_side.text = f->p->source.ptr;
@@ -345,12 +368,12 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 	new_side.text = f->p->port.output.ptr;
 	new_side.tokens = f->new_tokens;
 	new_side.ntokens = f->nnew_tokens;
-	if (n && app->diff_top >= n)
-		app->diff_top = n - 1;
-	for (row = 1, i = app->diff_top; row < l->rows && i < n; row++, i++) {
+	if (n && st->top >= n)
+		st->top = n - 1;
+	for (row = 1, i = st->top; row < a.height && i < n; row++, i++) {
 		const diff_row *r = &rows[i];
 		bool in_hunk = r->hunk >= 0, first = in_hunk && (i == 0 || rows[i - 1].hunk != r->hunk);
-		bool cursor = in_hunk && (size_t)r->hunk == app->hunk && app->focus == TUI_FOCUS_DIFF;
+		bool cursor = in_hunk && (size_t)r->hunk == m->hunk && focused;
 		rv_decision d = in_hunk ? f->decisions[r->hunk] : RV_PENDING;
 		const char *mark = first ? mark_of(d) : cursor ? "|" : " ";
 		tui_attr mark_attr = cursor ? TUI_SELECTED
@@ -362,20 +385,201 @@ void tui_diff_draw(tui_app *app, const tui_layout *l)
 
 		if (in_hunk && old_line && new_line)
 			changed_span(old_line, new_line, &start, &old_end, &new_end);
-		draw_side(s, l->top + row, l->diff_x, half, old_line, r->old_no, &old_side, in_hunk, TUI_REMOVED, start,
+		draw_side(s, a.y + row, a.x, half, old_line, r->old_no, &old_side, in_hunk, TUI_REMOVED, start,
 			  old_end, TUI_CHANGED_OLD, mark, mark_attr);
 		/* the middle column: a build error on the line (X), else the worst
 		 * finding on the source line (E, W, N) */
-		if (build_error_at(app, r->tree_no)) {
-			tui_screen_put(s, l->top + row, l->diff_x + half, 1, "X", 1, TUI_ERROR);
+		if (build_error_at(m, r->tree_no)) {
+			tui_screen_put(s, a.y + row, a.x + half, 1, "X", 1, TUI_ERROR);
 		} else {
-			unsigned char m = r->old_no && f->marks ? f->marks[r->old_no - 1] : 0;
+			unsigned char w = r->old_no && f->marks ? f->marks[r->old_no - 1] : 0;
 
-			tui_screen_put(s, l->top + row, l->diff_x + half, 1, m == 3 ? "E" : m == 2 ? "W" : m == 1 ? "N" : "|", 1,
-				       m == 3 ? TUI_ERROR : m == 2 ? TUI_WARNING : m ? TUI_NOTE : TUI_DIM);
+			tui_screen_put(s, a.y + row, a.x + half, 1, w == 3 ? "E" : w == 2 ? "W" : w == 1 ? "N" : "|", 1,
+				       w == 3 ? TUI_ERROR : w == 2 ? TUI_WARNING : w ? TUI_NOTE : TUI_DIM);
 		}
-		draw_side(s, l->top + row, l->diff_x + half + 1, l->diff_width - half - 1, new_line, new_number_of(f, r),
+		draw_side(s, a.y + row, a.x + half + 1, a.width - half - 1, new_line, new_number_of(f, r),
 			  &new_side, in_hunk, TUI_ADDED, start, new_end, TUI_CHANGED_NEW, mark, mark_attr);
 	}
 	free(rows);
 }
+
+/* Enter: the diff takes the focus, at the file's first undecided hunk. */
+static void open_file(tui_view *view)
+{
+	tui_model *m = tui_view_model(view);
+	tui_file *f = tui_model_current(m);
+
+	if (!f)
+		return;
+	tui_view_focus(view);
+	m->hunk = tui_model_first_pending(f, 0);
+	show_hunk(view);
+}
+
+static void scroll(tui_view *view, long delta)
+{
+	diff_state *st = tui_view_state(view);
+	long to = (long)st->top + delta;
+
+	if (tui_model_current(tui_view_model(view)))
+		st->top = to < 0 ? 0 : (size_t)to;
+}
+
+static void next_hunk(tui_view *view, long delta)
+{
+	tui_model *m = tui_view_model(view);
+	tui_file *f = tui_model_current(m);
+	long to;
+
+	if (!f || !f->hunks.count)
+		return;
+	to = (long)m->hunk + delta;
+	m->hunk = to < 0 ? 0 : (size_t)to >= f->hunks.count ? f->hunks.count - 1 : (size_t)to;
+	show_hunk(view);
+}
+
+/* a, r: the hunk at the cursor decided, the cursor on to the next pending. */
+static void decide(tui_view *view, rv_decision d)
+{
+	tui_model *m = tui_view_model(view);
+	tui_file *f = tui_model_current(m);
+
+	if (tui_model_decide(m, m->hunk, d, NULL, true) < 0) {
+		tui_core_message(tui_view_core(view), "%s", util_error_last());
+		return;
+	}
+	m->hunk = tui_model_first_pending(f, m->hunk);
+	show_hunk(view);
+}
+
+static void decide_pending(tui_view *view, rv_decision d)
+{
+	size_t n;
+
+	if (tui_model_decide_pending(tui_view_model(view), d, &n) < 0)
+		tui_core_message(tui_view_core(view), "%s", util_error_last());
+	else
+		tui_core_message(tui_view_core(view), "%s %zu hunks", d == RV_ACCEPTED ? "accepted" : "rejected", n);
+}
+
+/* e: the hunk's proposed lines (or its edited text) in the editor; what is
+ * saved becomes the hunk's text, decided as edited. */
+static void edit(tui_view *view)
+{
+	tui_core *core = tui_view_core(view);
+	tui_model *m = tui_view_model(view);
+	tui_file *f = tui_model_current(m);
+	const rv_hunk *h = &f->hunks.items[m->hunk];
+	const char *texts[1] = { NULL };
+	util_buf text = UTIL_BUF_INIT, edited = UTIL_BUF_INIT;
+	rv_hunks one = { .items = (rv_hunk *)h, .count = 1 };
+	rv_decision d;
+	int error;
+
+	rv_session_decisions(rv_session_find(m->session, f->p->path), &one, &d, texts);
+	if (d == RV_EDITED && texts[0])
+		util_buf_puts(&text, texts[0]);
+	else
+		rv_lines_copy(&text, f->p->port.output.ptr, f->p->port.output.len, h->new_start, h->new_lines);
+	error = tui_editor_edit(tui_core_screen(core), ".cu", text.ptr ? text.ptr : "", &edited);
+	if (error == UTIL_EINPUT)
+		tui_core_message(core, "%s", util_error_last());
+	else if (error < 0)
+		tui_core_message(core, "the editor failed; the hunk is as it was");
+	else if (tui_model_decide(m, m->hunk, RV_EDITED, edited.ptr ? edited.ptr : "", true) < 0)
+		tui_core_message(core, "%s", util_error_last());
+	else
+		tui_core_message(core, "hunk %zu edited", m->hunk + 1);
+	util_buf_dispose(&text);
+	util_buf_dispose(&edited);
+}
+
+/* Requests from other views: the diff is what they show a file's lines in. */
+static tui_handled request(tui_view *view, tui_request *req)
+{
+	diff_state *st = tui_view_state(view);
+
+	switch (req->kind) {
+	case TUI_REQUEST_SELECTED:
+		st->top = 0;
+		return TUI_DONE;
+	case TUI_REQUEST_OPEN:
+		open_file(view);
+		return TUI_DONE;
+	case TUI_REQUEST_FIND:
+		if (!tui_view_focused(view))
+			return TUI_PASS;
+		if (!find(view, req->text))
+			tui_core_message(tui_view_core(view), "not found: %s", req->text);
+		return TUI_DONE;
+	case TUI_REQUEST_SHOW_LINE:
+		return show_tree_line(view, req->line) ? TUI_DONE : TUI_PASS;
+	case TUI_REQUEST_SCOPE:
+		req->focused = tui_view_focused(view);
+		shown_lines(view, &req->first, &req->last);
+		return TUI_DONE;
+	default:
+		return TUI_PASS;
+	}
+}
+
+/* Keys: scrolling when the diff has the focus, deciding the hunk at the
+ * cursor then too; moving between hunks, Enter and A, R from either pane. */
+static tui_handled diff_key(tui_view *view, tui_request *req)
+{
+	diff_state *st = tui_view_state(view);
+	tui_model *m = tui_view_model(view);
+	tui_file *f = tui_model_current(m);
+	bool focused = tui_view_focused(view);
+	int height = tui_core_screen(tui_view_core(view))->height, page = height > 4 ? height - 4 : 1;
+
+	if (req->kind != TUI_REQUEST_KEY)
+		return request(view, req);
+	switch (req->action) {
+	case TUI_ACTION_DOWN:
+	case TUI_ACTION_UP:
+	case TUI_ACTION_PAGE_DOWN:
+	case TUI_ACTION_PAGE_UP:
+		if (!focused)
+			return TUI_PASS;
+		scroll(view, req->action == TUI_ACTION_DOWN ? 1 : req->action == TUI_ACTION_UP ? -1
+			     : req->action == TUI_ACTION_PAGE_DOWN ? page : -page);
+		return TUI_DONE;
+	case TUI_ACTION_FIRST:
+	case TUI_ACTION_LAST:
+		if (!focused)
+			return TUI_PASS;
+		st->top = req->action == TUI_ACTION_FIRST ? 0 : (size_t)-1 / 2; /* clamped when drawn */
+		return TUI_DONE;
+	case TUI_ACTION_OPEN:
+		open_file(view);
+		return TUI_DONE;
+	case TUI_ACTION_NEXT_HUNK:
+	case TUI_ACTION_PREV_HUNK:
+		next_hunk(view, req->action == TUI_ACTION_NEXT_HUNK ? 1 : -1);
+		return TUI_DONE;
+	case TUI_ACTION_ACCEPT:
+	case TUI_ACTION_REJECT:
+		if (focused && f && f->hunks.count)
+			decide(view, req->action == TUI_ACTION_ACCEPT ? RV_ACCEPTED : RV_REJECTED);
+		return TUI_DONE;
+	case TUI_ACTION_ACCEPT_ALL:
+	case TUI_ACTION_REJECT_ALL:
+		if (f)
+			decide_pending(view, req->action == TUI_ACTION_ACCEPT_ALL ? RV_ACCEPTED : RV_REJECTED);
+		return TUI_DONE;
+	case TUI_ACTION_EDIT:
+		if (focused && f && f->hunks.count)
+			edit(view);
+		return TUI_DONE;
+	default:
+		return TUI_PASS;
+	}
+}
+
+const tui_view_ops tui_diff_view = {
+	.name = "diff",
+	.state_size = sizeof(diff_state),
+	.draw = diff_draw,
+	.key = diff_key,
+};

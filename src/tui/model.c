@@ -1,0 +1,320 @@
+/* The review's model: each file's hunks, decisions, edits and lines, kept in
+ * step with the session. */
+#include "tui/model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/pylex.h"
+#include "build/build.h"
+#include "review/validate.h"
+#include "util/error.h"
+#include "util/file.h"
+
+static int split_lines(const char *text, size_t len, tui_line **out, size_t *count)
+{
+	size_t n = 0, cap = 64, i = 0;
+	tui_line *lines = malloc(cap * sizeof(*lines));
+
+	if (!lines)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	while (i < len) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - text) : len;
+
+		if (n == cap) {
+			tui_line *m = realloc(lines, (cap *= 2) * sizeof(*lines));
+
+			if (!m) {
+				free(lines);
+				return util_error_set(UTIL_ENOMEM, "out of memory");
+			}
+			lines = m;
+		}
+		lines[n].text = text + i;
+		lines[n].len = end - i - (end > i && text[end - 1] == '\r');
+		n++;
+		i = end + 1;
+	}
+	*out = lines;
+	*count = n;
+	return 0;
+}
+
+static void free_edits(tui_file *f)
+{
+	size_t i;
+
+	for (i = 0; f->edits && i < f->hunks.count; i++)
+		free(f->edits[i].lines);
+	free(f->edits);
+	f->edits = NULL;
+}
+
+/* The lines of hunk h's edited text, shown instead of its proposed lines;
+ * the session owns the text, so this follows every decision on the hunk. */
+static int load_edit(tui_model *m, tui_file *f, size_t h)
+{
+	const char *texts[1] = { NULL };
+	rv_hunks one = { .items = &f->hunks.items[h], .count = 1 };
+	rv_decision d;
+
+	free(f->edits[h].lines);
+	memset(&f->edits[h], 0, sizeof(f->edits[h]));
+	rv_session_decisions(rv_session_find(m->session, f->p->path), &one, &d, texts);
+	if (d != RV_EDITED || !texts[0] || !texts[0][0])
+		return 0;
+	return split_lines(texts[0], strlen(texts[0]), &f->edits[h].lines, &f->edits[h].n);
+}
+
+/* Hunks, decisions, edits and state of one file from the session. */
+static int load_file(tui_model *m, tui_file *f)
+{
+	const rv_proposal *p = f->p;
+	size_t h;
+	int error;
+
+	free_edits(f);
+	rv_hunks_dispose(&f->hunks);
+	free(f->decisions);
+	f->decisions = NULL;
+	if ((error = rv_hunks_make(&f->hunks, p->source.ptr, p->source.len, p->port.output.ptr,
+				   p->port.output.len)) < 0)
+		return error;
+	f->decisions = calloc(f->hunks.count + 1, sizeof(*f->decisions));
+	f->edits = calloc(f->hunks.count + 1, sizeof(*f->edits));
+	if (!f->decisions || !f->edits)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	rv_session_decisions(rv_session_find(m->session, p->path), &f->hunks, f->decisions, NULL);
+	for (h = 0; h < f->hunks.count; h++)
+		if (f->decisions[h] == RV_EDITED && (error = load_edit(m, f, h)) < 0)
+			return error;
+	return 0;
+}
+
+/* The lines and tokens of both sides (tokens only for colour: a file the
+ * lexer refuses is shown without). */
+static int split_file(tui_model *m, tui_file *f)
+{
+	const rv_proposal *p = f->p;
+	int error;
+
+	free(f->old_lines);
+	free(f->new_lines);
+	free(f->old_tokens);
+	free(f->new_tokens);
+	f->old_lines = f->new_lines = NULL;
+	f->old_tokens = f->new_tokens = NULL;
+	f->nold_tokens = f->nnew_tokens = 0;
+	if ((error = split_lines(p->source.ptr, p->source.len, &f->old_lines, &f->nold)) < 0 ||
+	    (error = split_lines(p->port.output.ptr, p->port.output.len, &f->new_lines, &f->nnew)) < 0)
+		return error;
+	/* colour from the file's own language: C++ tokens, Python tokens, and
+	 * none for CMake and make, whose "#" comments C++ would read as directives */
+	if (an_is_python(p->path)) {
+		if (an_python_tokenize(p->source.ptr, p->source.len, &f->old_tokens, &f->nold_tokens) < 0 ||
+		    an_python_tokenize(p->port.output.ptr, p->port.output.len, &f->new_tokens, &f->nnew_tokens) < 0)
+			util_error_clear();
+	} else if (m->lexer && bld_kind_of(p->path) == BLD_NONE &&
+		   (port_lexer_tokenize(m->lexer, p->path, p->source.ptr, p->source.len, &f->old_tokens,
+					&f->nold_tokens) < 0 ||
+		    port_lexer_tokenize(m->lexer, p->path, p->port.output.ptr, p->port.output.len, &f->new_tokens,
+					&f->nnew_tokens) < 0)) {
+		util_error_clear();
+	}
+	return 0;
+}
+
+static void refresh_state(tui_model *m, tui_file *f)
+{
+	util_buf tree = UTIL_BUF_INIT;
+
+	if (util_file_read(&tree, f->p->fs_path, 0) < 0) {
+		f->state = RV_STATE_STALE;
+		util_error_clear();
+	} else {
+		char blob[41];
+
+		f->state = rv_session_state(rv_session_find(m->session, f->p->path), &f->hunks, tree.ptr ? tree.ptr : "",
+					    tree.len);
+		rv_blob_id(blob, tree.ptr ? tree.ptr : "", tree.len);
+		f->validated = f->state == RV_STATE_ACCEPTED && rv_checks_passed(m->session, f->p->path, blob);
+	}
+	util_buf_dispose(&tree);
+}
+
+int tui_model_init(tui_model *m, rv_session *session, port_lexer *lexer, const char *root, rv_proposal **proposals,
+		   const size_t (*findings)[3], const unsigned char *const *marks, size_t count)
+{
+	size_t i;
+	int error;
+
+	memset(m, 0, sizeof(*m));
+	m->session = session;
+	m->lexer = lexer;
+	m->root = root;
+	if (!(m->files = calloc(count + 1, sizeof(*m->files))))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	for (i = 0; i < count; i++) {
+		tui_file *f = &m->files[i];
+
+		f->p = proposals[i];
+		memcpy(f->findings, findings[i], sizeof(f->findings));
+		f->marks = marks ? marks[i] : NULL;
+		m->nfiles++;
+		if ((error = load_file(m, f)) < 0 || (error = split_file(m, f)) < 0)
+			return error;
+		refresh_state(m, f);
+	}
+	return 0;
+}
+
+void tui_model_dispose(tui_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfiles; i++) {
+		free_edits(&m->files[i]);
+		rv_hunks_dispose(&m->files[i].hunks);
+		free(m->files[i].decisions);
+		free(m->files[i].old_lines);
+		free(m->files[i].new_lines);
+		free(m->files[i].old_tokens);
+		free(m->files[i].new_tokens);
+	}
+	free(m->files);
+	free(m->undo);
+	tui_build_result_dispose(&m->build);
+	memset(m, 0, sizeof(*m));
+}
+
+tui_file *tui_model_current(tui_model *m)
+{
+	return m->nfiles ? &m->files[m->selected] : NULL;
+}
+
+size_t tui_model_first_pending(const tui_file *f, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < f->hunks.count; i++)
+		if (f->decisions[i] == RV_PENDING)
+			return i;
+	for (i = 0; i < from && i < f->hunks.count; i++)
+		if (f->decisions[i] == RV_PENDING)
+			return i;
+	return from < f->hunks.count ? from : 0;
+}
+
+size_t tui_model_pending(const tui_file *f)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < f->hunks.count; k++)
+		n += f->decisions[k] == RV_PENDING;
+	return n;
+}
+
+int tui_model_decide(tui_model *m, size_t index, rv_decision d, const char *text, bool remember)
+{
+	tui_file *f = tui_model_current(m);
+	const rv_proposal *p = f->p;
+	int error;
+
+	if (remember) {
+		tui_undo *n = realloc(m->undo, (m->nundo + 1) * sizeof(*n));
+
+		if (!n)
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		m->undo = n;
+		m->undo[m->nundo++] = (tui_undo){ .file = m->selected, .hunk = index, .decision = f->decisions[index] };
+	}
+	if ((error = rv_session_decide(m->session, p->path, p->fs_path, p->source.ptr, p->source.len, p->port.output.ptr,
+				       p->port.output.len, &f->hunks, index, d, text)) < 0) {
+		if (remember)
+			m->nundo--;
+		return error;
+	}
+	f->decisions[index] = d;
+	error = load_edit(m, f, index);
+	refresh_state(m, f);
+	return error;
+}
+
+int tui_model_decide_pending(tui_model *m, rv_decision d, size_t *n)
+{
+	tui_file *f = tui_model_current(m);
+	size_t i;
+	int error;
+
+	*n = 0;
+	for (i = 0; f && i < f->hunks.count; i++)
+		if (f->decisions[i] == RV_PENDING) {
+			if ((error = tui_model_decide(m, i, d, NULL, true)) < 0)
+				return error;
+			(*n)++;
+		}
+	return 0;
+}
+
+int tui_model_undo(tui_model *m, tui_undo *undone)
+{
+	tui_undo u;
+	int error;
+
+	if (!m->nundo)
+		return 1;
+	u = m->undo[--m->nundo];
+	m->selected = u.file;
+	m->hunk = u.hunk;
+	if ((error = tui_model_decide(m, u.hunk, u.decision, NULL, false)) < 0)
+		return error;
+	*undone = u;
+	return 0;
+}
+
+int tui_model_repropose(tui_model *m, size_t index, rv_proposal *p)
+{
+	tui_file *f = &m->files[index];
+	int error;
+
+	f->p = p;
+	if ((error = load_file(m, f)) < 0 || (error = split_file(m, f)) < 0)
+		return error;
+	refresh_state(m, f);
+	return 0;
+}
+
+void tui_model_refresh_states(tui_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfiles; i++)
+		refresh_state(m, &m->files[i]);
+}
+
+void tui_build_result_dispose(tui_build_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nerrors; i++) {
+		free(r->errors[i].where);
+		free(r->errors[i].text);
+	}
+	free(r->errors);
+	free(r->status);
+	free(r->summary);
+	memset(r, 0, sizeof(*r));
+}
+
+void tui_commit_info_dispose(tui_commit_info *info)
+{
+	size_t i;
+
+	for (i = 0; i < info->nlines; i++)
+		free(info->lines[i]);
+	free(info->lines);
+	free(info->message);
+	memset(info, 0, sizeof(*info));
+}

@@ -1,0 +1,134 @@
+/* What the views of the review share, owned by the core: the files with
+ * their hunks and decisions, the selected file and the hunk at the cursor,
+ * the decisions to undo, the last compile check, and the hooks through which
+ * the command layer builds, drafts specs and commits. Decisions go through
+ * the session (saved before the file is written); errors are returned. */
+#ifndef HIPPORT_TUI_MODEL_H
+#define HIPPORT_TUI_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "port/lex.h"
+#include "review/hunks.h"
+#include "review/proposal.h"
+#include "review/session.h"
+#include "util/buf.h"
+
+/* One line of text: where it starts and how long it is (without its end). */
+typedef struct tui_line {
+	const char *text;
+	size_t len;
+} tui_line;
+
+/* The lines of a hunk's edited text (pointing into the session's text). */
+typedef struct tui_edit {
+	tui_line *lines;
+	size_t n;
+} tui_edit;
+
+typedef struct tui_file {
+	rv_proposal *p;       /* the proposal reviewed (of the original once decided); borrowed */
+	rv_hunks hunks;
+	rv_decision *decisions;
+	tui_edit *edits;      /* per hunk: what an edited one holds instead of the proposal */
+	tui_line *old_lines, *new_lines;
+	size_t nold, nnew;
+	port_token *old_tokens, *new_tokens; /* for syntax colour; NULL without */
+	size_t nold_tokens, nnew_tokens;
+	rv_file_state state;
+	bool validated;       /* accepted, and its checks passed on what the tree holds */
+	size_t findings[3];   /* by severity */
+	const unsigned char *marks; /* per source line: the worst finding's severity + 1, or 0; borrowed */
+} tui_file;
+
+/* b: a compile check of the selected file, run by the command layer. */
+typedef struct tui_build_error {
+	char *where;      /* "src/k.cu:12:7" as the compiler printed it */
+	char *text;       /* "error: ..." */
+	size_t line;      /* in the file as the working tree holds it; 0 when the error is in another file */
+} tui_build_error;
+
+typedef struct tui_build_result {
+	char *status;     /* pass, fail, error, skipped */
+	char *summary;
+	tui_build_error *errors;
+	size_t nerrors;
+} tui_build_result;
+
+void tui_build_result_dispose(tui_build_result *r);
+
+/* c: what a commit would take, from the command layer. */
+typedef struct tui_commit_info {
+	char **lines;     /* per file: its path and whether it is validated, or why not */
+	size_t nlines;
+	char *message;    /* the generated message, editable */
+	size_t nfiles, refused;
+} tui_commit_info;
+
+void tui_commit_info_dispose(tui_commit_info *info);
+
+/* What the command layer does for the review; a hook left NULL is not
+ * offered. Each returns 0 or an error code with its message set. */
+typedef struct tui_hooks {
+	void *payload;
+	/* makes the proposal of file `index` again (after a fix was chosen) */
+	int (*repropose)(void *payload, size_t index, rv_proposal **out);
+	/* compile-checks file `index`, telling watch of the output as it comes */
+	int (*build)(void *payload, size_t index, void (*watch)(const char *data, size_t len, void *watch_payload),
+		     void *watch_payload, tui_build_result *out);
+	/* the paths of the kernel check specs of file `index` (malloc'd, each and the
+	 * array), drafted first (*drafted of them) where the file has none */
+	int (*specs)(void *payload, size_t index, char ***paths, size_t *n, size_t *drafted);
+	/* what a commit of the reviewed files would be; then making it with a message */
+	int (*commit_prepare)(void *payload, tui_commit_info *out);
+	int (*commit_run)(void *payload, const char *message, char *done, size_t size);
+} tui_hooks;
+
+/* A decision as it was before a key changed it: what u restores. */
+typedef struct tui_undo {
+	size_t file, hunk;
+	rv_decision decision;
+} tui_undo;
+
+typedef struct tui_model {
+	rv_session *session;
+	port_lexer *lexer;    /* tokens for syntax colour, or NULL; borrowed */
+	const char *root;     /* the work tree, for the title */
+	tui_file *files;
+	size_t nfiles;
+	size_t selected;      /* the file */
+	size_t hunk;          /* the hunk at the cursor in the diff */
+	tui_undo *undo;
+	size_t nundo;
+	size_t build_file;    /* the file of the last compile check, and its result */
+	tui_build_result build;
+	tui_hooks hooks;
+} tui_model;
+
+/* Sets up the model over proposals (proposals[i] of state OK) and the
+ * session; hunks and decisions are computed here. */
+int tui_model_init(tui_model *m, rv_session *session, port_lexer *lexer, const char *root, rv_proposal **proposals,
+		   const size_t (*findings)[3], const unsigned char *const *marks, size_t count);
+void tui_model_dispose(tui_model *m);
+
+/* The selected file, NULL when there is none. */
+tui_file *tui_model_current(tui_model *m);
+/* The first pending hunk of f from `from` on, wrapping; `from` when none is. */
+size_t tui_model_first_pending(const tui_file *f, size_t from);
+size_t tui_model_pending(const tui_file *f);
+
+/* Decides hunk `index` of the selected file (text: an edited one's lines);
+ * remembered for undo when remember is set. */
+int tui_model_decide(tui_model *m, size_t index, rv_decision d, const char *text, bool remember);
+/* Decides every pending hunk of the selected file; *n of them were. */
+int tui_model_decide_pending(tui_model *m, rv_decision d, size_t *n);
+/* Puts the last remembered decision back (*undone: where, and what it is
+ * now); 1 when there is none. */
+int tui_model_undo(tui_model *m, tui_undo *undone);
+/* File `index` reviewed from a new proposal p (borrowed): a fix was taken. */
+int tui_model_repropose(tui_model *m, size_t index, rv_proposal *p);
+/* The files' states from what the working tree holds now. */
+void tui_model_refresh_states(tui_model *m);
+
+#endif
