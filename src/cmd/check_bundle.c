@@ -441,8 +441,7 @@ int cmd_check_bundle(cmd_context *ctx)
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		goto done;
 	}
-	in.program = program.files;
-	in.nprogram = program.n;
+	in.program = &program;
 	in.read_program_file = read_program_file;
 	in.payload = &reader;
 	in.golden_root = golden.ptr;

@@ -89,6 +89,30 @@ truth "port Makefile from the work tree" cmp -s "$repo/saxpy-cuda/Makefile" "$b/
 expect "original source is the original" "$b/record/orig/saxpy-cuda/main.cu" "cuda_runtime.h"
 expect "port source is the port" "$b/record/port/saxpy-cuda/main.cu" "hip/hip_runtime.h"
 
+# --- a unity build: the kernel's file is compiled inside main.cu -----------
+unity=$tmp/unity
+mkdir -p "$unity/app" || exit 2
+cat >"$unity/app/main.cu" <<'EOF'
+#include <cuda_runtime.h>
+typedef float fp;
+#define SCALE 2
+#include "work.cu"
+int main() { return run(); }
+EOF
+printf '#include "kernel.cu"\nstatic int run(void) { return 0; }\n' >"$unity/app/work.cu"
+cat >"$unity/app/kernel.cu" <<'EOF'
+__global__ void twice(fp *x, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= SCALE;
+}
+EOF
+(cd "$unity" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm unity) || exit 2
+check "unity: draft" 0 "$hipport" -C "$unity" check draft app/kernel.cu
+check "unity: bundle" 0 "$hipport" -C "$unity" check bundle "$tmp/ub"
+expect "unity: the harness includes the file that compiles the kernel" "$tmp/ub/harness/app-kernel.twice.cu" '#include "app/main.cu"'
+truth "unity: the spec keeps its source" grep -q "^app-kernel.twice	app/kernel.cu	" "$tmp/ub/checks.list"
+
 # --- the compiler wrapper: each side built for the machine's GPU ------------
 mkdir -p "$tmp/bin" || exit 2
 printf '#!/bin/sh\necho "$@"\n' >"$tmp/bin/nvcc" && chmod +x "$tmp/bin/nvcc"

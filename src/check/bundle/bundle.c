@@ -202,8 +202,8 @@ static int write_program(const char *dir, const bundle_input *in)
 	size_t i, side, t;
 	int error = 0;
 
-	for (i = 0; i < in->nprogram && !error; i++) {
-		const bundle_program_file *f = &in->program[i];
+	for (i = 0; in->program && i < in->program->n && !error; i++) {
+		const bundle_program_file *f = &in->program->files[i];
 
 		for (side = 0; side < 2 && !error; side++) {
 			if ((error = in->read_program_file(&text, f->path, side == 1, in->payload)) < 0)
@@ -260,6 +260,7 @@ int bundle_write(const char *dir, const bundle_input *in)
 	for (i = 0; i < in->nspecs; i++) {
 		const chk_spec *spec = &in->specs[i];
 		const bundle_source *src = source_of(in, spec->source);
+		chk_spec unit;
 		size_t start = b.len;
 
 		if (!src) {
@@ -267,7 +268,11 @@ int bundle_write(const char *dir, const bundle_input *in)
 					       spec->name, spec->source);
 			goto done;
 		}
-		if ((error = chk_harness_source(&b, spec)) < 0 ||
+		/* a unity build's part is checked inside the file that compiles it */
+		unit = *spec;
+		if (in->program)
+			unit.source = (char *)bundle_program_unit(in->program, spec->source);
+		if ((error = chk_harness_source(&b, &unit)) < 0 ||
 		    (error = put_since(dir, "harness/%s.cu", spec->name, &b, start)) < 0)
 			goto done;
 		start = b.len;

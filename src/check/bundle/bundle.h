@@ -30,8 +30,7 @@ typedef struct bundle_input {
 	const char *flags;        /* check.flags: defines and the like for every build, or NULL */
 	const struct vcs_record *records; /* programs to record and compare (records.list) */
 	size_t nrecords;
-	const struct bundle_program_file *program; /* the program's other files (check/program.h) */
-	size_t nprogram;
+	const struct bundle_program *program; /* the program's other files and includes (bundle/program.h) */
 	/* a program file's text as the original (port false) or the port holds it */
 	int (*read_program_file)(util_buf *out, const char *path, bool port, void *payload);
 	void *payload;

@@ -242,6 +242,24 @@ static char *resolve(collector *c, const char *including, const char *name, size
 	return path;
 }
 
+static int add_include(bundle_program *out, const char *from, char *to)
+{
+	bundle_include *m = realloc(out->includes, (out->nincludes + 1) * sizeof(*m));
+
+	if (!m) {
+		free(to);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	out->includes = m;
+	if (!(m[out->nincludes].from = strdup(from)) || !(m[out->nincludes].to = strdup(to))) {
+		free(m[out->nincludes].from);
+		free(to);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	out->nincludes++;
+	return 0;
+}
+
 static int scan(collector *c, const char *path, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
@@ -255,7 +273,8 @@ static int scan(collector *c, const char *path, const char *text, size_t len)
 
 		if (!eol)
 			eol = end;
-		if (include_name(p, eol, &name, &n, &quoted) && (found = resolve(c, path, name, n, quoted)))
+		if (include_name(p, eol, &name, &n, &quoted) && (found = resolve(c, path, name, n, quoted)) &&
+		    (error = add_include(c->out, path, found)) == 0)
 			error = add(c, found, BUNDLE_PROGRAM_HARNESS | BUNDLE_PROGRAM_RECORD);
 		p = eol + 1;
 	}
@@ -440,9 +459,37 @@ done:
 	return error;
 }
 
+const char *bundle_program_unit(const bundle_program *p, const char *source)
+{
+	static const char *const headers[] = { ".h", ".hh", ".hpp", ".hxx", ".cuh", ".inc", ".inl", NULL };
+	const char *unit = source, *dot = strrchr(source, '.');
+	size_t i, depth;
+
+	/* a header is compiled wherever it is included, as itself; a .cu or .c
+	 * that another file includes is a unity build's part */
+	for (i = 0; dot && headers[i]; i++)
+		if (strcmp(dot, headers[i]) == 0)
+			return source;
+	/* up the first includer each time; a cycle of includes ends at the bound */
+	for (depth = 0; depth < 64; depth++) {
+		for (i = 0; i < p->nincludes && strcmp(p->includes[i].to, unit) != 0; i++)
+			;
+		if (i == p->nincludes)
+			break;
+		unit = p->includes[i].from;
+	}
+	return unit;
+}
+
 void bundle_program_dispose(bundle_program *p)
 {
 	size_t i;
+
+	for (i = 0; i < p->nincludes; i++) {
+		free(p->includes[i].from);
+		free(p->includes[i].to);
+	}
+	free(p->includes);
 
 	for (i = 0; i < p->n; i++)
 		free(p->files[i].path);

@@ -24,7 +24,14 @@ typedef struct bundle_program_file {
 	unsigned trees; /* BUNDLE_PROGRAM_HARNESS | BUNDLE_PROGRAM_RECORD */
 } bundle_program_file;
 
+/* An include: the file from includes the file to (both relative). */
+typedef struct bundle_include {
+	char *from, *to;
+} bundle_include;
+
 typedef struct bundle_program {
+	bundle_include *includes; /* every include resolved, of sources and program files */
+	size_t nincludes;
 	bundle_program_file *files; /* in the order found; none of the sources */
 	size_t n;
 } bundle_program;
@@ -41,6 +48,11 @@ typedef struct bundle_program_input {
 } bundle_program_input;
 
 int bundle_program_collect(bundle_program *out, const bundle_program_input *in);
+
+/* The translation unit that compiles source: the file that includes it,
+ * and so on up to one that nothing includes (a unity build's main.cu), the
+ * first in include order; source itself when nothing includes it. */
+const char *bundle_program_unit(const bundle_program *p, const char *source);
 void bundle_program_dispose(bundle_program *p);
 
 /* Whether path names a file of source code (by its extension), which the
