@@ -1,6 +1,7 @@
 /* hipport status [PATH...] [--format text|json]: what the review session
  * holds for each file (CUDA, Triton, build file): its state, its hunks by
- * decision, its findings. */
+ * decision (a hunk split in the review as its pieces), its findings, and
+ * whether it is marked reviewed. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ typedef struct file_status {
 	size_t findings[3];            /* indexed by an_severity */
 	size_t checks[5];              /* kernel checks of this content, by status (check_statuses) */
 	size_t checks_stale;           /* kernel checks of an earlier content */
+	bool reviewed;                 /* marked reviewed in the review, for this proposal */
 } file_status;
 
 static const char *const check_statuses[] = { "pass", "fail", "error", "no-device", "skipped" };
@@ -50,7 +52,7 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 	const rv_session_file *rec = rv_session_find(s, now->path);
 	rv_proposal orig;
 	const rv_proposal *p = now;
-	rv_hunks hunks;
+	rv_hunks whole, hunks;
 	rv_decision *d;
 	size_t i;
 	int error;
@@ -63,11 +65,15 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 			return error;
 		p = &orig;
 	}
-	if ((error = rv_hunks_make(&hunks, p->source.ptr, p->source.len, p->port.output.ptr, p->port.output.len)) <
-	    0) {
+	if ((error = rv_hunks_make(&whole, p->source.ptr, p->source.len, p->port.output.ptr, p->port.output.len)) <
+		    0 ||
+	    (error = rv_session_hunks(rec, &whole, &hunks)) < 0) {
+		rv_hunks_dispose(&whole);
 		rv_proposal_dispose(&orig);
 		return error;
 	}
+	st->reviewed = rv_session_reviewed(rec, &whole);
+	rv_hunks_dispose(&whole);
 	d = calloc(hunks.count + 1, sizeof(*d));
 	if (!d || (error = cmd_count_findings(ctx, p, NULL, st->findings, NULL)) < 0) {
 		free(d);
@@ -111,6 +117,8 @@ static void print_text(const file_status *st, size_t n)
 				printf("; %zu checks %s", st[i].checks[k], check_statuses[k]);
 		if (st[i].checks_stale)
 			printf("; %zu checks of an earlier content", st[i].checks_stale);
+		if (st[i].reviewed)
+			printf("; reviewed");
 		putchar('\n');
 	}
 }
@@ -135,6 +143,7 @@ static int print_json(const file_status *st, size_t n)
 					 (json_int_t)st[i].findings[AN_WARNING], "note", (json_int_t)st[i].findings[AN_NOTE]);
 
 		json_object_set_new(file, "checks", checks);
+		json_object_set_new(file, "reviewed", json_boolean(st[i].reviewed));
 		json_array_append_new(files, file);
 	}
 	return scan_print_document(stdout, json_pack("{s:s, s:i, s:o}", "schema", "hipport-status", "version", 1,

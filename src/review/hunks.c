@@ -83,6 +83,63 @@ int rv_hunks_make(rv_hunks *out, const char *source, size_t source_len, const ch
 	return 0;
 }
 
+size_t rv_hunk_pieces(const rv_hunk *h)
+{
+	return h->old_lines > h->new_lines ? h->old_lines : h->new_lines;
+}
+
+void rv_hunk_piece(const rv_hunk *h, size_t i, rv_hunk *out)
+{
+	size_t pairs = h->old_lines < h->new_lines ? h->old_lines : h->new_lines, k;
+	uint64_t hash = 14695981039346656037ULL;
+	char place[24];
+
+	memset(out, 0, sizeof(*out));
+	if (i < pairs) {
+		*out = (rv_hunk){ .old_start = h->old_start + i, .old_lines = 1, .new_start = h->new_start + i,
+				  .new_lines = 1 };
+	} else if (h->old_lines > h->new_lines) { /* removed after the pairs, before the next port line */
+		*out = (rv_hunk){ .old_start = h->old_start + i, .old_lines = 1, .new_start = h->new_start + pairs,
+				  .new_lines = 0 };
+	} else { /* added after the pairs' source lines */
+		*out = (rv_hunk){ .old_start = h->old_start + pairs, .old_lines = 0, .new_start = h->new_start + i,
+				  .new_lines = 1 };
+	}
+	snprintf(place, sizeof(place), ":%zu", i);
+	for (k = 0; h->key[k]; k++) {
+		hash ^= (unsigned char)h->key[k];
+		hash *= 1099511628211ULL;
+	}
+	for (k = 0; place[k]; k++) {
+		hash ^= (unsigned char)place[k];
+		hash *= 1099511628211ULL;
+	}
+	snprintf(out->key, sizeof(out->key), "%016llx", (unsigned long long)hash);
+	memcpy(out->parent, h->key, sizeof(out->parent));
+}
+
+void rv_hunks_fingerprint(const rv_hunks *hunks, char out[17])
+{
+	uint64_t hash = 14695981039346656037ULL;
+	const char *last = NULL;
+	size_t i, k;
+
+	for (i = 0; i < hunks->count; i++) {
+		const char *key = hunks->items[i].parent[0] ? hunks->items[i].parent : hunks->items[i].key;
+
+		if (last && strcmp(last, key) == 0)
+			continue; /* the next piece of the same hunk */
+		for (k = 0; key[k]; k++) {
+			hash ^= (unsigned char)key[k];
+			hash *= 1099511628211ULL;
+		}
+		hash ^= 0xff;
+		hash *= 1099511628211ULL;
+		last = key;
+	}
+	snprintf(out, 17, "%016llx", (unsigned long long)hash);
+}
+
 void rv_hunks_dispose(rv_hunks *hunks)
 {
 	free(hunks->items);

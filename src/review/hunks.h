@@ -20,6 +20,7 @@ typedef struct rv_hunk {
 	size_t old_start, old_lines; /* 0-based first line and count in the source */
 	size_t new_start, new_lines; /* in the port */
 	char key[17];                /* hash of both sides: finds the hunk again in a new proposal */
+	char parent[17];             /* a piece of a split hunk: that hunk's key; "" for a whole hunk */
 } rv_hunk;
 
 typedef struct rv_hunks {
@@ -35,6 +36,18 @@ void rv_hunks_dispose(rv_hunks *hunks);
  * lines, edited takes texts[i], pending and rejected keep the source's. */
 int rv_hunks_compose(util_buf *out, const char *source, size_t source_len, const char *port, size_t port_len,
 		     const rv_hunks *hunks, const rv_decision *decisions, const char *const *texts);
+
+/* A hunk split as git add -p would, as far as it goes: one piece per line,
+ * the removed and added lines paired in order, and the lines one side has
+ * more each a piece of its own (a deletion or an insertion). A piece's key
+ * follows from its hunk's key and its place, so that the session finds its
+ * decision again wherever the hunk is. */
+size_t rv_hunk_pieces(const rv_hunk *h);
+void rv_hunk_piece(const rv_hunk *h, size_t i, rv_hunk *out);
+
+/* What identifies the proposal these hunks came from (a split hunk's pieces
+ * count as their hunk): a reviewed mark holds for it alone. */
+void rv_hunks_fingerprint(const rv_hunks *hunks, char out[17]);
 
 /* The lines [start, start + count) of text (into out, appended). */
 void rv_lines_copy(util_buf *out, const char *text, size_t len, size_t start, size_t count);

@@ -23,6 +23,7 @@ static void file_dispose(rv_session_file *f)
 	free(f->hunks);
 	free(f->path);
 	free(f->fixes);
+	free(f->splits);
 }
 
 void rv_session_check_dispose(rv_session_check *c)
@@ -64,6 +65,35 @@ static bool copy_id(char out[41], json_t *value)
 	return true;
 }
 
+static bool is_key(const char *key)
+{
+	return key && strlen(key) == 16 && strspn(key, "0123456789abcdef") == 16;
+}
+
+/* "splits": the keys of hunks split (absent when none), "reviewed": the
+ * fingerprint of the proposal marked reviewed (absent when not). */
+static bool parse_review(rv_session_file *f, json_t *obj)
+{
+	json_t *splits = json_object_get(obj, "splits"), *reviewed = json_object_get(obj, "reviewed"), *k;
+	size_t i;
+
+	if (reviewed) {
+		if (!is_key(json_string_value(reviewed)))
+			return false;
+		memcpy(f->reviewed, json_string_value(reviewed), 17);
+	}
+	if (!splits)
+		return true;
+	if (!json_is_array(splits) || !(f->splits = calloc(json_array_size(splits) + 1, sizeof(*f->splits))))
+		return false;
+	json_array_foreach(splits, i, k) {
+		if (!is_key(json_string_value(k)))
+			return false;
+		memcpy(f->splits[f->nsplits++], json_string_value(k), 17);
+	}
+	return true;
+}
+
 static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
 {
 	json_t *hunks = json_object_get(obj, "hunks"), *h;
@@ -80,6 +110,8 @@ static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
 		return false;
 	if (json_is_string(json_object_get(obj, "fixes")) &&
 	    !(f->fixes = strdup(json_string_value(json_object_get(obj, "fixes")))))
+		return false;
+	if (!parse_review(f, obj))
 		return false;
 	f->hunks = calloc(json_array_size(hunks) + 1, sizeof(*f->hunks));
 	if (!f->hunks)
@@ -209,18 +241,20 @@ static int save(const rv_session *s)
 
 	for (i = 0; i < s->nfiles; i++) {
 		const rv_session_file *f = &s->files[i];
-		json_t *hunks = json_array();
+		json_t *hunks = json_array(), *splits = f->nsplits ? json_array() : NULL, *file;
 
 		for (k = 0; k < f->nhunks; k++)
 			json_array_append_new(hunks, json_pack("{s:s, s:s, s:s?}", "key", f->hunks[k].key, "decision",
 							       rv_decision_name(f->hunks[k].decision), "text",
 							       f->hunks[k].text));
-		json_object_set_new(files, f->path,
-				    json_pack("{s:s, s:s?, s:s?, s:o, s:s*, s:s*, s:s*}", "base", f->base, "written",
-					      f->written[0] ? f->written : NULL, "previous",
-					      f->previous[0] ? f->previous : NULL, "hunks", hunks, "fixes", f->fixes,
-					      "committed", f->committed[0] ? f->committed : NULL, "commit",
-					      f->commit[0] ? f->commit : NULL));
+		for (k = 0; k < f->nsplits; k++)
+			json_array_append_new(splits, json_string(f->splits[k]));
+		file = json_pack("{s:s, s:s?, s:s?, s:o, s:s*, s:s*, s:s*, s:o*, s:s*}", "base", f->base, "written",
+				 f->written[0] ? f->written : NULL, "previous", f->previous[0] ? f->previous : NULL, "hunks",
+				 hunks, "fixes", f->fixes, "committed", f->committed[0] ? f->committed : NULL, "commit",
+				 f->commit[0] ? f->commit : NULL, "splits", splits, "reviewed",
+				 f->reviewed[0] ? f->reviewed : NULL);
+		json_object_set_new(files, f->path, file);
 	}
 	root = json_pack("{s:i, s:o}", "version", SESSION_VERSION, "files", files);
 	if (root && s->nchecks) {
@@ -308,24 +342,90 @@ static int store_original(const rv_session *s, const char *original, size_t len,
 	return 0;
 }
 
+/* The recorded decision of the hunk with key (text: an edited one's). */
+static rv_decision decision_of(const rv_session_file *f, const char *key, const char **text)
+{
+	size_t k;
+
+	if (text)
+		*text = NULL;
+	for (k = 0; f && k < f->nhunks; k++) {
+		if (strcmp(f->hunks[k].key, key) != 0)
+			continue;
+		if (text)
+			*text = f->hunks[k].text;
+		return f->hunks[k].decision;
+	}
+	return RV_PENDING;
+}
+
+bool rv_session_split_has(const rv_session_file *f, const char *key)
+{
+	size_t k;
+
+	for (k = 0; f && k < f->nsplits; k++)
+		if (strcmp(f->splits[k], key) == 0)
+			return true;
+	return false;
+}
+
+/* A split hunk's decision, from its pieces'. */
+static rv_decision split_decision(const rv_session_file *f, const rv_hunk *h)
+{
+	size_t n = rv_hunk_pieces(h), i, count[RV_EDITED + 1] = { 0 };
+
+	for (i = 0; i < n; i++) {
+		rv_hunk piece;
+
+		rv_hunk_piece(h, i, &piece);
+		count[decision_of(f, piece.key, NULL)]++;
+	}
+	if (count[RV_PENDING])
+		return RV_PENDING;
+	if (count[RV_ACCEPTED] == n || count[RV_REJECTED] == n)
+		return count[RV_ACCEPTED] == n ? RV_ACCEPTED : RV_REJECTED;
+	return RV_EDITED;
+}
+
 void rv_session_decisions(const rv_session_file *f, const rv_hunks *hunks, rv_decision *decisions,
 			  const char **texts)
 {
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < hunks->count; i++) {
-		decisions[i] = RV_PENDING;
-		if (texts)
-			texts[i] = NULL;
-		for (k = 0; f && k < f->nhunks; k++) {
-			if (strcmp(f->hunks[k].key, hunks->items[i].key) != 0)
-				continue;
-			decisions[i] = f->hunks[k].decision;
+		const rv_hunk *h = &hunks->items[i];
+
+		if (!h->parent[0] && rv_session_split_has(f, h->key)) {
+			decisions[i] = split_decision(f, h);
 			if (texts)
-				texts[i] = f->hunks[k].text;
-			break;
+				texts[i] = NULL;
+		} else {
+			decisions[i] = decision_of(f, h->key, texts ? &texts[i] : NULL);
 		}
 	}
+}
+
+int rv_session_hunks(const rv_session_file *f, const rv_hunks *hunks, rv_hunks *out)
+{
+	size_t i, k, n = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < hunks->count; i++)
+		n += !hunks->items[i].parent[0] && rv_session_split_has(f, hunks->items[i].key)
+			     ? rv_hunk_pieces(&hunks->items[i])
+			     : 1;
+	if (!(out->items = calloc(n + 1, sizeof(*out->items))))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	for (i = 0; i < hunks->count; i++) {
+		const rv_hunk *h = &hunks->items[i];
+
+		if (h->parent[0] || !rv_session_split_has(f, h->key))
+			out->items[out->count++] = *h;
+		else
+			for (k = 0; k < rv_hunk_pieces(h); k++)
+				rv_hunk_piece(h, k, &out->items[out->count++]);
+	}
+	return 0;
 }
 
 /* rv_session_stale, given the blob id of what the tree holds. */
@@ -415,22 +515,28 @@ static int record(rv_session_file *f, const char *key, rv_decision decision, con
 	return 0;
 }
 
+/* What the file holds with f's decisions, split hunks as their pieces. */
 static int compose(const rv_session_file *f, const char *original, size_t original_len, const char *port,
 		   size_t port_len, const rv_hunks *hunks, util_buf *out)
 {
-	rv_decision *d = calloc(hunks->count + 1, sizeof(*d));
-	const char **texts = calloc(hunks->count + 1, sizeof(*texts));
+	rv_hunks all;
+	rv_decision *d = NULL;
+	const char **texts = NULL;
 	int error;
 
+	if ((error = rv_session_hunks(f, hunks, &all)) < 0)
+		return error;
+	d = calloc(all.count + 1, sizeof(*d));
+	texts = calloc(all.count + 1, sizeof(*texts));
 	if (!d || !texts) {
-		free(d);
-		free(texts);
-		return util_error_set(UTIL_ENOMEM, "out of memory");
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+	} else {
+		rv_session_decisions(f, &all, d, texts);
+		error = rv_hunks_compose(out, original, original_len, port, port_len, &all, d, texts);
 	}
-	rv_session_decisions(f, hunks, d, texts);
-	error = rv_hunks_compose(out, original, original_len, port, port_len, hunks, d, texts);
 	free(d);
 	free(texts);
+	rv_hunks_dispose(&all);
 	return error;
 }
 
@@ -536,6 +642,47 @@ static int save_and_write(rv_session *s, rv_session_file *f, const char *fs_path
 	return error;
 }
 
+/* Drops a split: its key and its pieces' decisions. */
+static int drop_split(rv_session_file *f, const rv_hunk *h)
+{
+	size_t k;
+	int error = 0;
+
+	for (k = 0; k < rv_hunk_pieces(h) && !error; k++) {
+		rv_hunk piece;
+
+		rv_hunk_piece(h, k, &piece);
+		error = record(f, piece.key, RV_PENDING, NULL);
+	}
+	for (k = 0; k < f->nsplits; k++)
+		if (strcmp(f->splits[k], h->key) == 0) {
+			memmove(&f->splits[k], &f->splits[k + 1], (f->nsplits - k - 1) * sizeof(*f->splits));
+			f->nsplits--;
+			break;
+		}
+	return error;
+}
+
+/* A decision on hunk h, whole or split: a split hunk's pieces all take it,
+ * except an edit, which makes it whole again. */
+static int record_hunk(rv_session_file *f, const rv_hunk *h, rv_decision decision, const char *text)
+{
+	size_t k;
+	int error = 0;
+
+	if (h->parent[0] || !rv_session_split_has(f, h->key))
+		return record(f, h->key, decision, text);
+	if (decision == RV_EDITED)
+		return (error = drop_split(f, h)) < 0 ? error : record(f, h->key, decision, text);
+	for (k = 0; k < rv_hunk_pieces(h) && !error; k++) {
+		rv_hunk piece;
+
+		rv_hunk_piece(h, k, &piece);
+		error = record(f, piece.key, decision, NULL);
+	}
+	return error;
+}
+
 int rv_session_decide(rv_session *s, const char *path, const char *fs_path, const char *original,
 		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index,
 		      rv_decision decision, const char *text)
@@ -546,7 +693,7 @@ int rv_session_decide(rv_session *s, const char *path, const char *fs_path, cons
 	if (index >= hunks->count)
 		return util_error_set(UTIL_EINPUT, "%s: no hunk %zu (the file has %zu)", path, index + 1, hunks->count);
 	if ((error = record_of(s, path, fs_path, original, original_len, &f)) < 0 ||
-	    (error = record(f, hunks->items[index].key, decision, text)) < 0)
+	    (error = record_hunk(f, &hunks->items[index], decision, text)) < 0)
 		return error;
 	return save_and_write(s, f, fs_path, original, original_len, port, port_len, hunks, true, NULL);
 }
@@ -556,21 +703,154 @@ int rv_session_decide_pending(rv_session *s, const char *path, const char *fs_pa
 			      rv_decision decision, bool write, util_buf *composed)
 {
 	rv_session_file *f;
+	rv_hunks all;
 	rv_decision *now;
 	size_t i;
 	int error;
 
-	if ((error = record_of(s, path, fs_path, original, original_len, &f)) < 0)
+	if ((error = record_of(s, path, fs_path, original, original_len, &f)) < 0 ||
+	    (error = rv_session_hunks(f, hunks, &all)) < 0)
 		return error;
-	if (!(now = calloc(hunks->count + 1, sizeof(*now))))
+	if (!(now = calloc(all.count + 1, sizeof(*now)))) {
+		rv_hunks_dispose(&all);
 		return util_error_set(UTIL_ENOMEM, "out of memory");
-	rv_session_decisions(f, hunks, now, NULL);
-	for (i = 0; i < hunks->count && !error; i++)
+	}
+	/* a split hunk's pending pieces, not the pieces decided already */
+	rv_session_decisions(f, &all, now, NULL);
+	for (i = 0; i < all.count && !error; i++)
 		if (now[i] == RV_PENDING)
-			error = record(f, hunks->items[i].key, decision, NULL);
+			error = record(f, all.items[i].key, decision, NULL);
 	free(now);
+	rv_hunks_dispose(&all);
 	return error < 0 ? error
 			 : save_and_write(s, f, fs_path, original, original_len, port, port_len, hunks, write, composed);
+}
+
+/* Splits hunk h: its pieces take its decision. */
+static int split(rv_session_file *f, const rv_hunk *h, size_t index)
+{
+	rv_decision d = decision_of(f, h->key, NULL);
+	char (*splits)[17];
+	int error;
+
+	if (rv_hunk_pieces(h) < 2)
+		return util_error_set(UTIL_EINPUT, "hunk %zu is one line: it splits no further", index + 1);
+	if (d == RV_EDITED)
+		return util_error_set(UTIL_EINPUT, "hunk %zu is edited: accept or reject it before splitting it",
+				      index + 1);
+	if (!(splits = realloc(f->splits, (f->nsplits + 1) * sizeof(*splits))))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	f->splits = splits;
+	memcpy(f->splits[f->nsplits++], h->key, 17);
+	if (d != RV_PENDING && ((error = record(f, h->key, RV_PENDING, NULL)) < 0 ||
+				(error = record_hunk(f, h, d, NULL)) < 0))
+		return error;
+	return 0;
+}
+
+/* Joins the hunk that piece belongs to: it takes its pieces' decision, or,
+ * when they differ, is edited to hold the lines they make. */
+static int join(rv_session_file *f, const rv_hunks *hunks, size_t index, const char *original, size_t original_len,
+		const char *port, size_t port_len)
+{
+	const char *key = hunks->items[index].parent;
+	rv_hunk whole = { .old_start = 0 };
+	util_buf text = UTIL_BUF_INIT;
+	rv_decision d;
+	size_t i;
+	bool first = true;
+	int error;
+
+	/* the hunk is its pieces' lines together, from the first one's place */
+	for (i = 0; i < hunks->count; i++) {
+		const rv_hunk *p = &hunks->items[i];
+
+		if (strcmp(p->parent, key) != 0)
+			continue;
+		if (first) {
+			whole.old_start = p->old_start;
+			whole.new_start = p->new_start;
+			first = false;
+		}
+		whole.old_lines += p->old_lines;
+		whole.new_lines += p->new_lines;
+	}
+	memcpy(whole.key, key, 17);
+	if ((d = split_decision(f, &whole)) == RV_PENDING) {
+		for (i = 0; i < rv_hunk_pieces(&whole); i++) {
+			rv_hunk piece;
+
+			rv_hunk_piece(&whole, i, &piece);
+			if (decision_of(f, piece.key, NULL) != RV_PENDING)
+				return util_error_set(UTIL_EINPUT, "some lines of this hunk are decided and some not: "
+								   "decide the rest before joining them");
+		}
+	}
+	for (i = 0; d == RV_EDITED && i < rv_hunk_pieces(&whole); i++) {
+		rv_hunk piece;
+		const char *edited;
+
+		rv_hunk_piece(&whole, i, &piece);
+		switch (decision_of(f, piece.key, &edited)) {
+		case RV_ACCEPTED:
+			rv_lines_copy(&text, port, port_len, piece.new_start, piece.new_lines);
+			break;
+		case RV_EDITED:
+			util_buf_puts(&text, edited ? edited : "");
+			break;
+		default:
+			rv_lines_copy(&text, original, original_len, piece.old_start, piece.old_lines);
+			break;
+		}
+	}
+	if (util_buf_oom(&text))
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+	else if ((error = drop_split(f, &whole)) == 0)
+		error = record(f, key, d, d == RV_EDITED ? (text.ptr ? text.ptr : "") : NULL);
+	util_buf_dispose(&text);
+	return error;
+}
+
+int rv_session_split(rv_session *s, const char *path, const char *fs_path, const char *original,
+		     size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index)
+{
+	rv_session_file *f;
+	int error;
+
+	if (index >= hunks->count)
+		return util_error_set(UTIL_EINPUT, "%s: no hunk %zu (the file has %zu)", path, index + 1, hunks->count);
+	if ((error = record_of(s, path, fs_path, original, original_len, &f)) < 0)
+		return error;
+	if (hunks->items[index].parent[0])
+		error = join(f, hunks, index, original, original_len, port, port_len);
+	else
+		error = split(f, &hunks->items[index], index);
+	return error < 0 ? error : save(s);
+}
+
+int rv_session_mark_reviewed(rv_session *s, const char *path, const char *fs_path, const char *original,
+			     size_t original_len, const rv_hunks *hunks, bool reviewed)
+{
+	rv_session_file *f;
+	int error;
+
+	if ((error = record_of(s, path, fs_path, original, original_len, &f)) < 0)
+		return error;
+	if (reviewed)
+		rv_hunks_fingerprint(hunks, f->reviewed);
+	else
+		f->reviewed[0] = '\0';
+	return save(s);
+}
+
+bool rv_session_reviewed(const rv_session_file *f, const rv_hunks *hunks)
+{
+	char now[17];
+
+	if (!f || !f->reviewed[0])
+		return false;
+	rv_hunks_fingerprint(hunks, now);
+	return strcmp(now, f->reviewed) == 0;
 }
 
 int rv_session_resume(rv_session *s, const char *path, const char *fs_path, const char *original,

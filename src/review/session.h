@@ -28,6 +28,9 @@ typedef struct rv_session_file {
 	char *fixes;       /* finding ids whose fixes the proposal takes, comma separated, or NULL */
 	char committed[41]; /* blob id of what hipport commit committed, or "" */
 	char commit[41];    /* that commit's id, or "" */
+	char (*splits)[17]; /* the keys of the hunks split into pieces (decided each on its own) */
+	size_t nsplits;
+	char reviewed[17];  /* marked reviewed: the fingerprint of the proposal's hunks then, or "" */
 } rv_session_file;
 
 /* A kernel check's last result on a file, recorded against the blob id of
@@ -74,9 +77,33 @@ rv_session_file *rv_session_find(const rv_session *s, const char *path);
 /* The original text of a file the session knows (from the object database). */
 int rv_session_original(const rv_session *s, const rv_session_file *f, util_buf *out);
 
-/* The decision of each hunk (texts[i] the edited text, borrowed), by key. */
+/* The decision of each hunk (texts[i] the edited text, borrowed), by key.
+ * A split hunk (when the list has it whole) is pending while a piece is,
+ * accepted or rejected when every piece is, and edited otherwise (with no
+ * text: rv_session_hunks gives its pieces, which compose the file). */
 void rv_session_decisions(const rv_session_file *f, const rv_hunks *hunks, rv_decision *decisions,
 			  const char **texts);
+
+/* The hunks as the file's review has them: each split hunk replaced by its
+ * pieces (rv_hunk_piece). out is allocated; f may be NULL. */
+int rv_session_hunks(const rv_session_file *f, const rv_hunks *hunks, rv_hunks *out);
+bool rv_session_split_has(const rv_session_file *f, const char *key);
+
+/* s in the review: splits hunk `index` of hunks (the file's, as
+ * rv_session_hunks gives them) into its pieces, which take its decision; or,
+ * when it is a piece, joins its hunk again, which takes its pieces'
+ * decisions (edited, with the lines they make, when they differ). What the
+ * file holds does not change. Saved at once. UTIL_EINPUT for a hunk of one
+ * line, or an edited one. */
+int rv_session_split(rv_session *s, const char *path, const char *fs_path, const char *original,
+		     size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index);
+
+/* Marks the file reviewed, or not, for the proposal whose hunks these are
+ * (a new proposal, after a rule or fix changed, is not reviewed). Saved at
+ * once. */
+int rv_session_mark_reviewed(rv_session *s, const char *path, const char *fs_path, const char *original,
+			     size_t original_len, const rv_hunks *hunks, bool reviewed);
+bool rv_session_reviewed(const rv_session_file *f, const rv_hunks *hunks);
 
 /* Whether a file the session knows changed outside hipport: it holds neither
  * what the last decision wrote nor (after an interrupted one) what that
