@@ -10,8 +10,9 @@
 #include "util/error.h"
 
 const tui_action_info tui_actions[TUI_ACTION_COUNT] = {
-	[TUI_ACTION_NONE] = { .name = "", .keys = "", .help = "" },
-#define TUI_ACTION_ROW(id, name_, keys_, help_) [TUI_ACTION_##id] = { .name = name_, .keys = keys_, .help = help_ },
+	[TUI_ACTION_NONE] = { .name = "", .view = "", .keys = "", .help = "" },
+#define TUI_ACTION_ROW(id, name_, view_, keys_, help_) \
+	[TUI_ACTION_##id] = { .name = name_, .view = view_, .keys = keys_, .help = help_ },
 	TUI_ACTION_INFO(TUI_ACTION_ROW)
 #undef TUI_ACTION_ROW
 };
@@ -66,30 +67,41 @@ const char *tui_key_name(int key, char *buf, size_t size)
 	return buf;
 }
 
-static int add(tui_keymap *map, int key, tui_action action)
+static int add(tui_keymap *map, int key, tui_action action, const char *view, bool user)
 {
 	tui_binding *items = realloc(map->items, (map->count + 1) * sizeof(*items));
 
 	if (!items)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	map->items = items;
-	map->items[map->count++] = (tui_binding){ .key = key, .action = action };
+	map->items[map->count++] = (tui_binding){ .key = key, .action = action, .view = view, .user = user };
+	return 0;
+}
+
+/* The action named name and the key named key; UTIL_EINPUT for either unknown. */
+static int parse(const char *name, const char *key, tui_action *action, int *k)
+{
+	size_t i;
+
+	for (i = 1; i < TUI_ACTION_COUNT; i++)
+		if (strcmp(tui_actions[i].name, name) == 0)
+			break;
+	if (i == TUI_ACTION_COUNT)
+		return util_error_set(UTIL_EINPUT, "keys.%s: no such action", name);
+	if ((*k = tui_key_parse(key)) < 0)
+		return util_error_set(UTIL_EINPUT, "keys.%s: '%s' is not a key", name, key);
+	*action = (tui_action)i;
 	return 0;
 }
 
 int tui_keymap_bind(tui_keymap *map, const char *action, const char *key)
 {
-	int k = tui_key_parse(key);
-	size_t i;
+	tui_action a;
+	int k, error;
 
-	for (i = 1; i < TUI_ACTION_COUNT; i++)
-		if (strcmp(tui_actions[i].name, action) == 0)
-			break;
-	if (i == TUI_ACTION_COUNT)
-		return util_error_set(UTIL_EINPUT, "keys.%s: no such action", action);
-	if (k < 0)
-		return util_error_set(UTIL_EINPUT, "keys.%s: '%s' is not a key", action, key);
-	return add(map, k, (tui_action)i);
+	if ((error = parse(action, key, &a, &k)) < 0)
+		return error;
+	return add(map, k, a, NULL, true);
 }
 
 int tui_keymap_init(tui_keymap *map)
@@ -100,11 +112,17 @@ int tui_keymap_init(tui_keymap *map)
 	memset(map, 0, sizeof(*map));
 	for (i = 1; i < TUI_ACTION_COUNT; i++) {
 		char keys[64], *save, *word;
+		const char *view = tui_actions[i].view[0] ? tui_actions[i].view : NULL;
 
+		/* the default keys go through the parser of a user's bindings */
 		snprintf(keys, sizeof(keys), "%s", tui_actions[i].keys);
-		for (word = strtok_r(keys, " ", &save); word; word = strtok_r(NULL, " ", &save))
-			if ((error = tui_keymap_bind(map, tui_actions[i].name, word)) < 0)
+		for (word = strtok_r(keys, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
+			tui_action a;
+			int k;
+
+			if ((error = parse(tui_actions[i].name, word, &a, &k)) < 0 || (error = add(map, k, a, view, false)) < 0)
 				return error;
+		}
 	}
 	return 0;
 }
@@ -115,12 +133,29 @@ void tui_keymap_dispose(tui_keymap *map)
 	memset(map, 0, sizeof(*map));
 }
 
-tui_action tui_keymap_action(const tui_keymap *map, int key)
+/* The latest binding of key: a user's or a default, of the view or of all. */
+static const tui_binding *find(const tui_keymap *map, int key, bool user, const char *view)
 {
 	size_t i;
 
-	for (i = map->count; i > 0; i--)
-		if (map->items[i - 1].key == key)
-			return map->items[i - 1].action;
-	return TUI_ACTION_NONE;
+	for (i = map->count; i > 0; i--) {
+		const tui_binding *b = &map->items[i - 1];
+
+		if (b->key == key && b->user == user &&
+		    (user ? !b->view || (view && strcmp(b->view, view) == 0)
+			  : view ? b->view && strcmp(b->view, view) == 0 : !b->view))
+			return b;
+	}
+	return NULL;
+}
+
+tui_action tui_keymap_action(const tui_keymap *map, const char *view, int key)
+{
+	const tui_binding *b = find(map, key, true, view);
+
+	if (!b && view)
+		b = find(map, key, false, view);
+	if (!b)
+		b = find(map, key, false, NULL);
+	return b ? b->action : TUI_ACTION_NONE;
 }

@@ -8,37 +8,42 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* ACTION(ID, name, keys, help): keys are key names as in .hipport/config and
- * scripts, separated by blanks; an action whose help is "" shares the help
- * row of the one before it, its keys joined to that row's. */
+/* ACTION(ID, name, view, keys, help): keys are key names as in
+ * .hipport/config and scripts, separated by blanks, bound in the named view
+ * only ("diff") or in all ("") as tig's keymaps are; an action whose help is
+ * "" shares the help row of the one before it, its keys joined to that
+ * row's. */
 #define TUI_ACTION_INFO(ACTION) \
-	ACTION(DOWN, "down", "j Down", "move (files) or scroll (diff)") \
-	ACTION(UP, "up", "k Up", "") \
-	ACTION(PAGE_DOWN, "page-down", "PgDn", "page, first, last") \
-	ACTION(PAGE_UP, "page-up", "PgUp", "") \
-	ACTION(FIRST, "first", "g", "") \
-	ACTION(LAST, "last", "G", "") \
-	ACTION(SWITCH_PANE, "switch-pane", "Tab", "switch between the file list and the diff") \
-	ACTION(OPEN, "open", "Enter", "the diff of the file, at its first undecided hunk") \
-	ACTION(NEXT_HUNK, "next-hunk", "n", "next, previous hunk") \
-	ACTION(PREV_HUNK, "prev-hunk", "p", "") \
-	ACTION(ACCEPT, "accept", "a", "accept, reject the hunk at the cursor (written to the file at once)") \
-	ACTION(REJECT, "reject", "r", "") \
-	ACTION(EDIT, "edit", "e", "edit the hunk's proposed lines in $VISUAL or $EDITOR") \
-	ACTION(FIXES, "fixes", "f", "the fixes of the findings at the cursor, previewed; 1-9 takes one") \
-	ACTION(ACCEPT_ALL, "accept-all", "A", "accept, reject every remaining hunk of the file") \
-	ACTION(REJECT_ALL, "reject-all", "R", "") \
-	ACTION(UNDO, "undo", "u", "undo the last decision") \
-	ACTION(SEARCH, "search", "/", "search file names (file list) or lines (diff); Enter finds the next") \
-	ACTION(CHECK, "check", "b", "compile check of the file for the offload arch; Enter shows an error") \
-	ACTION(COMMIT, "commit", "c", "commit the validated files: y commits, e edits the message, n cancels") \
-	ACTION(SPECS, "specs", "s", "the file's kernel check specs in $EDITOR (drafted first if it has none)") \
-	ACTION(HELP, "help", "?", "this help (any key closes it)") \
-	ACTION(QUIT, "quit", "q", "quit; every decision is already saved")
+	ACTION(DOWN, "down", "", "j Down", "move (files) or scroll (diff)") \
+	ACTION(UP, "up", "", "k Up", "") \
+	ACTION(PAGE_DOWN, "page-down", "", "PgDn", "page, first, last") \
+	ACTION(PAGE_UP, "page-up", "", "PgUp", "") \
+	ACTION(FIRST, "first", "", "g", "") \
+	ACTION(LAST, "last", "", "G", "") \
+	ACTION(SWITCH_PANE, "switch-pane", "", "Tab", "switch between the file list and the diff") \
+	ACTION(OPEN, "open", "", "Enter", "the diff of the file, at its first undecided hunk") \
+	ACTION(NEXT_HUNK, "next-hunk", "", "n", "next, previous hunk") \
+	ACTION(PREV_HUNK, "prev-hunk", "", "p", "") \
+	ACTION(ACCEPT, "accept", "", "a", "accept, reject the hunk at the cursor (written to the file at once)") \
+	ACTION(REJECT, "reject", "", "r", "") \
+	ACTION(EDIT, "edit", "", "e", "edit the hunk's proposed lines in $VISUAL or $EDITOR") \
+	ACTION(SPLIT, "split", "diff", "s", "in the diff: split the hunk into a hunk per line; s on a line joins it") \
+	ACTION(FIXES, "fixes", "", "f", "the fixes of the findings at the cursor, previewed; 1-9 takes one") \
+	ACTION(ACCEPT_ALL, "accept-all", "", "A", "accept, reject every remaining hunk of the file") \
+	ACTION(REJECT_ALL, "reject-all", "", "R", "") \
+	ACTION(UNDO, "undo", "", "u", "undo the last decision") \
+	ACTION(MARK_REVIEWED, "mark-reviewed", "", "m", "mark the file reviewed (*), or not; hipport status shows it") \
+	ACTION(NEXT_FILE, "next-file", "", "N", "the next file with undecided hunks, or findings and not reviewed") \
+	ACTION(SEARCH, "search", "", "/", "search file names (file list) or lines (diff); Enter finds the next") \
+	ACTION(CHECK, "check", "", "b", "compile check of the file for the offload arch; Enter shows an error") \
+	ACTION(COMMIT, "commit", "", "c", "commit the validated files: y commits, e edits the message, n cancels") \
+	ACTION(SPECS, "specs", "", "s", "in the file list: its kernel check specs in $EDITOR (drafted if it has none)") \
+	ACTION(HELP, "help", "", "?", "this help (any key closes it)") \
+	ACTION(QUIT, "quit", "", "q", "quit; every decision is already saved")
 
 typedef enum tui_action {
 	TUI_ACTION_NONE, /* a key bound to nothing */
-#define TUI_ACTION_ID(id, name, keys, help) TUI_ACTION_##id,
+#define TUI_ACTION_ID(id, name, view, keys, help) TUI_ACTION_##id,
 	TUI_ACTION_INFO(TUI_ACTION_ID)
 #undef TUI_ACTION_ID
 	TUI_ACTION_COUNT
@@ -46,6 +51,7 @@ typedef enum tui_action {
 
 typedef struct tui_action_info {
 	const char *name;
+	const char *view; /* the view whose keys they are, "" for all */
 	const char *keys;
 	const char *help;
 } tui_action_info;
@@ -53,11 +59,13 @@ typedef struct tui_action_info {
 /* By action, TUI_ACTION_NONE's empty. */
 extern const tui_action_info tui_actions[TUI_ACTION_COUNT];
 
-/* Which action each key does: the defaults, then a user's bindings, the
- * latest binding of a key winning. */
+/* Which action each key does in a view: a user's binding first (the latest
+ * of a key), then the view's default, then the default of all views. */
 typedef struct tui_binding {
 	int key;
 	tui_action action;
+	const char *view; /* NULL: every view */
+	bool user;        /* from .hipport/config */
 } tui_binding;
 
 typedef struct tui_keymap {
@@ -68,10 +76,11 @@ typedef struct tui_keymap {
 /* The default keys of the list. */
 int tui_keymap_init(tui_keymap *map);
 void tui_keymap_dispose(tui_keymap *map);
-/* Binds key (a name, as for scripts) to the action named action;
- * UTIL_EINPUT for an unknown action or key. */
+/* Binds key (a name, as for scripts) to the action named action, in every
+ * view; UTIL_EINPUT for an unknown action or key. */
 int tui_keymap_bind(tui_keymap *map, const char *action, const char *key);
-tui_action tui_keymap_action(const tui_keymap *map, int key);
+/* The action of key in view (a view's name; NULL: the core's driver). */
+tui_action tui_keymap_action(const tui_keymap *map, const char *view, int key);
 
 /* Keys that prompts and dialogs read as typed, whichever code the terminal
  * sent for them (tui_key_normal). */

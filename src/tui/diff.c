@@ -494,6 +494,28 @@ static void edit(tui_view *view)
 	util_buf_dispose(&edited);
 }
 
+/* s: the hunk at the cursor split into a hunk per line, or the hunk of the
+ * line at the cursor joined again. */
+static void split(tui_view *view)
+{
+	tui_model *m = tui_view_model(view);
+	tui_file *f = tui_model_current(m);
+	bool joining = f->hunks.items[m->hunk].parent[0] != '\0';
+	size_t before = f->hunks.count, at;
+
+	if (tui_model_split(m, m->hunk, &at) < 0) {
+		tui_core_message(tui_view_core(view), "%s", util_error_last());
+		return;
+	}
+	m->hunk = at;
+	show_hunk(view);
+	if (joining)
+		tui_core_message(tui_view_core(view), "hunk %zu joined again", at + 1);
+	else
+		tui_core_message(tui_view_core(view), "hunk %zu split into %zu: a, r and e decide each line", at + 1,
+				 f->hunks.count - before + 1);
+}
+
 /* Requests from other views: the diff is what they show a file's lines in. */
 static tui_handled request(tui_view *view, tui_request *req)
 {
@@ -571,6 +593,12 @@ static tui_handled diff_key(tui_view *view, tui_request *req)
 	case TUI_ACTION_EDIT:
 		if (focused && f && f->hunks.count)
 			edit(view);
+		return TUI_DONE;
+	case TUI_ACTION_SPLIT:
+		if (!focused)
+			return TUI_PASS;
+		if (f && f->hunks.count)
+			split(view);
 		return TUI_DONE;
 	default:
 		return TUI_PASS;

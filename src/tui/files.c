@@ -1,5 +1,7 @@
-/* The file list: a status glyph, the path, hunks left and findings. j/k
- * select a file when the list has the focus; Enter is the diff's. */
+/* The file list: a status glyph, the reviewed mark, the path, hunks left
+ * and findings. j/k select a file when the list has the focus; Enter is the
+ * diff's. m marks the selected file reviewed, N goes to the next file left
+ * to review, from either pane. */
 #include "tui/files.h"
 
 #include <stdio.h>
@@ -94,6 +96,8 @@ static void files_draw(tui_view *view, tui_screen *s)
 		/* ">" marks the selection in screen dumps too, where colour is lost */
 		tui_screen_put(s, a.y + row, a.x, 1, i == m->selected ? ">" : " ", 1, attr);
 		used = 1 + tui_screen_put(s, a.y + row, a.x + 1, 1, glyph(f), 1, attr == TUI_NORMAL ? glyph_attr(f) : attr);
+		if (f->reviewed)
+			tui_screen_put(s, a.y + row, a.x + used, 1, "*", 1, attr == TUI_NORMAL ? TUI_ACCEPTED : attr);
 		cw = counts_put(s, a.y + row, a.x + a.width, tui_model_pending(f), f->findings, attr);
 		tui_screen_put(s, a.y + row, a.x + used + 1, a.width - used - 1 - cw, f->p->path, strlen(f->p->path),
 			       attr);
@@ -139,11 +143,55 @@ static void find(tui_view *view, const char *text)
 	tui_core_message(tui_view_core(view), "no file matches: %s", text);
 }
 
+/* m: the reviewed mark of the selected file set, or cleared. */
+static void mark_reviewed(tui_view *view)
+{
+	tui_core *core = tui_view_core(view);
+	tui_model *m = tui_view_model(view);
+	tui_file *f = tui_model_current(m);
+
+	if (!f)
+		return;
+	if (tui_model_mark_reviewed(m, !f->reviewed) < 0)
+		tui_core_message(core, "%s", util_error_last());
+	else
+		tui_core_message(core, "%s %s", f->p->path, f->reviewed ? "marked reviewed" : "no longer marked reviewed");
+}
+
+/* N: the next file left to review, wrapping; in the diff, at its first
+ * undecided hunk. */
+static void next_file(tui_view *view)
+{
+	tui_model *m = tui_view_model(view);
+	tui_request open = { .kind = TUI_REQUEST_OPEN };
+	size_t k;
+
+	for (k = 1; k <= m->nfiles; k++) {
+		size_t i = (m->selected + k) % m->nfiles;
+
+		if (!tui_model_unfinished(&m->files[i]))
+			continue;
+		select_file(view, i);
+		if (!tui_view_focused(view))
+			tui_core_request(tui_view_core(view), &open);
+		return;
+	}
+	tui_core_message(tui_view_core(view), "nothing left: every hunk is decided, every file with findings reviewed");
+}
+
 static tui_handled files_key(tui_view *view, tui_request *req)
 {
 	tui_model *m = tui_view_model(view);
 	int height = tui_core_screen(tui_view_core(view))->height, page = height > 4 ? height - 4 : 1;
 
+	if (req->kind == TUI_REQUEST_KEY && req->action == TUI_ACTION_MARK_REVIEWED) {
+		mark_reviewed(view);
+		return TUI_DONE;
+	}
+	if (req->kind == TUI_REQUEST_KEY && req->action == TUI_ACTION_NEXT_FILE) {
+		next_file(view);
+		return TUI_DONE;
+	}
 	/* the list moves only when it has the focus; the rest is the diff's */
 	if (!tui_view_focused(view))
 		return TUI_PASS;

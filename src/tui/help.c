@@ -60,10 +60,9 @@ static void help_put(tui_screen *s, int *y, int width, const char *text)
 static void help_draw(tui_view *view, tui_screen *s)
 {
 	static const char *const marks[] = {
-		"",
-		"Marks: A R E ? a hunk accepted, rejected, edited, pending; E W N between the",
-		"sides the worst finding on that source line (hipport scan lists it), X a build",
-		"error; files: + accepted, v validated (checks passed), ~ partial, ! stale, c committed",
+		"Marks: A R E ? a hunk accepted, rejected, edited, pending; E W N between the sides the worst",
+		"finding on that source line (hipport scan lists it), X a build error; files: + accepted,",
+		"v validated (checks passed), ~ partial, ! stale, c committed, * marked reviewed",
 	};
 	int width = s->width - 4 < 100 ? s->width - 4 : 100, y = 2;
 	char line[256];

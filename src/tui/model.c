@@ -72,6 +72,8 @@ static int load_edit(tui_model *m, tui_file *f, size_t h)
 static int load_file(tui_model *m, tui_file *f)
 {
 	const rv_proposal *p = f->p;
+	const rv_session_file *rec = rv_session_find(m->session, p->path);
+	rv_hunks whole;
 	size_t h;
 	int error;
 
@@ -79,14 +81,19 @@ static int load_file(tui_model *m, tui_file *f)
 	rv_hunks_dispose(&f->hunks);
 	free(f->decisions);
 	f->decisions = NULL;
-	if ((error = rv_hunks_make(&f->hunks, p->source.ptr, p->source.len, p->port.output.ptr,
-				   p->port.output.len)) < 0)
+	/* the proposal's hunks, those split in the review as their pieces */
+	if ((error = rv_hunks_make(&whole, p->source.ptr, p->source.len, p->port.output.ptr, p->port.output.len)) < 0)
+		return error;
+	error = rv_session_hunks(rec, &whole, &f->hunks);
+	f->reviewed = rv_session_reviewed(rec, &whole);
+	rv_hunks_dispose(&whole);
+	if (error < 0)
 		return error;
 	f->decisions = calloc(f->hunks.count + 1, sizeof(*f->decisions));
 	f->edits = calloc(f->hunks.count + 1, sizeof(*f->edits));
 	if (!f->decisions || !f->edits)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
-	rv_session_decisions(rv_session_find(m->session, p->path), &f->hunks, f->decisions, NULL);
+	rv_session_decisions(rec, &f->hunks, f->decisions, NULL);
 	for (h = 0; h < f->hunks.count; h++)
 		if (f->decisions[h] == RV_EDITED && (error = load_edit(m, f, h)) < 0)
 			return error;
@@ -228,7 +235,8 @@ int tui_model_decide(tui_model *m, size_t index, rv_decision d, const char *text
 		if (!n)
 			return util_error_set(UTIL_ENOMEM, "out of memory");
 		m->undo = n;
-		m->undo[m->nundo++] = (tui_undo){ .file = m->selected, .hunk = index, .decision = f->decisions[index] };
+		m->undo[m->nundo] = (tui_undo){ .file = m->selected, .hunk = index, .decision = f->decisions[index] };
+		memcpy(m->undo[m->nundo++].key, f->hunks.items[index].key, sizeof(m->undo[0].key));
 	}
 	if ((error = rv_session_decide(m->session, p->path, p->fs_path, p->source.ptr, p->source.len, p->port.output.ptr,
 				       p->port.output.len, &f->hunks, index, d, text)) < 0) {
@@ -261,17 +269,63 @@ int tui_model_decide_pending(tui_model *m, rv_decision d, size_t *n)
 int tui_model_undo(tui_model *m, tui_undo *undone)
 {
 	tui_undo u;
+	tui_file *f;
 	int error;
 
 	if (!m->nundo)
 		return 1;
 	u = m->undo[--m->nundo];
+	f = &m->files[u.file];
+	for (u.hunk = 0; u.hunk < f->hunks.count && strcmp(f->hunks.items[u.hunk].key, u.key) != 0; u.hunk++)
+		;
+	if (u.hunk == f->hunks.count)
+		return util_error_set(UTIL_ENOTFOUND, "%s: the hunk decided last was split or joined since", f->p->path);
 	m->selected = u.file;
 	m->hunk = u.hunk;
 	if ((error = tui_model_decide(m, u.hunk, u.decision, NULL, false)) < 0)
 		return error;
 	*undone = u;
 	return 0;
+}
+
+int tui_model_split(tui_model *m, size_t index, size_t *at)
+{
+	tui_file *f = tui_model_current(m);
+	const rv_proposal *p = f->p;
+	char parent[17];
+	size_t i;
+	int error;
+
+	/* a joined hunk goes where its first piece was */
+	memcpy(parent, f->hunks.items[index].parent, sizeof(parent));
+	for (i = index; parent[0] && i > 0 && strcmp(f->hunks.items[i - 1].parent, parent) == 0; i--)
+		;
+	if ((error = rv_session_split(m->session, p->path, p->fs_path, p->source.ptr, p->source.len, p->port.output.ptr,
+				      p->port.output.len, &f->hunks, index)) < 0 ||
+	    (error = load_file(m, f)) < 0)
+		return error;
+	refresh_state(m, f);
+	*at = parent[0] ? i : index;
+	return 0;
+}
+
+int tui_model_mark_reviewed(tui_model *m, bool reviewed)
+{
+	tui_file *f = tui_model_current(m);
+	const rv_proposal *p = f->p;
+	int error;
+
+	if ((error = rv_session_mark_reviewed(m->session, p->path, p->fs_path, p->source.ptr, p->source.len, &f->hunks,
+					      reviewed)) < 0)
+		return error;
+	f->reviewed = reviewed;
+	refresh_state(m, f);
+	return 0;
+}
+
+bool tui_model_unfinished(const tui_file *f)
+{
+	return tui_model_pending(f) > 0 || (!f->reviewed && f->findings[2] + f->findings[1] > 0);
 }
 
 int tui_model_repropose(tui_model *m, size_t index, rv_proposal *p)

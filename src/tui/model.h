@@ -38,6 +38,7 @@ typedef struct tui_file {
 	size_t nold_tokens, nnew_tokens;
 	rv_file_state state;
 	bool validated;       /* accepted, and its checks passed on what the tree holds */
+	bool reviewed;        /* marked reviewed (m) for this proposal */
 	size_t findings[3];   /* by severity */
 	const unsigned char *marks; /* per source line: the worst finding's severity + 1, or 0; borrowed */
 } tui_file;
@@ -85,9 +86,11 @@ typedef struct tui_hooks {
 	int (*commit_run)(void *payload, const char *message, char *done, size_t size);
 } tui_hooks;
 
-/* A decision as it was before a key changed it: what u restores. */
+/* A decision as it was before a key changed it: what u restores, found by
+ * the hunk's key (a split or a join moves hunks). */
 typedef struct tui_undo {
 	size_t file, hunk;
+	char key[17];
 	rv_decision decision;
 } tui_undo;
 
@@ -124,8 +127,18 @@ int tui_model_decide(tui_model *m, size_t index, rv_decision d, const char *text
 /* Decides every pending hunk of the selected file; *n of them were. */
 int tui_model_decide_pending(tui_model *m, rv_decision d, size_t *n);
 /* Puts the last remembered decision back (*undone: where, and what it is
- * now); 1 when there is none. */
+ * now); 1 when there is none. UTIL_ENOTFOUND when its hunk was split or
+ * joined since. */
 int tui_model_undo(tui_model *m, tui_undo *undone);
+/* s: splits hunk `index` of the selected file into a hunk per line, or
+ * joins the hunk it is a piece of; *at is where the cursor goes (the first
+ * piece, or the joined hunk). */
+int tui_model_split(tui_model *m, size_t index, size_t *at);
+/* m: the selected file marked reviewed, or not. */
+int tui_model_mark_reviewed(tui_model *m, bool reviewed);
+/* Whether a file is left to review: a hunk undecided, or errors or
+ * warnings found and the file not marked reviewed. */
+bool tui_model_unfinished(const tui_file *f);
 /* File `index` reviewed from a new proposal p (borrowed): a fix was taken. */
 int tui_model_repropose(tui_model *m, size_t index, rv_proposal *p);
 /* The files' states from what the working tree holds now. */

@@ -157,14 +157,22 @@ void tui_core_pop(tui_core *core, tui_view *view)
 	view_free(view);
 }
 
+/* Asks one view: a key's action is the one it has in that view's keys. */
+static tui_handled ask(tui_core *core, tui_view *view, tui_request *req)
+{
+	if (req->kind == TUI_REQUEST_KEY)
+		req->action = tui_keymap_action(&core->keys, view->ops->name, req->key);
+	return view->ops->key(view, req);
+}
+
 tui_handled tui_core_request(tui_core *core, tui_request *req)
 {
 	tui_view *focused = core->stack[core->focus], *other = core->stack[core->focus == PANE_FILES ? PANE_DIFF
 												      : PANE_FILES];
 
-	if (focused->ops->key(focused, req) == TUI_DONE)
+	if (ask(core, focused, req) == TUI_DONE)
 		return TUI_DONE;
-	return other->ops->key(other, req);
+	return ask(core, other, req);
 }
 
 int tui_core_new(tui_core **out, tui_screen *screen, tui_model *model)
@@ -308,16 +316,16 @@ void tui_core_key(tui_core *core, int key)
 	size_t i;
 
 	core->message[0] = '\0';
-	req.action = tui_keymap_action(&core->keys, req.key);
 	/* the views over the panes, the top one first; one may close itself */
 	for (i = core->depth; i > PANES; i--) {
 		if (i > core->depth)
 			continue;
-		if (core->stack[i - 1]->ops->key(core->stack[i - 1], &req) == TUI_DONE)
+		if (ask(core, core->stack[i - 1], &req) == TUI_DONE)
 			return;
 	}
 	if (tui_core_request(core, &req) == TUI_DONE)
 		return;
+	req.action = tui_keymap_action(&core->keys, NULL, req.key);
 	driver(core, &req);
 }
 
