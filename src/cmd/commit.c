@@ -72,6 +72,7 @@ static int plan_file(cmd_context *ctx, cmd_commit_plan *plan, rv_proposal *p, rv
 		pending += d[i] == RV_PENDING;
 		f->edited += d[i] == RV_EDITED;
 		f->rejected += d[i] == RV_REJECTED;
+		f->bulk += d[i] == RV_ACCEPTED && rv_session_hunk_bulk(rec, &hunks.items[i]);
 	}
 	free(d);
 	rv_hunks_dispose(&hunks);

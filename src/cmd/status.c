@@ -21,6 +21,7 @@ typedef struct file_status {
 	size_t checks[5];              /* kernel checks of this content, by status (check_statuses) */
 	size_t checks_stale;           /* kernel checks of an earlier content */
 	bool reviewed;                 /* marked reviewed in the review, for this proposal */
+	size_t bulk;                   /* hunks accepted in bulk (rename only) */
 } file_status;
 
 static const char *const check_statuses[] = { "pass", "fail", "error", "no-device", "skipped" };
@@ -83,8 +84,10 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 	}
 	rv_session_decisions(rec, &hunks, d, NULL);
 	st->hunks = hunks.count;
-	for (i = 0; i < hunks.count; i++)
+	for (i = 0; i < hunks.count; i++) {
 		st->by_decision[d[i]]++;
+		st->bulk += d[i] == RV_ACCEPTED && rv_session_hunk_bulk(rec, &hunks.items[i]);
+	}
 	st->state = rv_session_state(rec, &hunks, now->source.ptr, now->source.len);
 	{
 		char port[41];
@@ -117,6 +120,8 @@ static void print_text(const file_status *st, size_t n)
 				printf("; %zu checks %s", st[i].checks[k], check_statuses[k]);
 		if (st[i].checks_stale)
 			printf("; %zu checks of an earlier content", st[i].checks_stale);
+		if (st[i].bulk)
+			printf("; %zu hunk%s accepted in bulk (rename only)", st[i].bulk, st[i].bulk == 1 ? "" : "s");
 		if (st[i].reviewed)
 			printf("; reviewed");
 		putchar('\n');
@@ -144,6 +149,7 @@ static int print_json(const file_status *st, size_t n)
 
 		json_object_set_new(file, "checks", checks);
 		json_object_set_new(file, "reviewed", json_boolean(st[i].reviewed));
+		json_object_set_new(file, "bulk", json_integer((json_int_t)st[i].bulk));
 		json_array_append_new(files, file);
 	}
 	return scan_print_document(stdout, json_pack("{s:s, s:i, s:o}", "schema", "hipport-status", "version", 1,

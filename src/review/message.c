@@ -115,6 +115,9 @@ int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *
 		rules_line(out, f->proposal);
 		if (f->rec && f->rec->fixes)
 			util_buf_printf(out, "  fixes: %s\n", f->rec->fixes);
+		if (f->bulk)
+			util_buf_printf(out, "  in bulk: %zu hunk%s accepted (rename only)\n", f->bulk,
+					f->bulk == 1 ? "" : "s");
 		if (f->edited || f->rejected)
 			util_buf_printf(out, "  by hand: %zu hunk%s edited, %zu kept as the original\n", f->edited,
 					f->edited == 1 ? "" : "s", f->rejected);

@@ -17,6 +17,7 @@ typedef struct rv_commit_file {
 	const rv_session_file *rec;
 	size_t edited;                 /* hunks edited by hand */
 	size_t rejected;               /* hunks left as the original */
+	size_t bulk;                   /* hunks accepted in bulk (rename only) */
 	size_t findings[3];            /* left open, by severity (indexed by an_severity) */
 	const rv_validation *validation;
 } rv_commit_file;

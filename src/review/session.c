@@ -121,6 +121,7 @@ static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
 		const char *key = json_string_value(json_object_get(h, "key"));
 		const char *decision = json_string_value(json_object_get(h, "decision"));
 		const char *text = json_string_value(json_object_get(h, "text"));
+		const char *bulk = json_string_value(json_object_get(h, "bulk"));
 		int d = decision ? rv_decision_parse(decision) : -1;
 
 		if (!key || strlen(key) != 16 || d <= RV_PENDING || (d == RV_EDITED && !text))
@@ -129,6 +130,8 @@ static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
 		sh->decision = (rv_decision)d;
 		if (text && !(sh->text = strdup(text)))
 			return false;
+		if (bulk)
+			snprintf(sh->bulk, sizeof(sh->bulk), "%s", bulk);
 		f->nhunks++;
 	}
 	return true;
@@ -244,9 +247,10 @@ static int save(const rv_session *s)
 		json_t *hunks = json_array(), *splits = f->nsplits ? json_array() : NULL, *file;
 
 		for (k = 0; k < f->nhunks; k++)
-			json_array_append_new(hunks, json_pack("{s:s, s:s, s:s?}", "key", f->hunks[k].key, "decision",
+			json_array_append_new(hunks, json_pack("{s:s, s:s, s:s?, s:s*}", "key", f->hunks[k].key, "decision",
 							       rv_decision_name(f->hunks[k].decision), "text",
-							       f->hunks[k].text));
+							       f->hunks[k].text, "bulk",
+							       f->hunks[k].bulk[0] ? f->hunks[k].bulk : NULL));
 		for (k = 0; k < f->nsplits; k++)
 			json_array_append_new(splits, json_string(f->splits[k]));
 		file = json_pack("{s:s, s:s?, s:s?, s:o, s:s*, s:s*, s:s*, s:o*, s:s*}", "base", f->base, "written",
@@ -512,6 +516,7 @@ static int record(rv_session_file *f, const char *key, rv_decision decision, con
 	}
 	f->hunks[k].decision = decision;
 	f->hunks[k].text = copy;
+	f->hunks[k].bulk[0] = '\0'; /* decided again, by hand: rv_session_decide_bulk marks it after */
 	return 0;
 }
 
@@ -681,6 +686,75 @@ static int record_hunk(rv_session_file *f, const rv_hunk *h, rv_decision decisio
 		error = record(f, piece.key, decision, NULL);
 	}
 	return error;
+}
+
+/* Marks the recorded hunk with key (and a split hunk's pieces) as accepted in bulk. */
+static void mark_bulk(rv_session_file *f, const char *key, const char *kind)
+{
+	size_t k;
+
+	for (k = 0; k < f->nhunks; k++)
+		if (strcmp(f->hunks[k].key, key) == 0)
+			snprintf(f->hunks[k].bulk, sizeof(f->hunks[k].bulk), "%s", kind);
+}
+
+int rv_session_decide_bulk(rv_session *s, const char *path, const char *fs_path, const char *original,
+			   size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks,
+			   const size_t *indexes, size_t n, const char *kind)
+{
+	rv_session_file *f;
+	size_t i, k;
+	int error;
+
+	if ((error = record_of(s, path, fs_path, original, original_len, &f)) < 0)
+		return error;
+	for (i = 0; i < n; i++) {
+		const rv_hunk *h;
+
+		if (indexes[i] >= hunks->count)
+			return util_error_set(UTIL_EINPUT, "%s: no hunk %zu", path, indexes[i] + 1);
+		h = &hunks->items[indexes[i]];
+		if ((error = record_hunk(f, h, RV_ACCEPTED, NULL)) < 0)
+			return error;
+		mark_bulk(f, h->key, kind);
+		if (!h->parent[0] && rv_session_split_has(f, h->key))
+			for (k = 0; k < rv_hunk_pieces(h); k++) {
+				rv_hunk piece;
+
+				rv_hunk_piece(h, k, &piece);
+				mark_bulk(f, piece.key, kind);
+			}
+	}
+	return save_and_write(s, f, fs_path, original, original_len, port, port_len, hunks, true, NULL);
+}
+
+/* Whether the hunk recorded with key was accepted in bulk. */
+static bool key_bulk(const rv_session_file *f, const char *key)
+{
+	size_t k;
+
+	for (k = 0; k < f->nhunks; k++)
+		if (strcmp(f->hunks[k].key, key) == 0)
+			return f->hunks[k].decision == RV_ACCEPTED && f->hunks[k].bulk[0];
+	return false;
+}
+
+bool rv_session_hunk_bulk(const rv_session_file *f, const rv_hunk *h)
+{
+	size_t k;
+
+	if (!f)
+		return false;
+	if (h->parent[0] || !rv_session_split_has(f, h->key))
+		return key_bulk(f, h->key);
+	for (k = 0; k < rv_hunk_pieces(h); k++) {
+		rv_hunk piece;
+
+		rv_hunk_piece(h, k, &piece);
+		if (!key_bulk(f, piece.key))
+			return false;
+	}
+	return true;
 }
 
 int rv_session_decide(rv_session *s, const char *path, const char *fs_path, const char *original,

@@ -16,6 +16,7 @@ typedef struct rv_session_hunk {
 	char key[17];
 	rv_decision decision; /* accepted, rejected or edited (pending ones are not kept) */
 	char *text;           /* the edited lines, for edited */
+	char bulk[16];        /* accepted in bulk (B in the review): the kind, "rename-only"; "" by hand */
 } rv_session_hunk;
 
 typedef struct rv_session_file {
@@ -128,6 +129,14 @@ int rv_session_decide(rv_session *s, const char *path, const char *fs_path, cons
 int rv_session_decide_pending(rv_session *s, const char *path, const char *fs_path, const char *original,
 			      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks,
 			      rv_decision decision, bool write, util_buf *composed);
+
+/* Accepts hunks indexes[0..n) of hunks in bulk, recorded with their kind
+ * ("rename-only"), then writes the file once, as rv_session_decide does. */
+int rv_session_decide_bulk(rv_session *s, const char *path, const char *fs_path, const char *original,
+			   size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks,
+			   const size_t *indexes, size_t n, const char *kind);
+/* Whether hunk h was accepted in bulk (a split one: each of its pieces). */
+bool rv_session_hunk_bulk(const rv_session_file *f, const rv_hunk *h);
 
 /* Adds a finding id to the fixes the file's proposal takes (the proposal is
  * then made again; the fix's changes are hunks to decide like any other).

@@ -31,10 +31,12 @@
 	ACTION(FIXES, "fixes", "", "f", "the fixes of the findings at the cursor, previewed; 1-9 takes one") \
 	ACTION(ACCEPT_ALL, "accept-all", "", "A", "accept, reject every remaining hunk of the file") \
 	ACTION(REJECT_ALL, "reject-all", "", "R", "") \
+	ACTION(BULK_ACCEPT, "bulk-accept", "", "B", "accept every pending rename-only hunk of every file (asks y/n)") \
 	ACTION(UNDO, "undo", "", "u", "undo the last decision") \
 	ACTION(MARK_REVIEWED, "mark-reviewed", "", "m", "mark the file reviewed (*), or not; hipport status shows it") \
 	ACTION(NEXT_FILE, "next-file", "", "N", "the next file with undecided hunks, or findings and not reviewed") \
 	ACTION(SEARCH, "search", "", "/", "search file names (file list) or lines (diff); Enter finds the next") \
+	ACTION(SEARCH_ALL, "search-all", "", "F", "search every file's proposal and original: matches as file:line, Enter opens") \
 	ACTION(CHECK, "check", "", "b", "compile check of the file for the offload arch; Enter shows an error") \
 	ACTION(COMMIT, "commit", "", "c", "commit the validated files: y commits, e edits the message, n cancels") \
 	ACTION(SPECS, "specs", "", "s", "in the file list: its kernel check specs in $EDITOR (drafted if it has none)") \

@@ -164,6 +164,32 @@ static bool show_tree_line(tui_view *view, size_t line)
 	return i < n;
 }
 
+/* Scrolls to the row of line (1-based) of the original, or of the proposal
+ * (not of an edit), the diff focused and the cursor on its hunk. */
+static bool show_row(tui_view *view, size_t line, bool original)
+{
+	diff_state *st = tui_view_state(view);
+	tui_model *m = tui_view_model(view);
+	tui_file *f = tui_model_current(m);
+	diff_row *rows;
+	size_t n, i;
+
+	if (!f || !line || !(rows = rows_of(f, &n)))
+		return false;
+	for (i = 0; i < n; i++)
+		if (original ? rows[i].old_no == line
+			     : rows[i].new_no == line && !(rows[i].hunk >= 0 && is_edited(f, rows[i].hunk)))
+			break;
+	if (i < n) {
+		tui_view_focus(view);
+		st->top = i > 2 ? i - 2 : 0;
+		if (rows[i].hunk >= 0)
+			m->hunk = (size_t)rows[i].hunk;
+	}
+	free(rows);
+	return i < n;
+}
+
 /* Whether the build of the file shown found an error on this tree line. */
 static bool build_error_at(const tui_model *m, size_t tree_no)
 {
@@ -536,6 +562,8 @@ static tui_handled request(tui_view *view, tui_request *req)
 		return TUI_DONE;
 	case TUI_REQUEST_SHOW_LINE:
 		return show_tree_line(view, req->line) ? TUI_DONE : TUI_PASS;
+	case TUI_REQUEST_SHOW_ROW:
+		return show_row(view, req->line, req->original) ? TUI_DONE : TUI_PASS;
 	case TUI_REQUEST_SCOPE:
 		req->focused = tui_view_focused(view);
 		shown_lines(view, &req->first, &req->last);

@@ -266,6 +266,114 @@ int tui_model_decide_pending(tui_model *m, rv_decision d, size_t *n)
 	return 0;
 }
 
+/* The bytes of lines [start, start + n) of text: from the first line's
+ * start to the last one's end; false when there are none. */
+static bool span_of(const tui_line *lines, size_t nlines, const char *text, size_t start, size_t n, size_t *from,
+		    size_t *to)
+{
+	if (!n || start + n > nlines)
+		return false;
+	*from = (size_t)(lines[start].text - text);
+	*to = (size_t)(lines[start + n - 1].text - text) + lines[start + n - 1].len;
+	return true;
+}
+
+bool tui_model_rename_only(const tui_file *f, size_t index)
+{
+	const rv_hunk *h = &f->hunks.items[index];
+	const rv_proposal *p = f->p;
+	size_t from, to, nfrom, nto, at, i, renames = 0;
+	util_buf renamed = UTIL_BUF_INIT;
+	bool same;
+
+	if (!span_of(f->old_lines, f->nold, p->source.ptr, h->old_start, h->old_lines, &from, &to) ||
+	    !span_of(f->new_lines, f->nnew, p->port.output.ptr, h->new_start, h->new_lines, &nfrom, &nto))
+		return false;
+	for (i = h->old_start; f->marks && i < h->old_start + h->old_lines; i++)
+		if (f->marks[i])
+			return false;
+	/* the source's lines with each reference in them renamed must be the
+	 * port's lines exactly: anything else (a fix, a call rewritten) differs */
+	at = from;
+	for (i = 0; i < p->port.nrefs; i++) {
+		const port_ref *r = &p->port.refs[i];
+
+		if (r->offset < from || r->offset >= to)
+			continue;
+		if (r->status != PORT_REF_CONVERTED || !r->rule || !r->rule->hip || r->rule->call ||
+		    r->offset < at || r->offset + r->length > to) {
+			util_buf_dispose(&renamed);
+			return false;
+		}
+		util_buf_put(&renamed, p->source.ptr + at, r->offset - at);
+		util_buf_puts(&renamed, r->rule->hip);
+		at = r->offset + r->length;
+		renames++;
+	}
+	util_buf_put(&renamed, p->source.ptr + at, to - at);
+	same = renames && !util_buf_oom(&renamed) && renamed.len == nto - nfrom &&
+	       memcmp(renamed.ptr, p->port.output.ptr + nfrom, renamed.len) == 0;
+	util_buf_dispose(&renamed);
+	return same;
+}
+
+void tui_model_bulk_count(const tui_model *m, size_t *hunks, size_t *files)
+{
+	size_t i, k, n;
+
+	*hunks = *files = 0;
+	for (i = 0; i < m->nfiles; i++) {
+		const tui_file *f = &m->files[i];
+
+		if (f->state == RV_STATE_STALE)
+			continue;
+		for (k = n = 0; k < f->hunks.count; k++)
+			n += f->decisions[k] == RV_PENDING && tui_model_rename_only(f, k);
+		*hunks += n;
+		*files += n > 0;
+	}
+}
+
+int tui_model_accept_bulk(tui_model *m, size_t *hunks, size_t *files)
+{
+	size_t i, k, n;
+	int error = 0;
+
+	*hunks = *files = 0;
+	for (i = 0; i < m->nfiles && !error; i++) {
+		tui_file *f = &m->files[i];
+		const rv_proposal *p = f->p;
+		size_t *at;
+		tui_undo *u;
+
+		if (f->state == RV_STATE_STALE)
+			continue;
+		if (!(at = malloc((f->hunks.count + 1) * sizeof(*at))) ||
+		    !(u = realloc(m->undo, (m->nundo + f->hunks.count + 1) * sizeof(*u)))) {
+			free(at);
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		}
+		m->undo = u;
+		for (k = n = 0; k < f->hunks.count; k++)
+			if (f->decisions[k] == RV_PENDING && tui_model_rename_only(f, k))
+				at[n++] = k;
+		if (n && (error = rv_session_decide_bulk(m->session, p->path, p->fs_path, p->source.ptr, p->source.len,
+							 p->port.output.ptr, p->port.output.len, &f->hunks, at, n,
+							 "rename-only")) == 0) {
+			for (k = 0; k < n; k++) {
+				m->undo[m->nundo] = (tui_undo){ .file = i, .hunk = at[k], .decision = RV_PENDING };
+				memcpy(m->undo[m->nundo++].key, f->hunks.items[at[k]].key, sizeof(m->undo[0].key));
+				f->decisions[at[k]] = RV_ACCEPTED;
+			}
+			refresh_state(m, f);
+			*hunks += n;
+			(*files)++;
+		}
+		free(at);
+	}
+	return error;
+}
+
 int tui_model_undo(tui_model *m, tui_undo *undone)
 {
 	tui_undo u;

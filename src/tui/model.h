@@ -126,6 +126,17 @@ size_t tui_model_pending(const tui_file *f);
 int tui_model_decide(tui_model *m, size_t index, rv_decision d, const char *text, bool remember);
 /* Decides every pending hunk of the selected file; *n of them were. */
 int tui_model_decide_pending(tui_model *m, rv_decision d, size_t *n);
+/* Whether hunk `index` of f only renames: every change in it is a rule's
+ * rename (a converted reference with a HIP name and no call template), it
+ * changes something, and no finding is on its lines. What a fix or an
+ * inserted line changes is not a rename. */
+bool tui_model_rename_only(const tui_file *f, size_t index);
+/* B: the pending rename-only hunks of every file (not stale): how many, in
+ * how many files; then accepting them all, each file written once and its
+ * hunks recorded as accepted in bulk ("rename-only"); each is remembered
+ * for undo. */
+void tui_model_bulk_count(const tui_model *m, size_t *hunks, size_t *files);
+int tui_model_accept_bulk(tui_model *m, size_t *hunks, size_t *files);
 /* Puts the last remembered decision back (*undone: where, and what it is
  * now); 1 when there is none. UTIL_ENOTFOUND when its hunk was split or
  * joined since. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tui/build.h"
+#include "tui/bulk.h"
 #include "tui/commit.h"
 #include "tui/diff.h"
 #include "tui/editor.h"
@@ -287,6 +288,12 @@ static void driver(tui_core *core, const tui_request *req)
 		break;
 	case TUI_ACTION_SEARCH:
 		tui_core_push(core, &tui_search_view);
+		break;
+	case TUI_ACTION_SEARCH_ALL:
+		tui_core_push(core, &tui_search_all_view);
+		break;
+	case TUI_ACTION_BULK_ACCEPT:
+		tui_core_push(core, &tui_bulk_view);
 		break;
 	case TUI_ACTION_CHECK:
 		if (f)

@@ -31,7 +31,8 @@ typedef enum tui_request_kind {
 	TUI_REQUEST_OPEN,      /* the diff takes the focus, at the first pending hunk of the file */
 	TUI_REQUEST_FIND,      /* the focused pane searches for text from its cursor on */
 	TUI_REQUEST_SHOW_LINE, /* the diff shows line `line` of the file as the tree holds it */
-	TUI_REQUEST_SCOPE      /* the diff tells which source lines it shows (first, last, focused) */
+	TUI_REQUEST_SCOPE,     /* the diff tells which source lines it shows (first, last, focused) */
+	TUI_REQUEST_SHOW_ROW   /* the diff shows line `line` of the original (original) or the proposal */
 } tui_request_kind;
 
 typedef struct tui_request {
@@ -42,6 +43,7 @@ typedef struct tui_request {
 	size_t line;        /* TUI_REQUEST_SHOW_LINE, 1-based */
 	size_t first, last; /* TUI_REQUEST_SCOPE, answered: 1-based, 0 when none */
 	bool focused;       /* TUI_REQUEST_SCOPE, answered: the diff has the focus */
+	bool original;      /* TUI_REQUEST_SHOW_ROW: line is the original's, else the proposal's */
 } tui_request;
 
 /* What a view's key callback did with a request. */
