@@ -180,6 +180,12 @@ emit() {
 		>"$work/$1.json"
 }
 
+# A harness includes the file that compiles its kernel, whose other host
+# functions may call into the program's other files; the harness never runs
+# them, so the linker drops what main does not reach instead of failing on it
+nvcc_gc="-Xcompiler -ffunction-sections -Xlinker --gc-sections"
+hipcc_gc="-ffunction-sections -Wl,--gc-sections"
+
 # --- the checks ----------------------------------------------------------
 if [ "$port_platform" = amd ]; then port_cc=$hipcc; else port_cc=$nvcc; fi
 echo "hipport bundle $BUNDLE_ID: reference ${nvcc:-none (nvcc not found)}, port $port_platform" \
@@ -262,6 +268,14 @@ ref_phase() {
 	fi
 }
 
+# build_ref HARNESS: the reference of the check check_one is at, from HARNESS
+build_ref() {
+	# shellcheck disable=SC2046
+	limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=0 \
+		-include proxy/include/hip_compat.h -Iproxy/include $(includes orig) $flags ${NVCC_FLAGS:-} $nvcc_gc \
+		-o "$work/bin/ref.$name" "$1" $torch_flags </dev/null >"$log.ref-build" 2>&1
+}
+
 # judge_port: runs the port of the check check_one is at, against ref_dir
 # (or alone), and writes its result
 judge_port() {
@@ -301,6 +315,7 @@ judge_port() {
 
 check_one() {
 	name=$1 source=$2 kernel=$3 timeout=$4 orig_blob=$5 port_blob=$6 kernel_same=${7:-0}
+	harness=harness/$name.cu
 	timeout=${check_timeout:-$timeout}
 	HIPPORT_TIMEOUT=$timeout
 	export HIPPORT_TIMEOUT
@@ -318,13 +333,19 @@ check_one() {
 			ref_why="the reference task left no outputs"
 		fi
 	elif [ -n "$nvcc" ] && [ "${REFERENCE:-}" != golden ]; then
-		# shellcheck disable=SC2046
-		if limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=0 \
-			-include proxy/include/hip_compat.h -Iproxy/include $(includes orig) $flags ${NVCC_FLAGS:-} \
-			-o "$work/bin/ref.$name" "harness/$name.cu" $torch_flags </dev/null >"$log.ref-build" 2>&1; then
+		build_ref "$harness"
+		rc=$?
+		if [ $rc != 0 ] && [ -f "harness/$name.alone.cu" ]; then
+			# the file that includes the kernel's does not build: the kernel's file alone, both sides
+			mv "$log.ref-build" "$log.ref-build.unit"
+			build_ref "harness/$name.alone.cu"
+			rc=$?
+			[ $rc = 0 ] && harness=harness/$name.alone.cu
+		fi
+		if [ $rc = 0 ]; then
 			ref_platform=nvidia
 		else
-			ref_why="reference build failed ($(why $? "$build_timeout")): $(tail_of "$log.ref-build")"
+			ref_why="reference build failed ($(why $rc "$build_timeout")): $(tail_of "$log.ref-build")"
 		fi
 	else
 		ref_why="nvcc not found"
@@ -339,7 +360,7 @@ check_one() {
 	amd)
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$hipcc" -std=c++17 --offload-arch="$offload_arch" -DHIPPORT_PLATFORM_ID=2 \
-			$(includes port) $flags ${HIPCC_FLAGS:-} -o "$work/bin/port.$name" -x hip "harness/$name.cu" \
+			$(includes port) $flags ${HIPCC_FLAGS:-} $hipcc_gc -o "$work/bin/port.$name" -x hip "$harness" \
 			$torch_flags </dev/null >"$log.port-build" 2>&1; then
 			port_bin=$work/bin/port.$name
 		else
@@ -348,8 +369,8 @@ check_one() {
 	nvidia-proxy)
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=1 \
-			-include proxy/include/hip_compat.h -Iproxy/include $(includes port) $flags ${NVCC_FLAGS:-} \
-			-o "$work/bin/port.$name" "harness/$name.cu" $torch_flags </dev/null >"$log.port-build" 2>&1; then
+			-include proxy/include/hip_compat.h -Iproxy/include $(includes port) $flags ${NVCC_FLAGS:-} $nvcc_gc \
+			-o "$work/bin/port.$name" "$harness" $torch_flags </dev/null >"$log.port-build" 2>&1; then
 			port_bin=$work/bin/port.$name
 		else
 			port_why="port build failed ($(why $? "$build_timeout")): $(tail_of "$log.port-build")"

@@ -47,7 +47,8 @@ int main()
 }
 EOF
 printf 'ARCH = sm_60\n-include ../common/extra.mk # optional\n' >"$repo/common/make.config"
-printf 'LDFLAGS += -lm\n' >"$repo/common/extra.mk"
+printf 'LDFLAGS += -lm\r\ninclude ../common/crlf.mk\r\n' >"$repo/common/extra.mk"
+printf '# a Makefile written on Windows\r\n' >"$repo/common/crlf.mk"
 cat >"$repo/saxpy-cuda/Makefile" <<'EOF'
 include ../common/make.config
 CC = nvcc
@@ -73,6 +74,7 @@ for f in common/bench.h common/clock.h include/lib/types.h saxpy-cuda/reference.
 done
 truth "record trees carry the input" test -f "$b/record/orig/saxpy-cuda/data/input.txt"
 truth "record trees carry the Makefile's includes" test -f "$b/record/orig/common/make.config" -a -f "$b/record/port/common/extra.mk"
+truth "an include on a CRLF line" test -f "$b/record/orig/common/crlf.mk"
 truth "harness trees leave data" test ! -e "$b/orig/saxpy-cuda/data/input.txt"
 truth "unrelated directories stay out" test ! -e "$b/orig/other-cuda/Makefile" -a ! -e "$b/record/orig/other-cuda/Makefile"
 truth "original Makefile as written" cmp -s "$repo/saxpy-cuda/Makefile" "$b/record/orig/saxpy-cuda/Makefile"
@@ -112,6 +114,27 @@ check "unity: draft" 0 "$hipport" -C "$unity" check draft app/kernel.cu
 check "unity: bundle" 0 "$hipport" -C "$unity" check bundle "$tmp/ub"
 expect "unity: the harness includes the file that compiles the kernel" "$tmp/ub/harness/app-kernel.twice.cu" '#include "app/main.cu"'
 truth "unity: the spec keeps its source" grep -q "^app-kernel.twice	app/kernel.cu	" "$tmp/ub/checks.list"
+expect "unity: and a harness of the file alone" "$tmp/ub/harness/app-kernel.twice.alone.cu" '#include "app/kernel.cu"'
+# run.sh takes the file alone, on both sides, when the including file does
+# not build (a stand-in nvcc that fails on any harness but the .alone one)
+mkdir -p "$tmp/fake" || exit 2
+cat >"$tmp/fake/nvcc" <<'EOF'
+#!/bin/sh
+out= src=
+while [ $# -gt 0 ]; do
+	case $1 in -o) out=$2; shift ;; *.cu) src=$1 ;; esac
+	shift
+done
+echo "$src" >>"${FAKE_LOG:?}"
+case $src in *.alone.cu) ;; *) echo "$src(1): error: identifier \"cudaThreadSynchronize\" is undefined"; exit 2 ;; esac
+printf '#!/bin/sh\nexit 0\n' >"$out" && chmod +x "$out"
+EOF
+chmod +x "$tmp/fake/nvcc"
+check "unity: run.sh falls back" 0 env NVCC="$tmp/fake/nvcc" FAKE_LOG="$tmp/fake.log" PORT_PLATFORM=nvidia-proxy \
+	NVCC_ARCH=sm_90 BUILD_ONLY=1 RECORD=0 sh "$tmp/ub/run.sh"
+truth "unity: built from the file alone" grep -q '"built, not run' "$tmp/ub/results.json"
+truth "unity: the port built alone too" sh -c "tail -n 1 '$tmp/fake.log' | grep -q 'alone.cu'"
+truth "unity: the reference's first try kept" test -f "$tmp/ub/work/log/app-kernel.twice.ref-build.unit"
 
 # --- the compiler wrapper: each side built for the machine's GPU ------------
 mkdir -p "$tmp/bin" || exit 2

@@ -275,6 +275,12 @@ int bundle_write(const char *dir, const bundle_input *in)
 		if ((error = chk_harness_source(&b, &unit)) < 0 ||
 		    (error = put_since(dir, "harness/%s.cu", spec->name, &b, start)) < 0)
 			goto done;
+		/* and the kernel's file alone, for run.sh when that file does not build */
+		start = b.len;
+		if (strcmp(unit.source, spec->source) != 0 &&
+		    ((error = chk_harness_source(&b, spec)) < 0 ||
+		     (error = put_since(dir, "harness/%s.alone.cu", spec->name, &b, start)) < 0))
+			goto done;
 		start = b.len;
 		if ((error = chk_spec_format(&b, spec)) < 0 ||
 		    (error = put_since(dir, "specs/%s.check", spec->name, &b, start)) < 0)

@@ -326,7 +326,7 @@ static int add_make_includes(collector *c, const char *dir, const char *text, si
 			w++;
 		if ((size_t)(eol - w) > 8 && strncmp(w, "include", 7) == 0 && (w[7] == ' ' || w[7] == '\t')) {
 			for (w += 8; w < eol && !error;) {
-				size_t n = strcspn(w, " \t\n#");
+				size_t n = strcspn(w, " \t\r\n#");
 				char *rel;
 
 				if (n && !memchr(w, '$', n) && (rel = join(dir, w, n))) {
@@ -346,7 +346,7 @@ static int add_make_includes(collector *c, const char *dir, const char *text, si
 				w += n;
 				if (w < eol && *w == '#')
 					break;
-				w += strspn(w, " \t");
+				w += strspn(w, " \t\r"); /* a CRLF line ends at its \r */
 			}
 		}
 		p = eol + 1;
