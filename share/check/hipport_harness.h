@@ -26,7 +26,7 @@
 #endif
 
 enum { HP_PASS = 0, HP_FAIL = 1, HP_USAGE = 2, HP_NO_DEVICE = 3, HP_ERROR = 4 };
-enum { HP_UNIFORM = 0, HP_CONSTANT = 1, HP_IOTA = 2 };
+enum { HP_UNIFORM = 0, HP_CONSTANT = 1, HP_IOTA = 2, HP_FILE = 3 };
 enum { HP_IN = 0, HP_OUT = 1, HP_INOUT = 2 };
 #define HP_MAX_BUFFERS 64
 
@@ -230,6 +230,71 @@ static void *hp_buffer(const char *arg, int index, chk_dtype t, size_t elems, in
 	HP_CHECK(hipMemcpy(buf->device, buf->host, bytes, hipMemcpyHostToDevice));
 	hp_note_buffer(arg, buf->device, bytes);
 	return buf->device;
+}
+
+// A device buffer of elems lanes of dtype holding a recorded input: the
+// bytes, base64 in b64 (len characters), that the program's allocation held
+// before the launch (hipport check --draft-spec --from-record).
+static void *hp_buffer_input(const char *arg, int index, chk_dtype t, size_t elems, int role, const char *b64,
+			     size_t len, double tol_abs, double tol_rel, double tol_ulp)
+{
+	struct hp_buffer *buf = hp_host_buffer(arg, index, t, elems, role, HP_CONSTANT, 0, 0, tol_abs, tol_rel, tol_ulp);
+	size_t bytes = elems * chk_dtype_size(t), n = 0, i;
+	unsigned char *out = (unsigned char *)buf->host;
+	unsigned v = 0;
+	int bits = 0;
+
+	for (i = 0; i < len && b64[i] != '='; i++) {
+		char c = b64[i];
+		int d = c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
+			: c == '+' ? 62 : c == '/' ? 63 : -1;
+
+		if (d < 0)
+			continue;
+		v = v << 6 | (unsigned)d;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (n < bytes)
+				out[n] = (unsigned char)(v >> bits & 0xff);
+			n++;
+		}
+	}
+	if (n != bytes) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s: the recorded input has %lu bytes, its count gives %lu", arg,
+			 (unsigned long)n, (unsigned long)bytes);
+		hp_stop(HP_USAGE, "error", msg);
+	}
+	HP_CHECK(hipMalloc(&buf->device, bytes ? bytes : 1));
+	HP_CHECK(hipMemcpy(buf->device, buf->host, bytes, hipMemcpyHostToDevice));
+	hp_note_buffer(arg, buf->device, bytes);
+	return buf->device;
+}
+
+// A scalar of type T from its recorded bytes in hex (a struct, a half, a
+// vector: what no literal spells exactly).
+template <class T> static T hp_from_hex(const char *hex)
+{
+	// bytes, not a union: __half and the like have constructors
+	alignas(T) unsigned char bytes[sizeof(T)];
+	size_t i, n = strlen(hex);
+
+	if (n != 2 * sizeof(T)) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "a recorded scalar has %lu bytes, its type %lu", (unsigned long)n / 2,
+			 (unsigned long)sizeof(T));
+		hp_stop(HP_USAGE, "error", msg);
+	}
+	for (i = 0; i < sizeof(T); i++) {
+		unsigned x = 0;
+
+		sscanf(hex + 2 * i, "%2x", &x);
+		bytes[i] = (unsigned char)x;
+	}
+	return *reinterpret_cast<const T *>(bytes);
 }
 
 // A __device__ variable of the program as a buffer: symbol is its host-side

@@ -55,7 +55,7 @@ _hipport() {
 		review) opts="$opts $walk --script --size" ;;
 		query) opts="$opts --format=" ;;
 		doctor) opts="--offload-arch= --format= --color --no-color --quiet --verbose --help" ;;
-		check) opts="$opts $walk --offload-arch= --fix= --draft-spec --bundle --slurm --submit --import --record --compare --timeout" ;;
+		check) opts="$opts $walk --offload-arch= --fix= --draft-spec --from-record --bundle --slurm --submit --import --record --compare --timeout" ;;
 		commit) opts="$opts $walk --offload-arch= -m --message --branch --force" ;;
 		esac
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))

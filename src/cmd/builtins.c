@@ -12,7 +12,7 @@ const cmd_builtin cmd_builtins[] = {
 	{ .name = "check", .run = cmd_check,
 	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_CHECK | CMD_OPT_FIX | CMD_OPT_ARCH | CMD_OPT_ANALYZE,
 	  .usage = "check [run] [PATH...] [--fix=ID,...|all] [--record]\n"
-		   "       check draft FILE...\n"
+		   "       check draft FILE... [--from-record DIR]\n"
 		   "       check bundle DIR [PATH...] [--slurm]\n"
 		   "       check import FILE [--record]\n"
 		   "       check compare REF PORT [REF2]\n"

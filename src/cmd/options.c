@@ -51,6 +51,8 @@ static const option_spec options[] = {
 	  "directory of compile_commands.json: parse each file with its include paths and defines" },
 	{ "draft-spec", 0, false, CMD_OPT_CHECK,
 	  "draft a kernel check spec per __global__ function of the named files into .hipport/checks/" },
+	{ "from-record", 0, true, CMD_OPT_CHECK,
+	  "with --draft-spec: the launches a record run logged in DIR (launches.log) give the specs' values and inputs" },
 	{ "bundle", 0, true, CMD_OPT_CHECK, "write a self-contained check bundle (run.sh) into DIR instead of running it" },
 	{ "import", 0, true, CMD_OPT_CHECK, "record the results.json a bundle's run.sh wrote" },
 	{ "record", 0, false, CMD_OPT_CHECK, "store the reference outputs as golden outputs in .hipport/golden/" },
@@ -73,6 +75,15 @@ static const option_spec options[] = {
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* check --draft-spec --from-record DIR. Only check_draft.c reads it, hence
+ * here and not a field of cmd_context, which is shared by every command. */
+static const char *from_record;
+
+const char *cmd_check_from_record(void)
+{
+	return from_record;
+}
 
 int cmd_fail(int code, const char *fmt, ...)
 {
@@ -238,6 +249,10 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		ctx->compile_db = value;
 	} else if (strcmp(o->name, "draft-spec") == 0) {
 		ctx->draft_spec = true;
+	} else if (strcmp(o->name, "from-record") == 0) {
+		if (!*value)
+			return cmd_fail(CMD_EXIT_USAGE, "--from-record: name a record run's directory (its launches.log)");
+		from_record = value;
 	} else if (strcmp(o->name, "bundle") == 0) {
 		ctx->bundle = value;
 	} else if (strcmp(o->name, "import") == 0) {

@@ -26,8 +26,8 @@ expect "draft: parameters in order" "$spec" "args = x y out scale n"
 # drafted from the launch in the file's host wrapper: its grid, and its
 # parameters and run-time values marked as guessed
 expect "draft: the launch" "$spec" "launch = src/scaled_add.cu:77"
-expect "draft: grid as launched" "$spec" "grid = (grid_size(rest, kBlock))"
-expect "draft: block as launched" "$spec" "block = kBlock"
+expect "draft: grid as launched" "$spec" "grid = (fastops::grid_size(rest, fastops::kBlock))"
+expect "draft: block as launched" "$spec" "block = fastops::kBlock"
 expect "draft: guessed names" "$spec" "guessed = x y out rest scale"
 expect "draft: why rest is guessed" "$spec" "rest: drafted 64, not known from the program: const int64_t rest = n - done (line 75)"
 expect "draft: seed" "$spec" "seed = 1234"

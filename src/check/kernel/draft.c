@@ -8,8 +8,12 @@
 #include <unistd.h>
 
 #include "analyze/parse.h"
+#include "check/kernel/draft_record.h"
 #include "check/kernel/launch.h"
+#include "check/kernel/names.h"
+#include "check/kernel/settle.h"
 #include "util/error.h"
+#include "util/file.h"
 
 typedef struct found {
 	CXCursor *items;
@@ -258,12 +262,17 @@ static char *scalar_default(const chk_arg *a, const chk_spec *s, const chk_arg *
 		return strdup(lanes == 2 ? "__float2half2_rn(0.7f)" : "__float2half(0.7f)");
 	if (d == CHK_BF16)
 		return strdup("__float2bfloat16(0.7f)");
-	if (d == CHK_F32 || d == CHK_F64)
-		return strdup(lanes == 1 ? "0.7" : "{}");
+	if ((d == CHK_F32 || d == CHK_F64) && lanes == 1)
+		return strdup("0.7");
 	if (strcmp(a->type, "bool") == 0)
 		return strdup("true");
-	if (!is_integer_type(a->type))
-		return strdup("{}");
+	/* a struct or vector: value-initialised, never an int it has no
+	 * conversion from */
+	if (!is_integer_type(a->type)) {
+		char *v = NULL;
+
+		return asprintf(&v, "%s{}", a->type) < 0 ? NULL : v;
+	}
 	if (a == size)
 		return strdup("4096");
 	if (name_in(a->name, row_names))
@@ -406,11 +415,14 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 
 				a->role = clang_isConstQualifiedType(pointee) ? CHK_ROLE_IN : CHK_ROLE_OUT;
 				type = chk_type_known_spelling(pointee);
-			} else {
+			} else if (!(type = chk_spelled_type(c, name))) {
 				type = chk_type_known_spelling(t);
 			}
 			a->type = type ? substitute(type, d->tparams, d->tvalues, d->ntemplate) : NULL;
 			free(type);
+			/* a recorded scalar's bytes are its value only when they are all of it */
+			if (t.kind != CXType_Pointer && clang_Type_getSizeOf(t) > 0)
+				a->bytes = (size_t)clang_Type_getSizeOf(t);
 		}
 	}
 	clang_disposeString(s);
@@ -524,7 +536,7 @@ static const char *guess_for(const chk_unresolved *u, bool divided)
 static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util_buf *notes)
 {
 	util_buf b = UTIL_BUF_INIT;
-	size_t i;
+	size_t i, v;
 	bool divided, divided_one = false;
 
 	free(s->templ);
@@ -588,8 +600,19 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 		/* the first such count only: guessed sizes multiply (width * height * count) */
 		divided = !divided_one && strchr(l->grid, '/') && has_word(l->grid, u->name);
 		divided_one |= divided;
-		if (!chk_spec_add_var(s, u->name, u->type, guess_for(u, divided)))
+		/* the signature's rows var and the program's rows are one name */
+		for (v = 0; v < s->nvars && strcmp(s->vars[v].name, u->name) != 0; v++)
+			;
+		if (v < s->nvars) {
+			free(s->vars[v].type);
+			free(s->vars[v].value);
+			s->vars[v].type = strdup(u->type);
+			s->vars[v].value = strdup(guess_for(u, divided));
+			if (!s->vars[v].type || !s->vars[v].value)
+				return util_error_set(UTIL_ENOMEM, "out of memory");
+		} else if (!chk_spec_add_var(s, u->name, u->type, guess_for(u, divided))) {
 			return util_error_set(UTIL_ENOMEM, "out of memory");
+		}
 		util_buf_printf(notes, "\n- %s: drafted %s, not known from the program: %s", u->name,
 				guess_for(u, divided), u->why);
 		util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
@@ -857,6 +880,18 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 				       "abs and rel widened to %g", a->name, a->tol.rel);
 		}
 	}
+	/* a struct the program gives no value for: value-initialised, and said so */
+	for (i = 0; i < s->nargs; i++) {
+		chk_arg *a = &s->args[i];
+		size_t tl = a->type ? strlen(a->type) : 0;
+
+		if (a->role == CHK_ROLE_SCALAR && a->value && tl && !strncmp(a->value, a->type, tl) &&
+		    !strcmp(a->value + tl, "{}") &&
+		    chk_spec_mark(s, "arg", a->name, "value", "value-initialised: give its value") < 0) {
+			error = util_error_set(UTIL_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
 	/* what the engineer should look at */
 	util_buf_printf(&comment,
 			"Kernel check of %s (%s:%u), drafted by hipport check --draft-spec.\n"
@@ -1019,6 +1054,76 @@ static size_t launches_of(const chk_launch *all, char *const *keys, size_t nall,
 int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, const char *src, size_t len,
 	      const an_compile_db *db)
 {
+	chk_draft_options o = { db, NULL, NULL, NULL };
+
+	return chk_draft_with(out, n, path, fs_path, src, len, &o);
+}
+
+/* The harness's include directories as a compile database of one entry for
+ * fs_path (the parser takes flags from one only): -I root, -I root/DIR for
+ * each of includes. NULL (no error) when there is nothing to add or a
+ * temporary file cannot be made: the file is then parsed without. */
+static an_compile_db *include_db(const char *root, const char *includes, const char *fs_path)
+{
+	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	util_buf json = UTIL_BUF_INIT, tmp = UTIL_BUF_INIT, file = UTIL_BUF_INIT;
+	char *real = realpath(fs_path, NULL), *absroot = root && *root ? realpath(root, NULL) : NULL;
+	an_compile_db *db = NULL;
+	const char *p;
+
+	if (!real || !absroot || !includes) {
+		free(real);
+		free(absroot);
+		return NULL;
+	}
+	util_buf_puts(&json, "[{\"directory\": ");
+	chk_put_quoted(&json, absroot);
+	util_buf_puts(&json, ", \"file\": ");
+	chk_put_quoted(&json, real);
+	util_buf_puts(&json, ", \"arguments\": [\"nvcc\", ");
+	util_buf_printf(&tmp, "-I%s", absroot);
+	chk_put_quoted(&json, tmp.ptr ? tmp.ptr : "");
+	for (p = includes; *p;) {
+		size_t len = strcspn(p, " \t");
+
+		if (len) {
+			util_buf_clear(&tmp);
+			util_buf_printf(&tmp, "-I%s/%.*s", absroot, (int)len, p);
+			util_buf_puts(&json, ", ");
+			chk_put_quoted(&json, tmp.ptr ? tmp.ptr : "");
+		}
+		p += len;
+		p += strspn(p, " \t");
+	}
+	util_buf_puts(&json, ", ");
+	chk_put_quoted(&json, real);
+	util_buf_puts(&json, "]}]\n");
+	util_buf_clear(&tmp);
+	util_buf_printf(&tmp, "%s/hipport-draft-XXXXXX", dir);
+	if (!util_buf_oom(&json) && !util_buf_oom(&tmp) && mkdtemp(tmp.ptr)) {
+		util_buf_printf(&file, "%s/compile_commands.json", tmp.ptr);
+		if (!util_buf_oom(&file) && util_file_write_fast(file.ptr, json.ptr, json.len) == 0 &&
+		    an_compile_db_load(&db, tmp.ptr) < 0)
+			db = NULL;
+		util_error_clear();
+		if (file.ptr)
+			unlink(file.ptr);
+		rmdir(tmp.ptr);
+	}
+	free(real);
+	free(absroot);
+	util_buf_dispose(&json);
+	util_buf_dispose(&tmp);
+	util_buf_dispose(&file);
+	return db;
+}
+
+int chk_draft_with(chk_spec **out, size_t *n, const char *path, const char *fs_path, const char *src, size_t len,
+		   const chk_draft_options *options)
+{
+	const chk_recording *rec = options->rec;
+	an_compile_db *own_db = options->db ? NULL : include_db(options->root, options->includes, fs_path);
+	const an_compile_db *db = options->db ? options->db : own_db;
 	an_parser *parser = NULL;
 	CXTranslationUnit tu = NULL;
 	CXFile file;
@@ -1027,12 +1132,14 @@ int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, 
 	chk_launch *launches = NULL;
 	size_t nlaunches = 0, *idx = NULL, nspecs = 0, i, k;
 	char **keys = NULL;
-	chk_spec *specs = NULL;
+	chk_spec *specs = NULL, **fallbacks = NULL;
+	chk_scope scope;
 	int error;
 
 	*out = NULL;
 	*n = 0;
 	memset(&dn, 0, sizeof(dn));
+	memset(&scope, 0, sizeof(scope));
 	if ((error = an_parser_new(&parser)) < 0)
 		return error;
 	if ((error = an_parse(parser, db, fs_path, src, len, &tu, &file)) < 0)
@@ -1046,7 +1153,8 @@ int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, 
 	if ((error = chk_launches_find(&launches, &nlaunches, tu)) < 0)
 		goto done;
 	if (!(idx = calloc(nlaunches + 1, sizeof(*idx))) || !(keys = calloc(nlaunches + 1, sizeof(*keys))) ||
-	    !(specs = calloc(f.n + nlaunches + 1, sizeof(*specs)))) {
+	    !(specs = calloc(f.n + nlaunches + 1, sizeof(*specs))) ||
+	    !(fallbacks = calloc(f.n + nlaunches + 1, sizeof(*fallbacks)))) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -1072,6 +1180,13 @@ int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, 
 
 			error = draft_one(s, f.items[i], tu, path, nl ? &launches[idx[k]] : NULL, &dn);
 			nspecs++;
+			/* what replaces a launch's value that does not compile: the signature's */
+			if (error == 0 && nl) {
+				if (!(fallbacks[nspecs - 1] = calloc(1, sizeof(chk_spec))))
+					error = util_error_set(UTIL_ENOMEM, "out of memory");
+				else if ((error = draft_one(fallbacks[nspecs - 1], f.items[i], tu, path, NULL, &dn)) < 0)
+					chk_spec_dispose(fallbacks[nspecs - 1]);
+			}
 			if (error == 0 && nl > 1) {
 				char *suffix = variant_suffix(&launches[idx[k]], by_template), *named = NULL;
 
@@ -1085,6 +1200,12 @@ int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, 
 			}
 		}
 	}
+	/* every drafted expression compiles in the harness, or is a marked value;
+	 * the unit is parsed again: no cursor of it is used after */
+	if (error == 0 && rec)
+		error = chk_record_apply(specs, nspecs, rec);
+	if (error == 0 && nspecs && (error = chk_scope_collect(&scope, tu)) == 0)
+		error = chk_settle(specs, nspecs, fallbacks, &scope, parser, db, fs_path, src, len);
 	if (error < 0) {
 		for (k = 0; k < nspecs; k++)
 			chk_spec_dispose(&specs[k]);
@@ -1095,6 +1216,13 @@ int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, 
 	*out = specs;
 	*n = nspecs;
 done:
+	for (i = 0; fallbacks && i < f.n + nlaunches; i++)
+		if (fallbacks[i]) {
+			chk_spec_dispose(fallbacks[i]);
+			free(fallbacks[i]);
+		}
+	free(fallbacks);
+	chk_scope_dispose(&scope);
 	for (i = 0; keys && i < nlaunches; i++)
 		free(keys[i]);
 	free(keys);
@@ -1104,5 +1232,7 @@ done:
 	free(dn.globals);
 	free(dn.functions);
 	an_parser_free(parser); /* the unit is the parser's */
+	if (own_db)
+		an_compile_db_free(own_db);
 	return error;
 }

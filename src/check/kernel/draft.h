@@ -15,6 +15,23 @@
 int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, const char *src, size_t len,
 	      const an_compile_db *db);
 
+struct chk_recording;
+
+typedef struct chk_draft_options {
+	const an_compile_db *db;          /* the file's flags, or NULL */
+	const struct chk_recording *rec;  /* the kernels it launched get their recorded launches
+					   * (check/kernel/draft_record.h), or NULL */
+	const char *root;                 /* the work tree, ending in '/' */
+	const char *includes;             /* without db: directories of root the harness's build
+					   * gives -I (check.includes), space separated, or NULL */
+} chk_draft_options;
+
+/* chk_draft with options. The file is parsed as the harness is built:
+ * -I root and each of includes, so that the names of the project's headers
+ * are known. Specs with recorded inputs are written with chk_draft_write. */
+int chk_draft_with(chk_spec **out, size_t *n, const char *path, const char *fs_path, const char *src, size_t len,
+		   const chk_draft_options *options);
+
 /* The name of a kernel's check: the file's path without its extension,
  * slashes made dashes, and the kernel's name ("src-main.softMax"); a kernel
  * launched in several distinct ways gets one per launch, with a suffix. */

@@ -10,4 +10,10 @@
  * its path (the build's -I picks orig/ or port/), main renamed away. */
 int chk_harness_source(util_buf *out, const chk_spec *spec);
 
+/* The harness's declaration of a var or scalar, TYPE NAME = VALUE, with
+ * VALUE evaluated before NAME exists: a kernel's parameter N passed the
+ * file's constant N reads the constant, not itself. A tab first, a line
+ * each; the drafter's compile probe writes the same lines. */
+void chk_harness_declare(util_buf *b, const char *type, const char *name, const char *value);
+
 #endif

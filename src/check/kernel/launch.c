@@ -24,11 +24,20 @@ typedef struct local {
 	bool param;
 } local;
 
+/* A type alias of the function: using NAME = T; typedef T NAME; */
+typedef struct type_alias {
+	char *name;
+	unsigned offset;  /* of its name */
+	size_t from, to;  /* the tokens of T */
+} type_alias;
+
 typedef struct fn {
 	tok *t;
 	size_t n;
 	local *locals;
 	size_t nlocals;
+	type_alias *aliases;
+	size_t naliases;
 	char *tparams[16]; /* the function's template parameters */
 	bool ttype[16];    /* a type parameter */
 	size_t ntparams;
@@ -142,6 +151,34 @@ static enum CXChildVisitResult collect_locals(CXCursor c, CXCursor parent, CXCli
 		clang_disposeString(s);
 		return CXChildVisit_Continue;
 	}
+	if (k == CXCursor_TypeAliasDecl || k == CXCursor_TypedefDecl) {
+		CXString s = clang_getCursorSpelling(c);
+		CXSourceRange r = clang_getCursorExtent(c);
+		size_t first = token_at(f, offset_of(clang_getRangeStart(r))), last = token_at(f, offset_of(clang_getRangeEnd(r)));
+		size_t name = token_at(f, offset_of(clang_getCursorLocation(c))), i;
+		type_alias *m, *a;
+
+		/* using NAME = T: after "="; typedef T NAME: between */
+		for (i = first; k == CXCursor_TypeAliasDecl && i < last && !is(f, i, "="); i++)
+			;
+		if (k == CXCursor_TypeAliasDecl ? i + 1 < last : name > first + 1) {
+			if (!(m = realloc(f->aliases, (f->naliases + 1) * sizeof(*m)))) {
+				f->oom = true;
+				clang_disposeString(s);
+				return CXChildVisit_Break;
+			}
+			f->aliases = m;
+			a = &m[f->naliases++];
+			a->name = strdup(clang_getCString(s));
+			a->offset = offset_of(clang_getCursorLocation(c));
+			a->from = k == CXCursor_TypeAliasDecl ? i + 1 : first + 1;
+			a->to = k == CXCursor_TypeAliasDecl ? last : name;
+			if (!a->name)
+				f->oom = true;
+		}
+		clang_disposeString(s);
+		return CXChildVisit_Continue;
+	}
 	if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) {
 		CXString s = clang_getCursorSpelling(c);
 		CXSourceRange r = clang_getCursorExtent(c);
@@ -158,7 +195,8 @@ static enum CXChildVisitResult collect_locals(CXCursor c, CXCursor parent, CXCli
 		v->name = strdup(clang_getCString(s));
 		clang_disposeString(s);
 		v->ctype = clang_getCursorType(c);
-		v->type = chk_type_known_spelling(v->ctype);
+		if (!(v->type = chk_spelled_type(c, v->name ? v->name : "")))
+			v->type = chk_type_known_spelling(v->ctype);
 		v->offset = offset_of(clang_getCursorLocation(c));
 		v->first = token_at(f, offset_of(clang_getRangeStart(r)));
 		v->last = token_at(f, offset_of(clang_getRangeEnd(r)));
@@ -168,6 +206,35 @@ static enum CXChildVisitResult collect_locals(CXCursor c, CXCursor parent, CXCli
 			f->oom = true;
 	}
 	return CXChildVisit_Recurse;
+}
+
+char *chk_spelled_type(CXCursor c, const char *name)
+{
+	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+	CXToken *toks = NULL;
+	unsigned n = 0, i;
+	util_buf b = UTIL_BUF_INIT;
+	bool plain = true;
+
+	if (!clang_isInvalidDeclaration(c))
+		return NULL;
+	clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+	for (i = 0; i < n && plain; i++) {
+		CXString t = clang_getTokenSpelling(tu, toks[i]);
+		const char *x = clang_getCString(t);
+
+		plain = strcmp(x, "*") && strcmp(x, "&") && strcmp(x, "[") && strcmp(x, "=");
+		if (plain && strcmp(x, name) && strcmp(x, "const") && strcmp(x, "volatile") && strcmp(x, "__restrict__"))
+			util_buf_printf(&b, "%s%s", b.len ? " " : "", x);
+		clang_disposeString(t);
+	}
+	if (toks)
+		clang_disposeTokens(tu, toks, n);
+	if (!plain || !b.len) {
+		util_buf_dispose(&b);
+		return NULL;
+	}
+	return util_buf_detach(&b);
 }
 
 static void fn_dispose(fn *f)
@@ -180,6 +247,9 @@ static void fn_dispose(fn *f)
 		free(f->locals[i].name);
 		free(f->locals[i].type);
 	}
+	for (i = 0; i < f->naliases; i++)
+		free(f->aliases[i].name);
+	free(f->aliases);
 	for (i = 0; i < f->ntparams; i++)
 		free(f->tparams[i]);
 	for (i = 0; i < f->ngiven; i++)
@@ -264,16 +334,23 @@ static int fn_load_tokens(fn *f, CXTranslationUnit tu, CXCursor c, bool locals)
 	if (n && !(f->t = calloc(n, sizeof(*f->t))))
 		f->oom = true;
 	for (i = 0; f->t && i < n; i++) {
-		CXString s = clang_getTokenSpelling(tu, tokens[i]);
-		CXSourceRange r = clang_getTokenExtent(tu, tokens[i]);
+		CXString s;
+		CXSourceRange r;
+		tok *t = &f->t[f->n];
 
-		f->t[i].text = strdup(clang_getCString(s));
+		/* a comment inside an argument list would end up in a drafted
+		 * expression, and comment out the rest of its line */
+		if (clang_getTokenKind(tokens[i]) == CXToken_Comment)
+			continue;
+		s = clang_getTokenSpelling(tu, tokens[i]);
+		r = clang_getTokenExtent(tu, tokens[i]);
+		t->text = strdup(clang_getCString(s));
 		clang_disposeString(s);
-		clang_getSpellingLocation(clang_getRangeStart(r), NULL, &f->t[i].line, NULL, &f->t[i].offset);
-		f->t[i].end = offset_of(clang_getRangeEnd(r));
-		f->t[i].kind = clang_getTokenKind(tokens[i]);
+		clang_getSpellingLocation(clang_getRangeStart(r), NULL, &t->line, NULL, &t->offset);
+		t->end = offset_of(clang_getRangeEnd(r));
+		t->kind = clang_getTokenKind(tokens[i]);
 		f->n++;
-		if (!f->t[i].text)
+		if (!t->text)
 			f->oom = true;
 	}
 	if (tokens)
@@ -339,6 +416,23 @@ static local *local_at(fn *f, size_t i, unsigned at)
 
 		if (v->offset < at && strcmp(v->name, f->t[i].text) == 0 && (!best || v->offset > best->offset))
 			best = v;
+	}
+	return best;
+}
+
+/* The function's type alias named by token i as the code at offset at sees it. */
+static type_alias *alias_at(fn *f, size_t i, unsigned at)
+{
+	type_alias *best = NULL;
+	size_t k;
+
+	if (f->t[i].kind != CXToken_Identifier || (i > 0 && (is(f, i - 1, ".") || is(f, i - 1, "->") || is(f, i - 1, "::"))))
+		return NULL;
+	for (k = 0; k < f->naliases; k++) {
+		type_alias *a = &f->aliases[k];
+
+		if (a->offset < at && strcmp(a->name, f->t[i].text) == 0 && (!best || a->offset > best->offset))
+			best = a;
 	}
 	return best;
 }
@@ -439,15 +533,28 @@ static chk_unresolved *new_unresolved(rctx *r, const char *name)
 	return &m[l->nunresolved++];
 }
 
+static const char *template_value(rctx *r, const char *name);
+
 static void add_unresolved(rctx *r, local *v, bool counter)
 {
 	chk_unresolved *u;
 	util_buf why = UTIL_BUF_INIT;
 	size_t first = v->first, last = v->last < r->f->n ? v->last : r->f->n;
-	char *decl;
+	char *decl, *type;
 
-	if (!(u = new_unresolved(r, v->name)))
+	/* const value_idx n of template <typename value_idx>: the type's value
+	 * (copied first: the list it is in grows below) */
+	for (u = r->l->unresolved; u < r->l->unresolved + r->l->nunresolved; u++)
+		if (u->name && !strcmp(u->name, v->name))
+			return;
+	if (!(type = strdup(template_value(r, v->type)))) {
+		r->oom = true;
 		return;
+	}
+	if (!(u = new_unresolved(r, v->name))) {
+		free(type);
+		return;
+	}
 	decl = joined(r->f, first, last < first + 24 ? last : first + 24);
 	util_buf_puts(&why, decl ? decl : "");
 	free(decl);
@@ -456,7 +563,7 @@ static void add_unresolved(rctx *r, local *v, bool counter)
 	util_buf_printf(&why, " (line %u%s)", first < r->f->n ? r->f->t[first].line : 0,
 			v->param ? ", a parameter" : counter ? ", changed before the launch" : "");
 	u->name = strdup(v->name);
-	u->type = strdup(v->type);
+	u->type = type;
 	u->why = util_buf_detach(&why);
 	u->counter = counter;
 	if (!u->name || !u->type || !u->why)
@@ -465,22 +572,86 @@ static void add_unresolved(rctx *r, local *v, bool counter)
 
 static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf *out);
 
-/* v.member of a struct v whose value is not known: unresolved as v_member, an int. */
-static void add_member(rctx *r, local *v, const char *member)
+typedef struct field_find {
+	const char *name;
+	CXType type;
+	bool found;
+} field_find;
+
+static enum CXVisitorResult find_field(CXCursor c, CXClientData data)
+{
+	field_find *ff = data;
+	CXString s = clang_getCursorSpelling(c);
+
+	if (!strcmp(clang_getCString(s), ff->name)) {
+		ff->type = clang_getCursorType(c);
+		ff->found = true;
+	}
+	clang_disposeString(s);
+	return ff->found ? CXVisit_Break : CXVisit_Continue;
+}
+
+/* The type of member name of record type t; false when it is not known. */
+static bool member_type(CXType t, const char *name, CXType *out)
+{
+	field_find ff = { name, { CXType_Invalid, { NULL, NULL } }, false };
+
+	t = clang_getCanonicalType(t);
+	if (t.kind != CXType_Record)
+		return false;
+	clang_Type_visitFields(t, find_field, &ff);
+	*out = ff.type;
+	return ff.found;
+}
+
+/* v.m1.m2 of a struct v whose value is not known (prop.multiProcessorCount
+ * after cudaGetDeviceProperties(&prop, 0), sweeper.dims_b.ncell_x): one
+ * unresolved name, v_m1_m2, of the last member's type (int when it is not
+ * known), written to out. members: the members' tokens in f. */
+static void add_member(rctx *r, local *v, const size_t *members, size_t count, util_buf *out)
 {
 	chk_unresolved *u;
-	char name[256], why[320];
+	util_buf name = UTIL_BUF_INIT, why = UTIL_BUF_INIT;
+	CXType t = v->ctype;
+	bool typed = v->ctype.kind != CXType_Invalid;
+	size_t k;
 
-	snprintf(name, sizeof(name), "%s_%s", v->name, member);
-	if (!(u = new_unresolved(r, name)))
-		return;
-	snprintf(why, sizeof(why), "%s.%s of %s (line %u), which the program fills", v->name, member, v->name,
-		 v->first < r->f->n ? r->f->t[v->first].line : 0);
-	u->name = strdup(name);
-	u->type = strdup("int");
-	u->why = strdup(why);
-	if (!u->name || !u->type || !u->why)
-		r->oom = true;
+	util_buf_puts(&name, v->name);
+	util_buf_puts(&why, v->name);
+	for (k = 0; k < count; k++) {
+		const char *m = r->f->t[members[k]].text;
+
+		util_buf_printf(&name, "_%s", m);
+		util_buf_printf(&why, ".%s", m);
+		typed = typed && member_type(t, m, &t);
+	}
+	util_buf_printf(&why, " of %s (line %u), which the program fills", v->name,
+			v->first < r->f->n ? r->f->t[v->first].line : 0);
+	util_buf_puts(out, name.ptr ? name.ptr : "");
+	if ((u = new_unresolved(r, name.ptr ? name.ptr : ""))) {
+		u->name = util_buf_detach(&name);
+		u->type = typed ? chk_type_known_spelling(t) : strdup("int");
+		u->why = util_buf_detach(&why);
+		if (!u->name || !u->type || !u->why)
+			r->oom = true;
+	}
+	util_buf_dispose(&name);
+	util_buf_dispose(&why);
+}
+
+/* How many ".member" follow token i (within the expression's tokens idx[k..n)),
+ * the last not a call with arguments. */
+static size_t members_after(const fn *f, const size_t *idx, size_t k, size_t n)
+{
+	size_t i = idx[k], m = 0;
+
+	while (k + 2 * m + 2 < n && idx[k + 2 * m + 1] == i + 2 * m + 1 && idx[k + 2 * m + 2] == i + 2 * m + 2 &&
+	       is(f, i + 2 * m + 1, ".") && ident(f, i + 2 * m + 2))
+		m++;
+	/* p.get(x) is no member's value */
+	if (m && is(f, i + 2 * m + 1, "(") && !is(f, i + 2 * m + 2, ")"))
+		m--;
+	return m;
 }
 
 /* The index of template parameter name of f, or f->ntparams. */
@@ -574,29 +745,41 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 	size_t k;
 
 	for (k = 0; k < n; k++) {
-		size_t i = idx[k], a, b;
-		local *v = local_at(f, i, at);
+		size_t i = idx[k], a, b, m;
+		local *v = local_at(f, i, at), *w;
+		type_alias *t;
 		bool ctor, counter;
 
 		if (k > 0 && f->t[i].offset > f->t[idx[k - 1]].end)
 			util_buf_putc(out, ' ');
+		if (!v && (t = alias_at(f, i, at)) && r->depth <= 16) {
+			/* using T = traits<N, float>; k<T><<<...>>>: the type it names */
+			r->depth++;
+			resolve_range(r, t->from, t->to, f->t[t->from].offset, out);
+			r->depth--;
+			continue;
+		}
 		if (!v) {
-			util_buf_puts(out, template_value(r, f->t[i].text));
+			/* traits<N>::kThreads: a member, not the template parameter kThreads */
+			bool member = i > 0 && (is(f, i - 1, "::") || is(f, i - 1, ".") || is(f, i - 1, "->"));
+
+			util_buf_puts(out, member ? f->t[i].text : template_value(r, f->t[i].text));
 			continue;
 		}
 		if (v->param || r->depth > 16 || !value_of(f, v, at, &a, &b, &ctor, &counter) ||
 		    needs_param(f, a, b, v->offset)) {
 			CXType canonical = clang_getCanonicalType(v->ctype);
 
-			/* a member of a struct the program fills (prop.multiProcessorCount
-			 * after cudaGetDeviceProperties(&prop, 0)): a name of its own */
-			if (canonical.kind != CXType_Pointer && k + 2 < n && idx[k + 1] == i + 1 && is(f, i + 1, ".") &&
-			    ident(f, i + 2) && !(k + 3 < n && is(f, i + 3, "(") && !is(f, i + 4, ")"))) {
-				add_member(r, v, f->t[i + 2].text);
-				util_buf_printf(out, "%s_%s", v->name, f->t[i + 2].text);
-				k += 2;
+			/* a member of a struct the program fills: a name of its own */
+			if (canonical.kind != CXType_Pointer && (m = members_after(f, idx, k, n)) > 0) {
+				size_t chain[32], j;
+
+				for (j = 0; j < m && j < 32; j++)
+					chain[j] = i + 2 + 2 * j;
+				add_member(r, v, chain, j, out);
+				k += 2 * m;
 				/* t.numel(): the call's value is the name's */
-				if (k + 2 < n && is(f, i + 3, "(") && is(f, i + 4, ")"))
+				if (k + 2 < n && is(f, idx[k] + 1, "(") && is(f, idx[k] + 2, ")"))
 					k += 2;
 				continue;
 			}
@@ -605,14 +788,49 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 			util_buf_puts(out, v->name);
 			continue;
 		}
+		/* dims_b = sweeper.dims_b of a sweeper the program fills, then
+		 * dims_b.ncell_x: sweeper_dims_b_ncell_x, one name */
+		if (b == a + 3 && is(f, a + 1, ".") && ident(f, a + 2) && (m = members_after(f, idx, k, n)) > 0 &&
+		    (w = local_at(f, a, f->t[a].offset)) && clang_getCanonicalType(w->ctype).kind != CXType_Pointer) {
+			size_t wa, wb;
+			bool wctor, wcounter;
+
+			if (w->param || !value_of(f, w, f->t[a].offset, &wa, &wb, &wctor, &wcounter) ||
+			    needs_param(f, wa, wb, w->offset)) {
+				size_t chain[32], c = 0, j;
+
+				chain[c++] = a + 2;
+				for (j = 0; j < m && c < 32; j++)
+					chain[c++] = i + 2 + 2 * j;
+				add_member(r, w, chain, c, out);
+				k += 2 * m;
+				continue;
+			}
+		}
 		r->depth++;
-		if (ctor)
-			util_buf_printf(out, "%s(", v->type);
-		else if (b != a + 1)
-			util_buf_putc(out, '(');
-		resolve_range(r, a, b, v->offset, out);
-		if (ctor || b != a + 1)
-			util_buf_putc(out, ')');
+		{
+			/* T v{...} and T v = {...}: T{...} (an aggregate has no
+			 * constructor to call); T v(...): T(...) */
+			bool braces = (ctor && is(f, a - 1, "{")) ||
+				      (!ctor && is(f, a, "{") && after_group(f, a, b) == b);
+
+			if (braces && !ctor) {
+				a++;
+				b--;
+			}
+			if (ctor || braces)
+				util_buf_printf(out, "%s%c", v->type, braces ? '{' : '(');
+			else if (b != a + 1)
+				util_buf_putc(out, '(');
+			/* names in the value are seen where it is given (an
+			 * assignment sees what was assigned before it), not at the
+			 * declaration */
+			resolve_range(r, a, b, f->t[a - (braces && !ctor ? 3 : 2)].offset, out);
+			if (ctor || braces)
+				util_buf_putc(out, braces ? '}' : ')');
+			else if (b != a + 1)
+				util_buf_putc(out, ')');
+		}
 		r->depth--;
 	}
 }

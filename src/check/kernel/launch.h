@@ -53,6 +53,11 @@ void chk_launches_dispose(chk_launch *l, size_t n);
  * __attribute__((global))). */
 bool chk_is_kernel(CXCursor c);
 
+/* The type of declaration c (named name) as written, when the parse could
+ * not make it (cudaTextureObject_t or a struct of a header it did not find:
+ * clang says int); NULL for a valid declaration, a pointer or an array. */
+char *chk_spelled_type(CXCursor c, const char *name);
+
 /* A type as C spells it, without qualifiers or the prelude's namespace. */
 char *chk_type_spelling(CXType t);
 /* The same, a typedef resolved to its real type where that is one whose

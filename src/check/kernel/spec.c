@@ -12,7 +12,7 @@
 #include "util/file.h"
 
 static const char *const role_names[] = { "in", "out", "inout", "scalar" };
-static const char *const init_names[] = { "uniform", "constant", "iota" };
+static const char *const init_names[] = { "uniform", "constant", "iota", "file" };
 
 const char *chk_role_name(chk_role role)
 {
@@ -82,6 +82,10 @@ static void arg_dispose(chk_arg *a)
 	free(a->type);
 	free(a->count);
 	free(a->value);
+	free(a->offset);
+	free(a->init_file);
+	free(a->init_path);
+	free(a->init_from);
 }
 
 void chk_spec_dispose(chk_spec *spec)
@@ -97,6 +101,13 @@ void chk_spec_dispose(chk_spec *spec)
 	}
 	for (i = 0; i < spec->nglobals; i++)
 		arg_dispose(&spec->globals[i]);
+	for (i = 0; i < spec->nmarks; i++) {
+		free(spec->marks[i].section);
+		free(spec->marks[i].sub);
+		free(spec->marks[i].key);
+		free(spec->marks[i].why);
+	}
+	free(spec->marks);
 	free(spec->globals);
 	free(spec->launch);
 	free(spec->guessed);
@@ -157,6 +168,67 @@ chk_var *chk_spec_add_var(chk_spec *spec, const char *name, const char *type, co
 	if (!v->name || !v->type || !v->value)
 		return NULL;
 	return v;
+}
+
+static bool same_key(const chk_mark *m, const char *section, const char *sub, const char *key)
+{
+	return !strcmp(m->section, section) && !strcmp(m->key, key) &&
+	       (sub ? m->sub && !strcmp(m->sub, sub) : !m->sub);
+}
+
+const chk_mark *chk_spec_mark_of(const chk_spec *spec, const char *section, const char *sub, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < spec->nmarks; i++)
+		if (same_key(&spec->marks[i], section, sub, key))
+			return &spec->marks[i];
+	return NULL;
+}
+
+void chk_spec_unmark(chk_spec *spec, const char *section, const char *sub, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < spec->nmarks; i++)
+		if (same_key(&spec->marks[i], section, sub, key)) {
+			free(spec->marks[i].section);
+			free(spec->marks[i].sub);
+			free(spec->marks[i].key);
+			free(spec->marks[i].why);
+			spec->marks[i] = spec->marks[--spec->nmarks];
+			return;
+		}
+}
+
+int chk_spec_mark(chk_spec *spec, const char *section, const char *sub, const char *key, const char *why)
+{
+	chk_mark *m = (chk_mark *)chk_spec_mark_of(spec, section, sub, key);
+	char *text = strdup(why), *p;
+
+	if (!text)
+		return -1;
+	/* a comment ends at the line's end */
+	for (p = text; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	if (m) {
+		free(m->why);
+		m->why = text;
+		return 0;
+	}
+	if (!(m = realloc(spec->marks, (spec->nmarks + 1) * sizeof(*m)))) {
+		free(text);
+		return -1;
+	}
+	spec->marks = m;
+	m = &m[spec->nmarks];
+	m->section = strdup(section);
+	m->sub = sub ? strdup(sub) : NULL;
+	m->key = strdup(key);
+	m->why = text;
+	spec->nmarks++;
+	return m->section && m->key && (!sub || m->sub) ? 0 : -1;
 }
 
 /* The 1-based line of `key` in section [section "sub"] of text, or of the
@@ -297,13 +369,32 @@ static int init_value(reader *r, chk_arg *a, const char *value)
 
 	a->init_a = a->init_b = 0;
 	if (sscanf(value, "%15s %n", kind, &n) < 1)
-		return bad(r, "arg", a->name, "init", "init must be 'uniform LO HI', 'constant V' or 'iota START STEP'");
-	for (i = 0; i < 3; i++)
+		return bad(r, "arg", a->name, "init",
+			   "init must be 'uniform LO HI', 'constant V', 'iota START STEP' or 'file PATH'");
+	for (i = 0; i < 4; i++)
 		if (strcmp(kind, init_names[i]) == 0)
 			break;
-	if (i == 3)
-		return bad(r, "arg", a->name, "init", "init must be uniform, constant or iota, not '%s'", kind);
+	if (i == 4)
+		return bad(r, "arg", a->name, "init", "init must be uniform, constant, iota or file, not '%s'", kind);
 	a->init = (chk_init)i;
+	if (a->init == CHK_INIT_FILE) {
+		/* relative to the spec's directory: .hipport/checks/inputs/NAME/ARG.bin */
+		const char *slash = strrchr(r->path, '/');
+		const char *file = value + n;
+		int code;
+
+		if (!*file)
+			return bad(r, "arg", a->name, "init", "init 'file' lacks its path");
+		if ((code = set_string(&a->init_file, file)) < 0)
+			return code;
+		free(a->init_path);
+		a->init_path = NULL;
+		if (file[0] == '/' || !slash)
+			return set_string(&a->init_path, file);
+		if (asprintf(&a->init_path, "%.*s/%s", (int)(slash - r->path), r->path, file) < 0)
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		return 0;
+	}
 	{
 		double x, y;
 		int got = sscanf(value + n, "%lf %lf", &x, &y);
@@ -365,10 +456,15 @@ static int arg_key(reader *r, const char *name, const char *var, const char *val
 	}
 	if (strcmp(var, "count") == 0)
 		return set_string(&a->count, value);
+	if (strcmp(var, "offset") == 0 && !global)
+		return set_string(&a->offset, value);
 	if (strcmp(var, "value") == 0)
 		return set_string(&a->value, value);
-	if (strcmp(var, "init") == 0)
+	if (strcmp(var, "init") == 0) {
+		if (global && !strncmp(value, "file", 4))
+			return bad(r, section, name, "init", "a global's init cannot be a file");
 		return init_value(r, a, value);
+	}
 	if (strcmp(var, "abs") == 0 || strcmp(var, "rel") == 0 || strcmp(var, "ulp") == 0) {
 		double v;
 
@@ -583,6 +679,19 @@ static void put_key(util_buf *b, const char *key, const char *value)
 	util_buf_putc(b, '\n');
 }
 
+/* key = value, and its mark when the drafter guessed it. */
+static void put_marked(util_buf *b, const chk_spec *s, const char *section, const char *sub, const char *key,
+		       const char *value)
+{
+	const chk_mark *m = chk_spec_mark_of(s, section, sub, key);
+
+	util_buf_printf(b, "\t%s = ", key);
+	put_value(b, value);
+	if (m)
+		util_buf_printf(b, "  # guessed: %s", m->why);
+	util_buf_putc(b, '\n');
+}
+
 static void put_comment(util_buf *b, const char *text, const char *indent)
 {
 	while (text && *text) {
@@ -605,14 +714,14 @@ int chk_spec_format(util_buf *b, const chk_spec *s)
 	put_key(b, "source", s->source);
 	put_key(b, "kernel", s->kernel);
 	if (s->templ)
-		put_key(b, "template", s->templ);
+		put_marked(b, s, "check", NULL, "template", s->templ);
 	util_buf_puts(b, "\targs =");
 	for (i = 0; i < s->nargs; i++)
 		util_buf_printf(b, " %s", s->args[i].name);
 	util_buf_putc(b, '\n');
-	put_key(b, "grid", s->grid);
-	put_key(b, "block", s->block);
-	put_key(b, "sharedBytes", s->shared ? s->shared : "0");
+	put_marked(b, s, "check", NULL, "grid", s->grid);
+	put_marked(b, s, "check", NULL, "block", s->block);
+	put_marked(b, s, "check", NULL, "sharedBytes", s->shared ? s->shared : "0");
 	if (s->setup)
 		put_key(b, "setup", s->setup);
 	if (s->launch)
@@ -623,7 +732,7 @@ int chk_spec_format(util_buf *b, const chk_spec *s)
 	for (i = 0; i < s->nvars; i++) {
 		util_buf_printf(b, "[var \"%s\"]\n", s->vars[i].name);
 		put_key(b, "type", s->vars[i].type);
-		put_key(b, "value", s->vars[i].value);
+		put_marked(b, s, "var", s->vars[i].name, "value", s->vars[i].value);
 	}
 	for (i = 0; i < s->nargs + s->nglobals; i++) {
 		const chk_arg *a = i < s->nargs ? &s->args[i] : &s->globals[i - s->nargs];
@@ -633,17 +742,27 @@ int chk_spec_format(util_buf *b, const chk_spec *s)
 		put_key(b, "role", role_names[a->role]);
 		put_key(b, "type", a->type);
 		if (a->role == CHK_ROLE_SCALAR) {
-			put_key(b, "value", a->value);
+			put_marked(b, s, "arg", a->name, "value", a->value);
 			continue;
 		}
 		if (chk_type_dtype(a->type, &lanes) != (int)a->dtype || lanes != a->lanes)
 			util_buf_printf(b, "\tdtype = %s\n\tlanes = %u\n", chk_dtype_name(a->dtype), a->lanes);
-		put_key(b, "count", a->count);
-		if (a->init == CHK_INIT_CONSTANT)
-			snprintf(num, sizeof(num), "constant %.9g", a->init_a);
-		else
-			snprintf(num, sizeof(num), "%s %.9g %.9g", init_names[a->init], a->init_a, a->init_b);
-		put_key(b, "init", num);
+		put_marked(b, s, i < s->nargs ? "arg" : "global", a->name, "count", a->count);
+		if (a->offset)
+			put_key(b, "offset", a->offset);
+		if (a->init == CHK_INIT_FILE) {
+			util_buf f = UTIL_BUF_INIT;
+
+			util_buf_printf(&f, "file %s", a->init_file ? a->init_file : "");
+			put_marked(b, s, i < s->nargs ? "arg" : "global", a->name, "init", f.ptr ? f.ptr : "file");
+			util_buf_dispose(&f);
+		} else {
+			if (a->init == CHK_INIT_CONSTANT)
+				snprintf(num, sizeof(num), "constant %.9g", a->init_a);
+			else
+				snprintf(num, sizeof(num), "%s %.9g %.9g", init_names[a->init], a->init_a, a->init_b);
+			put_marked(b, s, i < s->nargs ? "arg" : "global", a->name, "init", num);
+		}
 		if (a->role != CHK_ROLE_IN)
 			util_buf_printf(b, "\tabs = %.9g\n\trel = %.9g\n\tulp = %.9g\n", a->tol.abs, a->tol.rel, a->tol.ulp);
 	}

@@ -20,7 +20,8 @@ typedef enum chk_role {
 typedef enum chk_init {
 	CHK_INIT_UNIFORM,  /* uniform in [a, b) from the seed */
 	CHK_INIT_CONSTANT, /* a */
-	CHK_INIT_IOTA      /* a, a + b, a + 2b, ... */
+	CHK_INIT_IOTA,     /* a, a + b, a + 2b, ... */
+	CHK_INIT_FILE      /* the bytes of a file (a recorded input), embedded in the harness */
 } chk_init;
 
 typedef struct chk_arg {
@@ -34,11 +35,26 @@ typedef struct chk_arg {
 	double init_a, init_b;
 	char *value;       /* scalars: a C expression */
 	chk_tolerance tol; /* outputs */
+	char *offset;      /* pointers: elements past the buffer's start the kernel gets, or NULL */
+	char *init_file;   /* CHK_INIT_FILE: the file as the spec names it, relative to its directory */
+	char *init_path;   /* ... and as read: the path to open (set by chk_spec_read) */
+	char *init_from;   /* drafting: the recorded file to copy to init_file when the spec is written */
+	size_t bytes;      /* drafting: sizeof the scalar's type, 0 when unknown */
 } chk_arg;
 
 typedef struct chk_var {  /* a host variable the expressions may use */
 	char *name, *type, *value;
 } chk_var;
+
+/* A value the drafter could not take from the program and replaced:
+ * written as a comment after the key, `count = 4096  # guessed: WHY`
+ * (git-config drops it when the spec is read). */
+typedef struct chk_mark {
+	char *section; /* "check", "arg", "var" */
+	char *sub;     /* the arg's or var's name; NULL in [check] */
+	char *key;     /* as written: "grid", "sharedBytes", "value", "count" */
+	char *why;
+} chk_mark;
 
 typedef struct chk_spec {
 	char *name;       /* file stem and kernel: "scaled_add.scaled_add_kernel" */
@@ -58,6 +74,8 @@ typedef struct chk_spec {
 	char *launch;     /* the launch it was drafted from, "src/main.cu:45", or NULL */
 	char *guessed;    /* names whose values were drafted, not read from the program, or NULL */
 	char *comment;    /* lines written at the top ("# " added), or NULL */
+	chk_mark *marks;  /* drafted values' marks, written after their keys */
+	size_t nmarks;
 } chk_spec;
 
 const char *chk_role_name(chk_role role);
@@ -83,5 +101,14 @@ chk_tolerance chk_default_tolerance(chk_dtype t);
 chk_arg *chk_spec_add_arg(chk_spec *spec, const char *name);
 chk_var *chk_spec_add_var(chk_spec *spec, const char *name, const char *type, const char *value);
 chk_arg *chk_spec_add_global(chk_spec *spec, const char *name);
+
+/* Marks key of [section "sub"] (sub NULL in [check]) as guessed, why
+ * (one line) written after it; a mark of that key is replaced. -1 when
+ * out of memory. */
+int chk_spec_mark(chk_spec *spec, const char *section, const char *sub, const char *key, const char *why);
+/* Removes the mark of that key, if any. */
+void chk_spec_unmark(chk_spec *spec, const char *section, const char *sub, const char *key);
+/* The mark of that key, or NULL. */
+const chk_mark *chk_spec_mark_of(const chk_spec *spec, const char *section, const char *sub, const char *key);
 
 #endif
