@@ -49,7 +49,8 @@ static int parse_arg(rec_launch *l, const char *text)
 			return -1;
 		a.before = before;
 		a.after = after;
-		if (!strcmp(a.file, "-"))
+		/* a file of the run's directory, never a path elsewhere */
+		if (!strcmp(a.file, "-") || strchr(a.file, '/') || a.file[0] == '.')
 			a.file[0] = '\0';
 		if ((in = strstr(rest, " in ")) && sscanf(in + 4, "%u+%zu", &owner, &a.at) == 2)
 			a.owner = (int)owner;
