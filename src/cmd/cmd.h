@@ -27,7 +27,7 @@ enum cmd_option_set {
 	CMD_OPT_FIX = 64,   /* --fix */
 	CMD_OPT_ANALYZE = 128, /* -p DIR (compile_commands.json) */
 	CMD_OPT_NO_ANALYSIS = 256, /* --no-analysis */
-	CMD_OPT_SCRIPT = 512, /* --script, --size */
+	CMD_OPT_SCRIPT = 512, /* --script, --size, --no-mouse: the review's screen */
 	CMD_OPT_ARCH = 1024, /* --offload-arch */
 	CMD_OPT_CHECK = 2048, /* --draft-spec, --bundle, --import, --record, --timeout, --slurm, --submit */
 	CMD_OPT_COMMIT = 4096 /* -m, --branch, --force */
@@ -37,6 +37,7 @@ typedef struct cmd_context {
 	const char *command;
 	int verbosity;           /* -q: -1, default 0, -v: 1 */
 	bool color;
+	bool mouse;              /* review: mouse events from the terminal (--no-mouse: none) */
 	port_options port;
 	bool target_given;
 	bool torch_given;        /* --target-torch or port.targetTorch decided ctx->port.torch */

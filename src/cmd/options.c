@@ -46,6 +46,7 @@ static const option_spec options[] = {
 	  "translation statistics and unconverted names only, no analysis (faster)" },
 	{ "script", 0, true, CMD_OPT_SCRIPT, "read keys and :commands from FILE instead of the terminal" },
 	{ "size", 0, true, CMD_OPT_SCRIPT, "the scripted screen's size, WIDTHxHEIGHT (default 80x24)" },
+	{ "no-mouse", 0, false, CMD_OPT_SCRIPT, "review: leave the mouse to the terminal (its text selection), no clicks or wheel" },
 	{ "fix", 0, true, CMD_OPT_FIX, "take the fixes of these finding ids (comma separated, or all) into the port" },
 	{ "compile-commands", 'p', true, CMD_OPT_ANALYZE,
 	  "directory of compile_commands.json: parse each file with its include paths and defines" },
@@ -283,6 +284,8 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 			return cmd_fail(CMD_EXIT_USAGE, "--offload-arch: %s", util_error_last());
 		ctx->offload_arch = value;
 		ctx->port.offload_arch = value;
+	} else if (strcmp(o->name, "no-mouse") == 0) {
+		ctx->mouse = false;
 	} else if (strcmp(o->name, "no-color") == 0) {
 		ctx->color = false;
 	} else if (strcmp(o->name, "color") == 0) {
@@ -324,6 +327,7 @@ int cmd_parse_options(cmd_context *ctx, const cmd_builtin *builtin, int argc, ch
 	ctx->max_size = UTIL_FILE_DEFAULT_MAX_SIZE;
 	ctx->fail_on = -1;
 	ctx->color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	ctx->mouse = true;
 	ctx->args = calloc((size_t)argc + 1, sizeof(char *));
 	if (!ctx->args)
 		return cmd_fail(CMD_EXIT_USAGE, "out of memory");

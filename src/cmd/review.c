@@ -335,9 +335,79 @@ static int save_screen(tui_core *core, const char *path, bool attrs)
 	return fclose(out) != 0 || error < 0 ? -1 : 0;
 }
 
-/* Keys and commands from a file: key names separated by blanks, and lines
- * ":save-screen PATH", ":save-attrs PATH" and ":redraw". The script ends the
- * review at its end. */
+/* A mouse event of a script, "<click ROW COL>", "<wheel-up ROW COL>" or
+ * "<wheel-down ROW COL>": ROW and COL 1-based, as the terminal counts them
+ * (and as the lines of a saved screen are numbered). */
+static int parse_mouse(tui_mouse *out, const char *text)
+{
+	static const struct {
+		const char *name;
+		tui_mouse_kind kind;
+	} kinds[] = {
+		{ "click", TUI_MOUSE_CLICK },
+		{ "wheel-up", TUI_MOUSE_WHEEL_UP },
+		{ "wheel-down", TUI_MOUSE_WHEEL_DOWN },
+	};
+	char name[16], end;
+	int row, col;
+	size_t i;
+
+	if (sscanf(text, "<%15[a-z-] %d %d%c", name, &row, &col, &end) != 4 || end != '>' || row < 1 || col < 1)
+		return -1;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (strcmp(name, kinds[i].name) == 0) {
+			*out = (tui_mouse){ .kind = kinds[i].kind, .y = row - 1, .x = col - 1 };
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* One line of keys: key names separated by blanks, mouse events in <>.
+ * Returns the word that is neither (its end cut at the first blank), or
+ * NULL. */
+static char *script_keys(tui_core *core, char *line)
+{
+	char *word = line;
+
+	while (!tui_core_done(core)) {
+		size_t len;
+		tui_mouse ev;
+		int key;
+
+		word += strspn(word, " \t");
+		if (!*word)
+			break;
+		if (word[0] == '<' && word[1] && !strchr(" \t", word[1])) { /* "<" alone is a key */
+			char *end = strchr(word, '>'), after;
+
+			if (!end)
+				return word;
+			after = end[1];
+			end[1] = '\0';
+			if (parse_mouse(&ev, word) < 0)
+				return word;
+			end[1] = after;
+			len = (size_t)(end + 1 - word);
+			/* the click lands on the screen as the terminal shows it */
+			tui_core_draw(core);
+			tui_core_mouse(core, &ev);
+		} else {
+			len = strcspn(word, " \t");
+			if (word[len])
+				word[len++] = '\0';
+			if ((key = tui_key_parse(word)) < 0)
+				return word;
+			tui_core_key(core, key);
+		}
+		word += len;
+	}
+	return NULL;
+}
+
+/* Keys and commands from a file: key names separated by blanks, mouse
+ * events ("<click ROW COL>"), and lines ":save-screen PATH", ":save-attrs
+ * PATH" and ":redraw". The script ends the review at its end. */
 static int run_script(tui_core *core, const char *path)
 {
 	FILE *in = fopen(path, "r");
@@ -347,7 +417,7 @@ static int run_script(tui_core *core, const char *path)
 	if (!in)
 		return cmd_fail(CMD_EXIT_USAGE, "--script %s: cannot open it", path);
 	while (!tui_core_done(core) && fgets(line, sizeof(line), in)) {
-		char *save, *word;
+		const char *bad;
 
 		lineno++;
 		line[strcspn(line, "\r\n")] = '\0';
@@ -371,14 +441,10 @@ static int run_script(tui_core *core, const char *path)
 			fclose(in);
 			return cmd_fail(CMD_EXIT_USAGE, "%s:%u: unknown command '%s'", path, lineno, line);
 		}
-		for (word = strtok_r(line, " \t", &save); word && !tui_core_done(core); word = strtok_r(NULL, " \t", &save)) {
-			int key = tui_key_parse(word);
-
-			if (key < 0) {
-				fclose(in);
-				return cmd_fail(CMD_EXIT_USAGE, "%s:%u: unknown key '%s'", path, lineno, word);
-			}
-			tui_core_key(core, key);
+		if ((bad = script_keys(core, line))) {
+			fclose(in);
+			return cmd_fail(CMD_EXIT_USAGE, "%s:%u: unknown %s '%s'", path, lineno,
+					*bad == '<' ? "mouse event" : "key", bad);
 		}
 	}
 	fclose(in);
@@ -453,6 +519,13 @@ static int run_terminal(tui_core *core)
 			clear();
 			continue;
 		}
+		if (rc == KEY_CODE_YES && ch == KEY_MOUSE) {
+			tui_mouse ev;
+
+			if (tui_terminal_mouse(&ev) == 0)
+				tui_core_mouse(core, &ev);
+			continue;
+		}
 		tui_core_key(core, (int)ch);
 	}
 	return CMD_EXIT_OK;
@@ -495,7 +568,8 @@ int cmd_review(cmd_context *ctx)
 	if (tui_screen_init(&sp.screen, ctx->width ? ctx->width : 80, ctx->height ? ctx->height : 24) < 0)
 		return cmd_fail(CMD_EXIT_USAGE, "out of memory");
 	if (!ctx->script) { /* the screen is up while the proposals are made */
-		if (tui_terminal_open(&sp.screen, ctx->color) < 0) { /* --color/--no-color and NO_COLOR decided it */
+		/* --color/--no-color and NO_COLOR decided the colour, --no-mouse the mouse */
+		if (tui_terminal_open(&sp.screen, ctx->color, ctx->mouse) < 0) {
 			tui_screen_dispose(&sp.screen);
 			return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 		}

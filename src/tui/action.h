@@ -40,7 +40,7 @@
 	ACTION(CHECK, "check", "", "b", "compile check of the file for the offload arch; Enter shows an error") \
 	ACTION(COMMIT, "commit", "", "c", "commit the validated files: y commits, e edits the message, n cancels") \
 	ACTION(SPECS, "specs", "", "s", "in the file list: its kernel check specs in $EDITOR (drafted if it has none)") \
-	ACTION(HELP, "help", "", "?", "this help (any key closes it)") \
+	ACTION(HELP, "help", "", "?", "this help (j k and the wheel scroll it, another key closes it)") \
 	ACTION(QUIT, "quit", "", "q", "quit; every decision is already saved")
 
 typedef enum tui_action {

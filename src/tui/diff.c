@@ -633,9 +633,31 @@ static tui_handled diff_key(tui_view *view, tui_request *req)
 	}
 }
 
+/* A click puts the cursor on the hunk of the row (a line, once split);
+ * rows outside hunks and the title select nothing. */
+static tui_handled diff_click(tui_view *view, int row)
+{
+	diff_state *st = tui_view_state(view);
+	tui_model *m = tui_view_model(view);
+	tui_file *f = tui_model_current(m);
+	diff_row *rows;
+	size_t n, i = st->top + (size_t)row - 1;
+	long hunk;
+
+	if (!f || row < 1 || !(rows = rows_of(f, &n)))
+		return TUI_PASS;
+	hunk = i < n ? rows[i].hunk : -1;
+	free(rows);
+	if (hunk < 0)
+		return TUI_PASS;
+	m->hunk = (size_t)hunk;
+	return TUI_DONE;
+}
+
 const tui_view_ops tui_diff_view = {
 	.name = "diff",
 	.state_size = sizeof(diff_state),
 	.draw = diff_draw,
 	.key = diff_key,
+	.click = diff_click,
 };

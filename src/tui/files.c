@@ -226,9 +226,27 @@ static tui_handled files_key(tui_view *view, tui_request *req)
 	return TUI_DONE;
 }
 
+/* A click selects the file of the row; on the selected file, opens it. */
+static tui_handled files_click(tui_view *view, int row)
+{
+	files_state *st = tui_view_state(view);
+	const tui_model *m = tui_view_model(view);
+	size_t i = st->top + (size_t)row;
+	tui_request open = { .kind = TUI_REQUEST_OPEN };
+
+	if (row < 0 || i >= m->nfiles)
+		return TUI_PASS;
+	if (i == m->selected)
+		tui_core_request(tui_view_core(view), &open);
+	else
+		select_file(view, i);
+	return TUI_DONE;
+}
+
 const tui_view_ops tui_files_view = {
 	.name = "files",
 	.state_size = sizeof(files_state),
 	.draw = files_draw,
 	.key = files_key,
+	.click = files_click,
 };

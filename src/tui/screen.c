@@ -189,7 +189,7 @@ static const struct look {
 	[TUI_NOTE] = { { COLOR_BLUE, -1, A_BOLD }, { 31, -1, A_BOLD }, A_NORMAL },
 };
 
-int tui_terminal_open(tui_screen *s, bool color)
+int tui_terminal_open(tui_screen *s, bool color, bool mouse)
 {
 	int i;
 
@@ -200,6 +200,11 @@ int tui_terminal_open(tui_screen *s, bool color)
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	s->curses = true;
+	/* presses, not clicks: ncurses would wait mouseinterval for a release
+	 * to make a click of them; a second press on the same row opens */
+	s->mouse = mouse && mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL) != 0;
+	if (s->mouse)
+		mouseinterval(0);
 	s->color = color && has_colors() && start_color() == OK && COLORS >= 8 && COLOR_PAIRS >= TUI_NATTRS;
 	if (s->color) {
 		/* without default colours -1 means nothing: white on black then */
@@ -235,6 +240,25 @@ void tui_terminal_resume(tui_screen *s)
 		clear();
 		refresh();
 	}
+}
+
+int tui_terminal_mouse(tui_mouse *out)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return -1;
+	out->y = ev.y;
+	out->x = ev.x;
+	if (ev.bstate & BUTTON1_PRESSED)
+		out->kind = TUI_MOUSE_CLICK;
+	else if (ev.bstate & BUTTON4_PRESSED)
+		out->kind = TUI_MOUSE_WHEEL_UP;
+	else if (ev.bstate & BUTTON5_PRESSED)
+		out->kind = TUI_MOUSE_WHEEL_DOWN;
+	else
+		return -1;
+	return 0;
 }
 
 void tui_terminal_show(const tui_screen *s)

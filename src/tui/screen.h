@@ -39,7 +39,21 @@ typedef struct tui_screen {
 	bool curses; /* drawn on a terminal */
 	bool color;
 	bool wide; /* 256 colours */
+	bool mouse; /* the terminal sends mouse events */
 } tui_screen;
+
+/* What the mouse did: the first button pressed (a click) or the wheel
+ * turned, at (y, x) of the screen, 0-based. */
+typedef enum tui_mouse_kind {
+	TUI_MOUSE_CLICK,
+	TUI_MOUSE_WHEEL_UP,
+	TUI_MOUSE_WHEEL_DOWN
+} tui_mouse_kind;
+
+typedef struct tui_mouse {
+	tui_mouse_kind kind;
+	int y, x;
+} tui_mouse;
 
 int tui_screen_init(tui_screen *s, int width, int height);
 void tui_screen_dispose(tui_screen *s);
@@ -61,12 +75,17 @@ int tui_screen_dump(const tui_screen *s, FILE *out);
 int tui_screen_dump_attrs(const tui_screen *s, FILE *out);
 
 /* The terminal: ncurses set up, colours unless color is false (or the
- * terminal has none): 256 of them where the terminal has as many, else 8. */
-int tui_terminal_open(tui_screen *s, bool color);
+ * terminal has none): 256 of them where the terminal has as many, else 8;
+ * mouse events (clicks, the wheel) unless mouse is false or the terminal
+ * sends none. */
+int tui_terminal_open(tui_screen *s, bool color, bool mouse);
 void tui_terminal_close(tui_screen *s);
 /* Gives the terminal to another program (an editor) and takes it back. */
 void tui_terminal_suspend(tui_screen *s);
 void tui_terminal_resume(tui_screen *s);
+/* The mouse event that came as the key KEY_MOUSE; < 0 for one the review
+ * does not use (a release, another button). */
+int tui_terminal_mouse(tui_mouse *out);
 /* Copies the grid to the terminal. */
 void tui_terminal_show(const tui_screen *s);
 

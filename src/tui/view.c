@@ -26,6 +26,9 @@ struct tui_view {
 /* The panes are the stack's first views: the file list, then the diff. */
 enum { PANE_FILES, PANE_DIFF, PANES };
 
+/* The lines one turn of the wheel scrolls. */
+enum { WHEEL_LINES = 3 };
+
 struct tui_core {
 	tui_screen screen;
 	tui_model model;
@@ -336,6 +339,59 @@ void tui_core_key(tui_core *core, int key)
 	driver(core, &req);
 }
 
+/* Whether the screen is too small for the panes (they are not drawn). */
+static bool too_small(const tui_screen *s)
+{
+	return s->width < 80 || s->height < 24;
+}
+
+/* The view the mouse is over: the top one over the panes (dialogs and the
+ * help take the mouse as they take keys), else the pane under the pointer;
+ * NULL over the title, the status bar and the column between the panes. */
+static tui_view *view_under(tui_core *core, int y, int x)
+{
+	size_t i;
+
+	if (core->depth > PANES)
+		return core->stack[core->depth - 1];
+	for (i = 0; i < PANES && i < core->depth; i++) {
+		tui_rect a = pane_area(&core->screen, i);
+
+		if (y >= a.y && y < a.y + a.height && x >= a.x && x < a.x + a.width)
+			return core->stack[i];
+	}
+	return NULL;
+}
+
+void tui_core_mouse(tui_core *core, const tui_mouse *ev)
+{
+	tui_view *view = view_under(core, ev->y, ev->x);
+	bool pane = view && (view == core->stack[PANE_FILES] || view == core->stack[PANE_DIFF]);
+	int i;
+
+	core->message[0] = '\0';
+	if (!view || too_small(&core->screen))
+		return;
+	tui_view_focus(view); /* a pane: the one under the pointer is worked in */
+	if (ev->kind == TUI_MOUSE_CLICK) {
+		if (view->ops->click)
+			view->ops->click(view, ev->y - tui_view_area(view).y);
+		return;
+	}
+	if (view->ops->scroll) {
+		view->ops->scroll(view, ev->kind == TUI_MOUSE_WHEEL_UP ? -WHEEL_LINES : WHEEL_LINES);
+		return;
+	}
+	/* a pane without its own scrolling moves as its keys move it */
+	for (i = 0; pane && i < WHEEL_LINES; i++) {
+		tui_request req = { .kind = TUI_REQUEST_KEY,
+				    .action = ev->kind == TUI_MOUSE_WHEEL_UP ? TUI_ACTION_UP : TUI_ACTION_DOWN,
+				    .key = -1 };
+
+		view->ops->key(view, &req);
+	}
+}
+
 /* The title row: the repository by its directory's name, so that screens do
  * not depend on where it lies. */
 static void title_draw(tui_screen *s, const char *root)
@@ -409,7 +465,7 @@ void tui_core_draw(tui_core *core)
 	int row;
 
 	tui_screen_clear(s);
-	if (s->width < 80 || s->height < 24) {
+	if (too_small(s)) {
 		static const char msg[] = "hipport review needs at least 80x24; enlarge the terminal (q quits)";
 
 		tui_screen_put(s, 0, 0, s->width, msg, sizeof(msg) - 1, TUI_ERROR);

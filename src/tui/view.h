@@ -38,7 +38,7 @@ typedef enum tui_request_kind {
 typedef struct tui_request {
 	tui_request_kind kind;
 	tui_action action;  /* TUI_REQUEST_KEY */
-	int key;            /* TUI_REQUEST_KEY: the key as typed (tui_key_normal) */
+	int key;            /* TUI_REQUEST_KEY: the key as typed (tui_key_normal); -1: none (the wheel) */
 	const char *text;   /* TUI_REQUEST_FIND */
 	size_t line;        /* TUI_REQUEST_SHOW_LINE, 1-based */
 	size_t first, last; /* TUI_REQUEST_SCOPE, answered: 1-based, 0 when none */
@@ -65,6 +65,15 @@ typedef struct tui_view_ops {
 	void (*draw)(tui_view *view, tui_screen *s);
 	tui_handled (*key)(tui_view *view, tui_request *req);
 	void (*close)(tui_view *view); /* NULL: nothing but the state to free */
+	/* The mouse, both optional. click: row `row` of the view's area (0: its
+	 * top row) was clicked: the view selects what the row shows (a file, a
+	 * hunk), and a click on what is selected already opens it as Enter does
+	 * (a double click, as in tig); TUI_PASS when the row shows nothing.
+	 * Without it clicks do nothing. scroll: the wheel turned over the view,
+	 * lines down (< 0: up); without it a pane moves as its down and up keys
+	 * move it, and a dialog ignores the wheel. */
+	tui_handled (*click)(tui_view *view, int row);
+	void (*scroll)(tui_view *view, int lines);
 } tui_view_ops;
 
 /* The core over a model (taken: *model is left empty) on a screen (taken
@@ -80,6 +89,9 @@ tui_screen *tui_core_screen(tui_core *core);
 int tui_core_bind(tui_core *core, const char *action, const char *key);
 /* Handles one key (a curses key code or a character). */
 void tui_core_key(tui_core *core, int key);
+/* Handles a mouse event: the view on top gets it if the panes have one
+ * over them, else the pane under the pointer, which takes the focus. */
+void tui_core_mouse(tui_core *core, const tui_mouse *ev);
 /* Draws every view into the screen; tui_core_show copies it to the
  * terminal too (while a long step runs). */
 void tui_core_draw(tui_core *core);
