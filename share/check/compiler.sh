@@ -82,7 +82,10 @@ done
 
 case $mode in
 ref)
-	eval "exec \"\$cc\" \${arch:+-arch=\"\$arch\"} $args" ;;
+	# runtime calls CUDA 12 removed, as their replacements (an older program builds as written)
+	legacy=
+	[ "$sources" -gt 0 ] && legacy="-include $(q "$(dirname "$0")/cuda_legacy.h")"
+	eval "exec \"\$cc\" \${arch:+-arch=\"\$arch\"} $args $legacy" ;;
 amd)
 	eval "exec \"\$cc\" --offload-arch=\"\$arch\" $args" ;;
 proxy)

@@ -17,8 +17,15 @@
 #   original; with hipcc for the port on AMD, else with nvcc through
 #   proxy/include/hip_compat.h (PORT_PLATFORM=amd|nvidia-proxy chooses). Each
 #   builds for this machine's GPU whatever architecture the build names.
+# A build that names its compiler by path ($(CUDA_DIR)/bin/nvcc, $(ROCM_PATH)/bin/hipcc)
+# finds the wrapper too: CUDA_PATH, CUDA_HOME, CUDA_DIR and their kin, and ROCM_PATH and
+# HIP_PATH, are set, in the environment and as make's command-line variables
+# (MAKEFLAGS), to a root whose bin/ holds the wrappers and whose other
+# directories are the toolkit's.
 # Environment: NVCC, HIPCC, NVCC_ARCH, OFFLOAD_ARCH, HIPPORT_RECORD_MAX (bytes of
-# an allocation kept whole; above it only hashed). In a Slurm array task
+# an allocation kept whole; above it only hashed), HIPPORT_RECORD_STEP=build (build
+# both sides and stop) or run (run what such a step built, here or on another
+# machine that sees the bundle at the same path). In a Slurm array task
 # HIPPORT_PHASE=ref runs the original's side only (ref, ref2) and
 # HIPPORT_PHASE=port the port's, into HIPPORT_RECORD_PORT (default port).
 # Exit 0 when all three runs were recorded, 1 when a build or run failed, 2 on usage.
@@ -37,8 +44,16 @@ name=$(printf '%s' "$dir" | sed 's|^\./||; s|/*$||; s|/|-|g')
 work=$here/work/record/$name
 phase=${HIPPORT_PHASE:-}
 port=${HIPPORT_RECORD_PORT:-port}
-case $phase in
-'') rm -rf "$work" && mkdir -p "$work/ref" "$work/ref2" "$work/port" || exit 2 ;;
+step=${HIPPORT_RECORD_STEP:-}
+case $step in
+'' | build) ;;
+run) [ -z "$phase" ] && [ -f "$work/built" ] ||
+	{ echo "record: HIPPORT_RECORD_STEP=run: no build of $dir here (HIPPORT_RECORD_STEP=build makes one)" >&2; exit 2; } ;;
+*) echo "record: HIPPORT_RECORD_STEP must be build or run" >&2; exit 2 ;;
+esac
+case $phase:$step in
+:run) rm -rf "$work/ref" "$work/ref2" "$work/port" "$work"/*.run.log && mkdir -p "$work/ref" "$work/ref2" "$work/port" || exit 2 ;;
+:*) rm -rf "$work" && mkdir -p "$work/ref" "$work/ref2" "$work/port" || exit 2 ;;
 ref) rm -rf "$work/ref" "$work/ref2" && mkdir -p "$work/ref" "$work/ref2" || exit 2 ;;
 port) rm -rf "${work:?}/$port" && mkdir -p "$work/$port" || exit 2 ;;
 *) echo "record: HIPPORT_PHASE must be ref or port" >&2; exit 2 ;;
@@ -51,10 +66,15 @@ if [ -n "$phase" ] && [ -n "${HIPPORT_WORK:-}" ]; then
 	case $HIPPORT_WORK in /*) trees=$HIPPORT_WORK/trees/$name ;; *) trees=$here/$HIPPORT_WORK/trees/$name ;; esac
 fi
 case $phase in ref) sides=orig ;; port) sides=port ;; *) sides="orig port" ;; esac
-rm -rf "$trees" && mkdir -p "$trees" && cp record/hipport_record.h "$trees/" || exit 2
-for s in $sides; do
-	cp -r "record/$s" "$trees/" || exit 2
-done
+if [ "$step" != run ]; then
+	rm -rf "$trees" && mkdir -p "$trees" && cp record/hipport_record.h "$trees/" || exit 2
+	for s in $sides; do
+		cp -r "record/$s" "$trees/" || exit 2
+	done
+fi
+
+# the variables a build may name its compiler's root by
+toolkit_vars="CUDA_PATH CUDA_HOME CUDA_DIR CUDA_ROOT CUDA_INSTALL_PATH CUDA_TOOLKIT_ROOT_DIR CUDA_TOOLKIT_PATH ROCM_PATH ROCM_HOME HIP_PATH"
 
 # wrappers BIN MODE COMPILER [INCLUDE]: BIN/nvcc and BIN/hipcc run
 # compiler.sh in MODE, so that the program's own build, whatever compiler and
@@ -64,6 +84,11 @@ wrappers() {
 	for c in nvcc hipcc; do
 		{
 			echo '#!/bin/sh'
+			# the compiler itself sees the toolkit paths as they were (hipcc finds clang by them)
+			for v in $toolkit_vars; do
+				eval "set_=\${$v+x} val_=\${$v:-}"
+				if [ -n "$set_" ]; then echo "export $v=$(q "$val_")"; else echo "unset $v"; fi
+			done
 			printf 'exec sh %s %s %s %s' "$(q "$here/record/compiler.sh")" "$2" "$(q "$3")" "$(q "$arch_of_side")"
 			[ $# -ge 4 ] && printf ' %s' "$(q "$4")"
 			echo ' "$@"'
@@ -72,30 +97,77 @@ wrappers() {
 }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 
-# side TREE NAME CXX: build in TREE/DIR with CXX (CXX's directory first in
-# PATH), run into work/record/NAME
+# root DIR REAL BIN: DIR is a toolkit root: its bin/ holds BIN's wrappers,
+# its other entries (include, lib64, ...) are REAL's
+root() {
+	mkdir -p "$1/bin" || return 1
+	for e in "$2"/*; do
+		[ -e "$e" ] && [ "$e" != "$2/bin" ] || continue
+		ln -s "$e" "$1/${e##*/}" || return 1
+	done
+	for c in "$3"/*; do
+		ln -s "$c" "$1/bin/${c##*/}" || return 1
+	done
+}
+
+# toolkit CXX: the environment a side builds and runs in: CXX's directory
+# first in PATH, the toolkit roots a build may name its compiler by (the
+# root of hipcc for the port on AMD, else of nvcc)
+toolkit() {
+	bin=$(dirname "$1")
+	tk=$bin.root
+	real=$nvcc
+	[ "$bin" = "$work/bin/port" ] && [ "$port_platform" = amd ] && real=$hipcc
+	real=$(dirname "$(dirname "$(readlink -f "$real" 2>/dev/null || echo "$real")")")
+	[ -d "$tk/bin" ] || { [ -n "$real" ] && [ "$real" != / ] && root "$tk" "$real" "$bin"; } || return 1
+	make_vars=
+	for v in $toolkit_vars; do
+		make_vars="$make_vars $v=$tk"
+	done
+	echo "PATH=$(q "$bin"):\$PATH HIPPORT_CXX=$(q "$1") CUDACXX=$(q "$bin/nvcc") HIPCXX=$(q "$bin/hipcc")" \
+		"MAKEFLAGS=$(q "${MAKEFLAGS:-}$make_vars") CUDA_PATH=$(q "$tk") CUDA_HOME=$(q "$tk") ROCM_PATH=$(q "$tk")" \
+		"HIP_PATH=$(q "$tk")"
+}
+
+# side TREE NAME CXX: build in TREE/DIR with CXX (HIPPORT_RECORD_STEP=build:
+# only that), run into work/record/NAME (HIPPORT_RECORD_STEP=run: only that)
 side() {
-	(cd "$1/$dir" && PATH=$(dirname "$3"):$PATH HIPPORT_CXX=$3 sh -c "$build") >"$work/$2.build.log" 2>&1 ||
-		{ echo "record: $2: the build failed: $(tail -n 5 "$work/$2.build.log")" >&2; return 1; }
-	(cd "$1/$dir" && HIPPORT_RECORD_DIR=$work/$2 sh -c "$run") >"$work/$2.run.log" 2>&1 ||
+	env=$(toolkit "$3") || { echo "record: $2: cannot make the toolkit root" >&2; return 1; }
+	if [ "$step" != run ]; then
+		rm -f "$work/$2.built"
+		(cd "$1/$dir" && eval "$env"' sh -c "$build"') >"$work/$2.build.log" 2>&1 && : >"$work/$2.built"
+	fi
+	[ -f "$work/$2.built" ] || { echo "record: $2: the build failed: $(tail -n 5 "$work/$2.build.log")" >&2; return 1; }
+	[ "$step" = build ] && return 0
+	(cd "$1/$dir" && eval "$env"' HIPPORT_RECORD_DIR=$work/$2 sh -c "$run"') >"$work/$2.run.log" 2>&1 ||
 		echo "record: $2: the run exited non-zero (its launches up to then are recorded)" >&2
 	[ -f "$work/$2/launches.log" ] || { echo "record: $2: no launch recorded" >&2; return 1; }
 }
 
-[ -n "$nvcc" ] || [ "$phase" = port ] || { echo "record: nvcc not found: the original cannot be built" >&2; exit 1; }
+# again: the original's second run (what differs between its runs is nondeterministic)
+again() {
+	[ "$step" = build ] && return 0
+	env=$(toolkit "$ref_cxx") || return 0
+	(cd "$trees/orig/$dir" && eval "$env"' HIPPORT_RECORD_DIR=$work/ref2 sh -c "$run"') >"$work/ref2.run.log" 2>&1 || :
+}
+
+[ -n "$nvcc" ] || [ "$phase" = port ] || [ "$step" = run ] ||
+	{ echo "record: nvcc not found: the original cannot be built" >&2; exit 1; }
 arch_of_side=$arch
-if [ "$phase" != port ]; then
+if [ "$phase" != port ] && [ "$step" != run ]; then
 	wrappers "$work/bin/ref" ref "$nvcc" || exit 2
 fi
 ref_cxx=$work/bin/ref/nvcc
 if [ "$phase" = ref ]; then
 	rc=0
 	side "$trees/orig" ref "$ref_cxx" || rc=1
-	[ $rc = 0 ] && { (cd "$trees/orig/$dir" && HIPPORT_RECORD_DIR=$work/ref2 sh -c "$run") >"$work/ref2.run.log" 2>&1 || :; }
+	[ $rc = 0 ] && again
 	echo "record: $(grep -c '^launch' "$work/ref/launches.log" 2>/dev/null || echo 0) launches of the original in $work"
 	exit $rc
 fi
-if [ "$port_platform" = amd ]; then
+if [ "$step" = run ]; then
+	port_platform=$(cat "$work/built")
+elif [ "$port_platform" = amd ]; then
 	arch_of_side=${OFFLOAD_ARCH:-gfx90a}
 	wrappers "$work/bin/port" amd "$hipcc" || exit 2
 else
@@ -105,9 +177,14 @@ port_cxx=$work/bin/port/hipcc
 rc=0
 if [ "$phase" != port ]; then
 	side "$trees/orig" ref "$ref_cxx" || rc=1
-	[ $rc = 0 ] && { (cd "$trees/orig/$dir" && HIPPORT_RECORD_DIR=$work/ref2 sh -c "$run") >"$work/ref2.run.log" 2>&1 || :; }
+	[ $rc = 0 ] && again
 fi
 side "$trees/port" "$port" "$port_cxx" || rc=1
+if [ "$step" = build ]; then
+	echo "$port_platform" >"$work/built"
+	echo "record: built in $trees (HIPPORT_RECORD_STEP=run runs them)"
+	exit $rc
+fi
 echo "$port_platform" >"$work/$port/platform"
 echo "record: $(grep -c '^launch' "$work/ref/launches.log" 2>/dev/null || echo 0) launches of the original," \
 	"$(grep -c '^launch' "$work/$port/launches.log" 2>/dev/null || echo 0) of the port ($port_platform) in $work"

@@ -8,7 +8,10 @@
 # Environment: NVCC, HIPCC (compilers), COMPUTE_SANITIZER (none: not used), PORT_PLATFORM=amd|nvidia-proxy,
 # OFFLOAD_ARCH (gfx90a, ...), NVCC_ARCH (sm_90, ...), REFERENCE=golden (compare
 # with golden/ even where nvcc runs), CHECK_TIMEOUT and BUILD_TIMEOUT (seconds),
-# BUILD_ONLY=1 (build, do not run), EXTRA_FLAGS (both compilers), NVCC_FLAGS,
+# BUILD_ONLY=1 (build, do not run: the checks' harnesses and the record runs'
+# programs, kept in work/), PREBUILT=1 (run what BUILD_ONLY=1 built, on a machine
+# that sees this bundle at the same path: build on a login node, run on a GPU
+# node; no compiler needed), EXTRA_FLAGS (both compilers), NVCC_FLAGS,
 # HIPCC_FLAGS, PYTHON (the one whose torch a PyTorch extension builds with), JOBS,
 # RECORD=0 (skip the record-and-compare runs of records.list) (checks side by side; default: the
 # number of processors). Exit 0 when every check ran (whatever it
@@ -47,7 +50,15 @@ esac
 in_items() {
 	[ "$1" -ge "$items_from" ] && [ "$1" -le "$items_to" ]
 }
-rm -rf "$work" && mkdir -p "$work/bin" "$work/ref" "$work/port" "$work/log" || exit 2
+prebuilt=${PREBUILT:-}
+if [ "$prebuilt" = 1 ]; then
+	[ -z "$phase" ] && [ -f "$work/built" ] ||
+		{ echo "run.sh: PREBUILT=1: nothing built in $work (BUILD_ONLY=1 builds it)" >&2; exit 2; }
+	rm -rf "$work/ref" "$work/ref2" "$work/port" "$work/sanitizer" "$work"/*.json "$work"/*.result "$work"/record.*.out &&
+		mkdir -p "$work/ref" "$work/port" || exit 2
+else
+	rm -rf "$work" && mkdir -p "$work/bin" "$work/ref" "$work/port" "$work/log" || exit 2
+fi
 
 # --- tools ---------------------------------------------------------------
 nvcc=${NVCC:-}
@@ -63,24 +74,31 @@ hipcc=${HIPCC:-}
 [ -z "$hipcc" ] && hipcc=$(command -v hipcc 2>/dev/null)
 [ -z "$hipcc" ] && [ -x /opt/rocm/bin/hipcc ] && hipcc=/opt/rocm/bin/hipcc
 port_platform=${PORT_PLATFORM:-}
+# PREBUILT=1: the platform and architectures the build was for
+if [ "$prebuilt" = 1 ]; then
+	read -r port_platform nvcc_arch offload_arch <"$work/built"
+	[ "$nvcc_arch" = - ] && nvcc_arch=
+	[ "$offload_arch" = - ] && offload_arch=
+fi
 if [ -z "$port_platform" ]; then
 	if [ -n "$hipcc" ]; then port_platform=amd
 	elif [ -n "$nvcc" ]; then port_platform=nvidia-proxy
 	else port_platform=none
 	fi
 fi
-case $port_platform in
-amd) [ -n "$hipcc" ] || { echo "run.sh: PORT_PLATFORM=amd needs hipcc" >&2; exit 2; } ;;
-nvidia-proxy) [ -n "$nvcc" ] || { echo "run.sh: PORT_PLATFORM=nvidia-proxy needs nvcc" >&2; exit 2; } ;;
-none) ;;
+case $prebuilt:$port_platform in
+1:*) ;;
+*:amd) [ -n "$hipcc" ] || { echo "run.sh: PORT_PLATFORM=amd needs hipcc" >&2; exit 2; } ;;
+*:nvidia-proxy) [ -n "$nvcc" ] || { echo "run.sh: PORT_PLATFORM=nvidia-proxy needs nvcc" >&2; exit 2; } ;;
+*:none) ;;
 *) echo "run.sh: PORT_PLATFORM must be amd or nvidia-proxy" >&2; exit 2 ;;
 esac
-offload_arch=${OFFLOAD_ARCH:-}
+[ "$prebuilt" = 1 ] || offload_arch=${OFFLOAD_ARCH:-}
 if [ -z "$offload_arch" ] && [ "$port_platform" = amd ] && command -v rocminfo >/dev/null 2>&1; then
 	offload_arch=$(rocminfo 2>/dev/null | sed -n 's/^ *Name: *\(gfx[0-9a-f]*\).*/\1/p' | head -n 1)
 fi
 [ -z "$offload_arch" ] && offload_arch=$DEFAULT_OFFLOAD_ARCH
-nvcc_arch=${NVCC_ARCH:-}
+[ "$prebuilt" = 1 ] || nvcc_arch=${NVCC_ARCH:-}
 if [ -z "$nvcc_arch" ] && [ -n "$nvcc" ] && command -v nvidia-smi >/dev/null 2>&1; then
 	cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
 	case $cc in [0-9][0-9]*) nvcc_arch=sm_$cc ;; esac
@@ -95,7 +113,7 @@ flags="${FLAGS:-} ${EXTRA_FLAGS:-}"
 # a PyTorch extension's kernels: the installed torch's headers and libraries
 # (python's torch.utils.cpp_extension; PYTHON chooses the interpreter)
 torch_flags=
-if grep -rqlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](torch|ATen|c10)/' orig 2>/dev/null; then
+if [ "$prebuilt" != 1 ] && grep -rqlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](torch|ATen|c10)/' orig 2>/dev/null; then
 	# torch/extension.h wants Python.h; a harness is no Python module, so
 	# where the interpreter has no headers it gets torch/all.h (everything
 	# but the Python bindings) under that name
@@ -271,7 +289,7 @@ ref_phase() {
 # build_ref HARNESS: the reference of the check check_one is at, from HARNESS
 build_ref() {
 	# shellcheck disable=SC2046
-	limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=0 \
+	limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=0 -include record/cuda_legacy.h \
 		-include proxy/include/hip_compat.h -Iproxy/include $(includes orig) $flags ${NVCC_FLAGS:-} $nvcc_gc \
 		-o "$work/bin/ref.$name" "$1" $torch_flags </dev/null >"$log.ref-build" 2>&1
 }
@@ -332,6 +350,13 @@ check_one() {
 		else
 			ref_why="the reference task left no outputs"
 		fi
+	elif [ "$prebuilt" = 1 ] && [ "${REFERENCE:-}" != golden ]; then
+		# what the BUILD_ONLY=1 run built, or why it could not
+		if [ -x "$work/bin/ref.$name" ]; then
+			ref_platform=nvidia
+		else
+			ref_why=$(cat "$log.ref-why" 2>/dev/null || echo "the build left no reference")
+		fi
 	elif [ -n "$nvcc" ] && [ "${REFERENCE:-}" != golden ]; then
 		build_ref "$harness"
 		rc=$?
@@ -346,6 +371,7 @@ check_one() {
 			ref_platform=nvidia
 		else
 			ref_why="reference build failed ($(why $rc "$build_timeout")): $(tail_of "$log.ref-build")"
+			printf '%s\n' "$ref_why" >"$log.ref-why"
 		fi
 	else
 		ref_why="nvcc not found"
@@ -356,8 +382,14 @@ check_one() {
 		return
 	fi
 	port_bin=
-	case $port_platform in
-	amd)
+	case $prebuilt:$port_platform in
+	1:*)
+		if [ -x "$work/bin/port.$name" ]; then
+			port_bin=$work/bin/port.$name
+		else
+			port_why=$(cat "$log.port-why" 2>/dev/null || echo "port build failed: the build left no port")
+		fi ;;
+	*:amd)
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$hipcc" -std=c++17 --offload-arch="$offload_arch" -DHIPPORT_PLATFORM_ID=2 \
 			$(includes port) $flags ${HIPCC_FLAGS:-} $hipcc_gc -o "$work/bin/port.$name" -x hip "$harness" \
@@ -366,7 +398,7 @@ check_one() {
 		else
 			port_why="port build failed ($(why $? "$build_timeout")): $(tail_of "$log.port-build")"
 		fi ;;
-	nvidia-proxy)
+	*:nvidia-proxy)
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=1 \
 			-include proxy/include/hip_compat.h -Iproxy/include $(includes port) $flags ${NVCC_FLAGS:-} $nvcc_gc \
@@ -378,6 +410,7 @@ check_one() {
 	*) port_why="neither hipcc nor nvcc found" ;;
 	esac
 	if [ -z "$port_bin" ]; then
+		printf '%s\n' "$port_why" >"$log.port-why"
 		case $port_why in
 		"neither"*) emit "$name" "$source" "$kernel" skipped "$port_why" ;;
 		*) emit "$name" "$source" "$kernel" error "$port_why" ;;
@@ -468,15 +501,21 @@ done
 echo "results: $(pwd)/$results"
 
 # --- record and compare: the programs of records.list, run on both sides --
-if [ -s records.list ] && [ "${BUILD_ONLY:-}" != 1 ] && [ "${RECORD:-1}" != 0 ] && { [ -n "$nvcc" ] || [ "$phase" = port ]; }; then
+# BUILD_ONLY=1 builds both sides of each and PREBUILT=1 runs them
+record_step=
+[ "${BUILD_ONLY:-}" = 1 ] && record_step=build
+[ "$prebuilt" = 1 ] && record_step=run
+if [ -s records.list ] && [ "${RECORD:-1}" != 0 ] && { [ -n "$nvcc" ] || [ -n "$phase$prebuilt" ]; } &&
+	{ [ -z "$record_step" ] || [ -z "$phase" ]; }; then
 	# programs side by side, like the checks; each one's messages kept together
 	n=0 running=0 index=$((nchecks - 1))
-	while IFS="$tab" read -r dir build run; do
+	while IFS="$tab" read -r dir build run origin; do
 		[ -n "$dir" ] || continue
 		index=$((index + 1))
 		in_items "$index" || continue
 		n=$((n + 1))
-		{ echo "record: $dir"; sh ./record.sh "$dir" "$build" "$run"; } </dev/null >"$work/record.$n.out" 2>&1 &
+		{ echo "record: $dir"; HIPPORT_RECORD_STEP=$record_step sh ./record.sh "$dir" "$build" "$run"; } </dev/null \
+			>"$work/record.$n.out" 2>&1 &
 		running=$((running + 1))
 		if [ "$running" -ge "$jobs" ]; then
 			wait
@@ -491,4 +530,8 @@ if [ -s records.list ] && [ "${BUILD_ONLY:-}" != 1 ] && [ "${RECORD:-1}" != 0 ] 
 	done
 	echo "records: $(pwd)/work/record (hipport check --import results.json compares them)"
 fi
+# what PREBUILT=1 runs: the platform and architectures built for
+[ "${BUILD_ONLY:-}" = 1 ] && [ -z "$phase" ] &&
+	echo "$port_platform ${nvcc_arch:--} ${offload_arch:--}" >"$work/built" &&
+	echo "built: run them with PREBUILT=1 sh $(pwd)/run.sh"
 exit 0

@@ -305,7 +305,8 @@ int bundle_write(const char *dir, const bundle_input *in)
 	}
 	for (f = chk_bundle_builtin; f->name; f++) {
 		const char *where = !strcmp(f->name, "run.sh") || !strcmp(f->name, "record.sh") ? "%s"
-				    : !strcmp(f->name, "hipport_record.h") || !strcmp(f->name, "compiler.sh")
+				    : !strcmp(f->name, "hipport_record.h") || !strcmp(f->name, "compiler.sh") ||
+						      !strcmp(f->name, "cuda_legacy.h")
 					    ? "record/%s"
 					    : "harness/%s";
 

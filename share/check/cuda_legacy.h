@@ -1,0 +1,31 @@
+/* Runtime calls that CUDA 12 removed, as the calls that replaced them, for
+ * the reference side of a check or a record run (record/compiler.sh and
+ * run.sh include it before the original): an older program is then built as
+ * it was written, with the same meaning, by the nvcc installed. Texture and
+ * surface references have no such replacement and still fail to build. */
+#ifndef HIPPORT_CUDA_LEGACY_H
+#define HIPPORT_CUDA_LEGACY_H
+#if defined(__CUDACC__) || (defined(__has_include) && __has_include(<cuda_runtime_api.h>))
+#include <cuda_runtime_api.h>
+#if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
+static inline cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+static inline cudaError_t cudaThreadExit(void) { return cudaDeviceReset(); }
+static inline cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value)
+{
+	return cudaDeviceSetLimit(limit, value);
+}
+static inline cudaError_t cudaThreadGetLimit(size_t *value, enum cudaLimit limit)
+{
+	return cudaDeviceGetLimit(value, limit);
+}
+static inline cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache config)
+{
+	return cudaDeviceSetCacheConfig(config);
+}
+static inline cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *config)
+{
+	return cudaDeviceGetCacheConfig(config);
+}
+#endif
+#endif
+#endif

@@ -1,0 +1,84 @@
+#!/bin/sh
+# Record runs built on one machine and run on another (docs/checks.md,
+# "Build here, run there"): BUILD_ONLY=1 builds each program's two sides and
+# the checks' harnesses; PREBUILT=1 runs them with no compiler at all. A
+# Makefile that names nvcc by the toolkit's path ($(CUDA_DIR)/bin/nvcc) and
+# calls a runtime function CUDA 12 removed still builds through the wrapper.
+# A stand-in nvcc logs its arguments and makes a program that records one
+# launch, as the instrumented program would.
+# usage: test-record-steps.sh HIPPORT SOURCE_DIR TMP_DIR
+hipport=$1
+src=$2
+tmp=$3
+rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
+. "$src/tests/cli/lib.sh"
+
+repo=$tmp/repo
+mkdir -p "$repo/app" "$repo/.hipport" "$tmp/bin" || exit 2
+cat >"$repo/app/main.cu" <<'EOF'
+#include <cuda_runtime.h>
+__global__ void twice(float *x, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= 2;
+}
+int main()
+{
+  float *x;
+  cudaMalloc(&x, 1024 * sizeof(float));
+  twice<<<4, 256>>>(x, 1024);
+  cudaThreadSynchronize();
+  return 0;
+}
+EOF
+cat >"$repo/app/Makefile" <<'EOF'
+CUDA_DIR = /nonexistent/cuda
+NVCC = $(CUDA_DIR)/bin/nvcc
+app: main.cu
+	$(NVCC) -arch=sm_60 main.cu -o app
+EOF
+printf '[record "app"]\n\tbuild = make\n\trun = ./app\n' >"$repo/.hipport/config"
+cat >"$tmp/bin/nvcc" <<'EOF'
+#!/bin/sh
+echo "$*" >>"${FAKE_LOG:?}"
+out=
+while [ $# -gt 0 ]; do
+	[ "$1" = -o ] && out=$2 && shift
+	shift
+done
+[ -n "$out" ] || exit 0
+printf '#!/bin/sh\n[ -n "$HIPPORT_RECORD_DIR" ] && echo "launch 1 twice" >>"$HIPPORT_RECORD_DIR/launches.log"\nexit 0\n' >"$out"
+chmod +x "$out"
+EOF
+chmod +x "$tmp/bin/nvcc"
+(cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm app) || exit 2
+check "apply" 0 "$hipport" -C "$repo" apply
+check "bundle" 0 "$hipport" -C "$repo" check bundle "$tmp/b"
+
+export FAKE_LOG="$tmp/fake.log"
+check "build only" 0 env NVCC="$tmp/bin/nvcc" PORT_PLATFORM=nvidia-proxy NVCC_ARCH=sm_90 BUILD_ONLY=1 JOBS=1 \
+	sh "$tmp/b/run.sh"
+expect "build only: said how to run" "$tmp/out" "PREBUILT=1"
+truth "build only: marked built" test -f "$tmp/b/work/built"
+r=$tmp/b/work/record/app
+truth "build only: both sides built" test -f "$r/ref.built" -a -f "$r/port.built"
+truth "build only: nothing run" test ! -s "$r/ref/launches.log"
+# the Makefile's own path to nvcc reached the wrapper, on both sides
+expect "toolkit root: the original through the wrapper" "$FAKE_LOG" "-arch=sm_90 main.cu -o app -include"
+expect "toolkit root: removed calls supplied" "$FAKE_LOG" "cuda_legacy.h"
+expect "toolkit root: the port through the proxy" "$FAKE_LOG" "hip_compat.h"
+truth "toolkit root: no -arch=sm_60" sh -c "! grep -q sm_60 '$FAKE_LOG'"
+lines=$(wc -l <"$FAKE_LOG")
+
+check "prebuilt: no compiler needed" 0 env NVCC=/nonexistent/nvcc PREBUILT=1 JOBS=1 sh "$tmp/b/run.sh"
+truth "prebuilt: the original recorded twice" test -s "$r/ref/launches.log" -a -s "$r/ref2/launches.log"
+truth "prebuilt: the port recorded" test -s "$r/port/launches.log"
+expect "prebuilt: the port's platform kept" "$r/port/platform" "nvidia-proxy"
+truth "prebuilt: nothing compiled" test "$(wc -l <"$FAKE_LOG")" = "$lines"
+check "prebuilt: again, same result" 0 env PREBUILT=1 JOBS=1 sh "$tmp/b/run.sh"
+truth "prebuilt: a run's launches not doubled" test "$(grep -c . "$r/ref/launches.log")" = 1
+
+rm -rf "$tmp/b/work"
+check "prebuilt: nothing built is an error" 2 env PREBUILT=1 sh "$tmp/b/run.sh"
+expect "prebuilt: says so" "$tmp/err" "BUILD_ONLY=1 builds it"
+finish
