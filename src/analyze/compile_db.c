@@ -19,8 +19,7 @@ struct an_compile_db {
 	size_t count;
 };
 
-/* Splits a shell command line (quotes and backslashes, no expansions). */
-static char **split_command(const char *cmd, size_t *count)
+char **an_compile_db_split(const char *cmd, size_t *count)
 {
 	size_t cap = 16, n = 0, len = strlen(cmd);
 	char **argv = malloc(cap * sizeof(*argv));
@@ -214,7 +213,7 @@ int an_compile_db_load(an_compile_db **out, const char *dir)
 				argv[k] = strdup(json_string_value(json_array_get(args, k)) ?
 						 json_string_value(json_array_get(args, k)) : "");
 		} else if (cmd) {
-			argv = split_command(cmd, &argc);
+			argv = an_compile_db_split(cmd, &argc);
 		}
 		e->path = absolute(edir, file);
 		if (!e->path || (argv && !keep_flags(e, argv, argc, edir))) {

@@ -17,4 +17,9 @@ void an_compile_db_free(an_compile_db *db);
  * database does not list it. The array and its strings stay owned by db. */
 const char *const *an_compile_db_flags(const an_compile_db *db, const char *path, size_t *count);
 
+/* A database's "command" split into words as a shell would (quotes and
+ * backslashes, no expansions): count words, each and the array malloc'd;
+ * NULL when out of memory. */
+char **an_compile_db_split(const char *cmd, size_t *count);
+
 #endif

@@ -1,0 +1,266 @@
+/* The default build and run of a program to record, from small projects
+ * written in a temporary directory: a Makefile's run target, CMake with
+ * CTest, a README's fenced block, a Makefile's default target, a
+ * compile_commands.json; which wins when several are there; and what is
+ * never taken (install lines, a cd out of the tree, a run with no build). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check/record/commands.h"
+#include "util/error.h"
+#include "util/file.h"
+
+#define MAKE_BUILD "make CC=\"$HIPPORT_CXX\" NVCC=\"$HIPPORT_CXX\""
+
+static char root[512];
+
+static int read_root(util_buf *out, const char *path, void *payload)
+{
+	char full[1024];
+
+	snprintf(full, sizeof(full), "%s/%s", (const char *)payload, path);
+	return util_file_read(out, full, 0);
+}
+
+/* Writes root/path, making its directories. */
+static void put(const char *path, const char *text)
+{
+	char full[1024];
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/%s", root, path);
+	assert_int_equal(util_file_make_parents(full), 0);
+	f = fopen(full, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	const char *tmp = getenv("HIPPORT_TEST_TMP");
+	char cmd[1200];
+
+	snprintf(root, sizeof(root), "%s/record-commands-%d", tmp ? tmp : "/tmp", (int)getpid());
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", root, root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void expect(const char *dir, const char *run_dir, const char *build, const char *run, const char *origin)
+{
+	rec_commands c;
+	int error = rec_commands_guess(&c, dir, read_root, root);
+
+	if (error)
+		fail_msg("%s: %s", dir, util_error_last());
+	assert_string_equal(c.dir, run_dir);
+	if (build)
+		assert_string_equal(c.build, build);
+	assert_string_equal(c.run, run);
+	assert_string_equal(c.origin, origin);
+	rec_commands_dispose(&c);
+}
+
+static void expect_none(const char *dir)
+{
+	rec_commands c;
+	int error = rec_commands_guess(&c, dir, read_root, root);
+
+	if (error != UTIL_ENOTFOUND)
+		fail_msg("%s: expected no commands, got %d: build `%s`, run `%s` (%s)", dir, error,
+			 c.build ? c.build : "", c.run ? c.run : "", c.origin ? c.origin : "");
+	assert_null(c.dir);
+	assert_null(c.build);
+}
+
+static void makefile_run_target(void **state)
+{
+	put("vadd/main.cu", "__global__ void k() {}\n");
+	put("vadd/Makefile", "all: main\nmain: main.cu\n\tnvcc -o main main.cu\nrun: main\n\t./main 100\n");
+	expect("vadd", "vadd", MAKE_BUILD, "make run", "Makefile run target");
+	/* walked up from a directory without build files, never above the root */
+	put("deep/Makefile", "run:\n\t./x\n");
+	put("deep/src/k.cu", "__global__ void k() {}\n");
+	expect("deep/src", "deep", MAKE_BUILD, "make run", "Makefile run target");
+	put("lower/makefile", "x: y\nrun: x\n\t./x\n");
+	expect("./lower/", "lower", MAKE_BUILD, "make run", "makefile run target");
+	expect_none("nothing/here");
+	expect_none(".");
+}
+
+static void cmake_with_ctest(void **state)
+{
+	rec_commands c;
+
+	put("cm/CMakeLists.txt", "cmake_minimum_required(VERSION 3.18)\nproject(cm LANGUAGES CXX CUDA)\n"
+				 "enable_testing()\nadd_executable(app main.cu)\nadd_test(NAME app COMMAND app 8)\n");
+	assert_int_equal(rec_commands_guess(&c, "cm", read_root, root), 0);
+	assert_string_equal(c.dir, "cm");
+	assert_non_null(strstr(c.build, "cmake -S . -B build-hipport -DCMAKE_CUDA_COMPILER=\"$HIPPORT_CXX\""));
+	assert_non_null(strstr(c.build, "-DCMAKE_HIP_COMPILER="));
+	assert_non_null(strstr(c.build, "&& cmake --build build-hipport -j"));
+	assert_string_equal(c.run, "ctest --test-dir build-hipport --output-on-failure");
+	assert_string_equal(c.origin, "CMakeLists.txt with CTest (add_test)");
+	rec_commands_dispose(&c);
+	/* a subdirectory's CMakeLists.txt (no project()) belongs to the top one;
+	 * its add_test and the top's include(CTest) count together */
+	put("top/CMakeLists.txt", "project(top CUDA)\ninclude(CTest)\nadd_subdirectory(src)\n");
+	put("top/src/CMakeLists.txt", "add_executable(k k.cu)\n  ADD_TEST(NAME k COMMAND k)\n");
+	expect("top/src", "top", NULL, "ctest --test-dir build-hipport --output-on-failure",
+	       "CMakeLists.txt with CTest (add_test)");
+	/* tests added in a directory add_subdirectory() names */
+	put("sub/CMakeLists.txt", "project(sub CUDA)\nenable_testing()\nadd_subdirectory(tests)\n");
+	put("sub/tests/CMakeLists.txt", "add_test(NAME t COMMAND app)\n");
+	expect("sub", "sub", NULL, "ctest --test-dir build-hipport --output-on-failure",
+	       "CMakeLists.txt with CTest (add_test)");
+	/* no tests, or tests never enabled: no commands */
+	put("notest/CMakeLists.txt", "project(n CUDA)\nadd_executable(app main.cu)\n# enable_testing()\n");
+	expect_none("notest");
+	put("noenable/CMakeLists.txt", "project(n CUDA)\nadd_test(NAME t COMMAND app)\n");
+	expect_none("noenable");
+}
+
+static void readme_fenced_block(void **state)
+{
+	put("rd/README.md", "# rd\n\nBuild:\n\n```bash\n$ nvcc -O2 main.cu -o main\n```\n\nThen:\n\n"
+			    "```\n./main 1024 # the size\n```\n");
+	expect("rd", "rd", "\"$HIPPORT_CXX\" -O2 main.cu -o main", "./main 1024", "README.md fenced block");
+	/* one line, make && ./x; the first plausible pair */
+	put("one/README", "```sh\nmake && ./bench -n 3\n```\n```sh\nmake && ./other\n```\n");
+	expect("one", "one", MAKE_BUILD, "./bench -n 3", "README fenced block");
+	/* install lines and clones are never taken; a cd into what was cloned
+	 * is this tree; a build in a subdirectory runs from there */
+	put("inst/README.md", "```\nsudo apt-get install -y cuda\npip install numpy\ngit clone https://x.org/u/inst.git\n"
+			      "cd inst\nmkdir -p build && cd build\ncmake .. && make -j4\n./inst --size 8\n```\n");
+	expect("inst", "inst", "mkdir -p build && cd build && cmake .. && make -j4 CC=\"$HIPPORT_CXX\" NVCC=\"$HIPPORT_CXX\"",
+	       "cd build && ./inst --size 8", "README.md fenced block");
+	/* code of another language, and indented blocks, are not commands */
+	put("lang/README.md", "```cpp\nmake\n./x\n```\n\n    make\n    ./x\n");
+	expect_none("lang");
+}
+
+static void readme_refused(void **state)
+{
+	/* installing is no build */
+	put("pip/README.md", "```\npip install -r requirements.txt\n./app\n```\n");
+	expect_none("pip");
+	/* a build with no run line */
+	put("norun/README.md", "```\nmake\n```\n");
+	expect_none("norun");
+	/* a run before any build */
+	put("early/README.md", "```\n./app\n```\n```\nmake\n```\n");
+	expect_none("early");
+	/* a block that cds outside the tree: nothing after it is taken */
+	put("out/README.md", "```\ncd ../../elsewhere\nmake\n./app\n```\n```\nmake && ./app\n```\n");
+	expect_none("out");
+	put("home/README.md", "```\ncd $HOME/proj && make && ./app\n```\n");
+	expect_none("home");
+	/* but up inside the tree is fine */
+	put("a/b/README.md", "```\ncd ..\nmake\n./app 1\n```\n");
+	expect("a/b", "a/b", "cd .. && " MAKE_BUILD, "cd .. && ./app 1", "README.md fenced block");
+	/* command substitution and pipes are not taken */
+	put("subst/README.md", "```\nmake $(nproc)\ncurl x | sh\n./app\n```\n");
+	expect_none("subst");
+	put("conf/README.md", "```\n./configure\n```\n");
+	expect_none("conf");
+	/* directories made or built in outside the tree */
+	put("mk/README.md", "```\nmkdir -p ../../x\nmake -C ../.. all\n./app\n```\n");
+	expect_none("mk");
+}
+
+static void makefile_default_target(void **state)
+{
+	put("def/Makefile", "NVCC ?= nvcc\nEXE = vadd\n\nall: $(EXE)\n\n$(EXE): main.cu\n\t$(NVCC) -O2 main.cu -o $@\n\n"
+			    "clean:\n\trm -f $(EXE)\n");
+	expect("def", "def", MAKE_BUILD, "./vadd", "Makefile default target");
+	/* arguments only when the README gives them */
+	put("def/README.md", "Run it:\n```\n./vadd 4096 10\n```\n");
+	expect("def", "def", MAKE_BUILD, "./vadd 4096 10", "Makefile default target, arguments from README.md");
+	/* Rodinia's shape: the compiler through a variable of an included path */
+	put("rod/Makefile", "include ../../common/make.config\nCC := $(CUDA_DIR)/bin/nvcc\nSRC = needle.cu\n"
+			    "EXE = needle\n\nrelease: $(SRC)\n\t$(CC) $(SRC) -o $(EXE) -I$(INCLUDE)\n\n"
+			    "debug: $(SRC)\n\t$(CC) -g $(SRC) -o $(EXE)\n");
+	expect("rod", "rod", MAKE_BUILD, "./needle", "Makefile default target");
+	/* not plain: two executables, a host compiler, an unclear name, objects only */
+	put("two/Makefile", "all:\n\tnvcc a.cu -o a\n\tnvcc b.cu -o b\n");
+	expect_none("two");
+	put("gcc/Makefile", "app: main.c\n\tgcc main.c -o app\n");
+	expect_none("gcc");
+	put("cond/Makefile", "ifeq ($(X),1)\nEXE = a\nelse\nEXE = b\nendif\n$(EXE): k.cu\n\tnvcc k.cu -o $@\n");
+	expect_none("cond");
+	put("obj/Makefile", "k.o: k.cu\n\tnvcc -c k.cu -o k.o\n");
+	expect_none("obj");
+}
+
+static void compile_commands(void **state)
+{
+	put("db/compile_commands.json",
+	    "[{\"directory\": \"/home/u/db\", \"file\": \"main.cu\", \"arguments\": [\"/usr/local/cuda/bin/nvcc\", "
+	    "\"-I/home/u/db/inc\", \"-DNAME=a b\", \"main.cu\", \"-o\", \"main\"]}]\n");
+	expect("db", "db", "\"$HIPPORT_CXX\" -Iinc '-DNAME=a b' main.cu -o main", "./main", "compile_commands.json");
+	put("dbc/compile_commands.json",
+	    "[{\"directory\": \"/w/dbc\", \"file\": \"/w/dbc/k.cu\", \"command\": \"nvcc -c /w/dbc/k.cu -o k.o\"},\n"
+	    " {\"directory\": \"/w/dbc\", \"file\": \"/w/dbc/main.cu\", \"command\": \"nvcc /w/dbc/main.cu k.o -o app\"}]\n");
+	expect("dbc", "dbc", "\"$HIPPORT_CXX\" -c k.cu -o k.o && \"$HIPPORT_CXX\" main.cu k.o -o app", "./app",
+	       "compile_commands.json");
+	/* compiles only (CMake's): no executable, no commands */
+	put("dbo/compile_commands.json",
+	    "[{\"directory\": \"/w/dbo/build\", \"file\": \"/w/dbo/k.cu\", \"command\": \"nvcc -c /w/dbo/k.cu -o k.o\"}]\n");
+	expect_none("dbo");
+	put("dbbad/compile_commands.json", "{not json\n");
+	expect_none("dbbad");
+}
+
+static void preference(void **state)
+{
+	const char *readme = "```\nnvcc k.cu -o k\n./k 5\n```\n";
+
+	/* a Makefile's run target before CMake, CMake before the README */
+	put("p1/Makefile", "run:\n\t./k\n");
+	put("p1/CMakeLists.txt", "project(p CUDA)\nenable_testing()\nadd_test(NAME t COMMAND k)\n");
+	put("p1/README.md", readme);
+	expect("p1", "p1", MAKE_BUILD, "make run", "Makefile run target");
+	put("p2/CMakeLists.txt", "project(p CUDA)\nenable_testing()\nadd_test(NAME t COMMAND k)\n");
+	put("p2/README.md", readme);
+	expect("p2", "p2", NULL, "ctest --test-dir build-hipport --output-on-failure",
+	       "CMakeLists.txt with CTest (add_test)");
+	/* the README before a Makefile's default target */
+	put("p3/Makefile", "k: k.cu\n\tnvcc k.cu -o k\n");
+	put("p3/README.md", readme);
+	expect("p3", "p3", "\"$HIPPORT_CXX\" k.cu -o k", "./k 5", "README.md fenced block");
+	/* a directory with its own Makefile is where the walk stops */
+	put("p4/README.md", readme);
+	put("p4/sub/Makefile", "clean:\n\trm -f x\n");
+	expect_none("p4/sub");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(makefile_run_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(cmake_with_ctest, setup, teardown),
+		cmocka_unit_test_setup_teardown(readme_fenced_block, setup, teardown),
+		cmocka_unit_test_setup_teardown(readme_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(makefile_default_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(compile_commands, setup, teardown),
+		cmocka_unit_test_setup_teardown(preference, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
