@@ -16,6 +16,7 @@
 #include "check/bundle/program.h"
 #include "check/kernel/spec.h"
 #include "check/kernel/spec_list.h"
+#include "check/record/commands.h"
 #include "check/toolchain/arch.h"
 #include "cmd/check.h"
 #include "cmd/check_compile.h"
@@ -113,55 +114,6 @@ static int collect_sources(sources *out, const cmd_proposals *set, const rv_sess
 	return 0;
 }
 
-/* Without [record] sections: each directory of a source that defines a
- * kernel whose Makefile has a run target, built with make (the compiler as
- * CC and NVCC) and run with make run. */
-static int makefile_records(vcs_config *out, const char *root, const sources *src)
-{
-	util_buf path = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
-	size_t i, k;
-	int error = 0;
-
-	for (i = 0; i < src->n && error == 0; i++) {
-		const char *slash = strrchr(src->items[i].path, '/');
-		char *dir;
-		struct vcs_record *m;
-
-		if (!memmem(src->items[i].orig, src->items[i].orig_len, "__global__", 10))
-			continue;
-		if (!(dir = slash ? strndup(src->items[i].path, (size_t)(slash - src->items[i].path)) : strdup("."))) {
-			error = util_error_set(UTIL_ENOMEM, "out of memory");
-			break;
-		}
-		for (k = 0; k < out->nrecords && strcmp(out->records[k].dir, dir) != 0; k++)
-			;
-		util_buf_clear(&path);
-		util_buf_printf(&path, "%s%s/Makefile", root, dir);
-		util_buf_clear(&text);
-		if (k < out->nrecords || util_buf_oom(&path) || util_file_read(&text, path.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) < 0 ||
-		    !text.ptr || (strncmp(text.ptr, "run:", 4) != 0 && !strstr(text.ptr, "\nrun:"))) {
-			util_error_clear();
-			free(dir);
-			continue;
-		}
-		if (!(m = realloc(out->records, (out->nrecords + 1) * sizeof(*m)))) {
-			free(dir);
-			error = util_error_set(UTIL_ENOMEM, "out of memory");
-			break;
-		}
-		out->records = m;
-		m = &m[out->nrecords++];
-		m->dir = dir;
-		m->build = strdup("make CC=\"$HIPPORT_CXX\" NVCC=\"$HIPPORT_CXX\"");
-		m->run = strdup("make run");
-		if (!m->build || !m->run)
-			error = util_error_set(UTIL_ENOMEM, "out of memory");
-	}
-	util_buf_dispose(&path);
-	util_buf_dispose(&text);
-	return error;
-}
-
 /* Reads a program file for the bundle: the original as the session keeps it
  * (a file apply wrote), else as HEAD holds it, else as the work tree does;
  * the port as the work tree holds it, or, for a build file not yet applied,
@@ -218,6 +170,65 @@ static int read_program_file(util_buf *out, const char *path, bool port, void *p
 	an_analysis_dispose(&hits);
 done:
 	util_buf_dispose(&wt);
+	return error;
+}
+
+static int read_for_records(util_buf *out, const char *path, void *payload)
+{
+	return read_original(out, payload, path);
+}
+
+/* Without [record] sections: for each directory of a source that defines a
+ * kernel, the build and run its project shows (rec_commands_guess), once
+ * per directory they run in. */
+static int default_records(vcs_config *out, program_reader *reader, const sources *src)
+{
+	rec_commands c;
+	char *last = NULL; /* the directory looked up last: sources of one directory come together */
+	size_t i, k;
+	int error = 0;
+
+	for (i = 0; i < src->n && error == 0; i++) {
+		const char *slash = strrchr(src->items[i].path, '/');
+		char *dir;
+		struct vcs_record *m;
+
+		if (!memmem(src->items[i].orig, src->items[i].orig_len, "__global__", 10))
+			continue;
+		if (!(dir = slash ? strndup(src->items[i].path, (size_t)(slash - src->items[i].path)) : strdup("."))) {
+			free(last);
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		}
+		if (last && !strcmp(last, dir)) {
+			free(dir);
+			continue;
+		}
+		free(last);
+		last = dir;
+		error = rec_commands_guess(&c, dir, read_for_records, reader);
+		if (error == UTIL_ENOTFOUND) {
+			util_error_clear();
+			error = 0;
+			continue;
+		}
+		for (k = 0; error == 0 && k < out->nrecords && strcmp(out->records[k].dir, c.dir) != 0; k++)
+			;
+		if (error == 0 && k == out->nrecords) {
+			if (!(m = realloc(out->records, (out->nrecords + 1) * sizeof(*m)))) {
+				rec_commands_dispose(&c);
+				error = util_error_set(UTIL_ENOMEM, "out of memory");
+				break;
+			}
+			out->records = m;
+			m[out->nrecords].dir = c.dir;
+			m[out->nrecords].build = c.build;
+			m[out->nrecords].run = c.run;
+			m[out->nrecords++].origin = c.origin;
+			memset(&c, 0, sizeof(c));
+		}
+		rec_commands_dispose(&c);
+	}
+	free(last);
 	return error;
 }
 
@@ -343,7 +354,7 @@ int cmd_check_bundle(cmd_context *ctx)
 	tc_arch_choice arch = { NULL, TC_ARCH_FROM_NONE };
 	char *includes = NULL;
 	const char *root;
-	size_t compile_failed = 0;
+	size_t compile_failed = 0, i;
 	int code, error;
 
 	memset(&session, 0, sizeof(session));
@@ -415,29 +426,30 @@ int cmd_check_bundle(cmd_context *ctx)
 	in.nsources = src.n;
 	in.includes = includes;
 	in.flags = cfg.check_flags;
-	if (cfg.nrecords) {
-		in.records = cfg.records;
-		in.nrecords = cfg.nrecords;
-	} else if ((error = makefile_records(&defaults, root, &src)) < 0) {
-		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-		goto done;
-	} else {
-		in.records = defaults.records;
-		in.nrecords = defaults.nrecords;
-	}
-	/* record-and-compare alone is a bundle too: the program's launches are its checks */
-	if (!specs.n && !in.nrecords) {
-		code = cmd_fail(CMD_EXIT_USAGE, "check: no kernel check specs in %s.hipport/checks/ "
-				"(draft them with: hipport check --draft-spec FILE) and no program to record "
-				"([record \"DIR\"] in .hipport/config, or a Makefile with a run target)", root);
-		goto done;
-	}
 	in.rules = ctx->rules;
 	in.offload_arch = arch.value ? arch.value : DEFAULT_OFFLOAD_ARCH;
 	reader.root = root;
 	reader.session = set.walk.git_dir ? &session : NULL;
 	reader.offload_arch = in.offload_arch;
-	if ((error = collect_program(&program, &in, &specs, root)) < 0 || (error = vcs_head_open(&reader.head, root)) < 0) {
+	if ((error = vcs_head_open(&reader.head, root)) < 0 ||
+	    (!cfg.nrecords && (error = default_records(&defaults, &reader, &src)) < 0)) {
+		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+		goto done;
+	}
+	in.records = cfg.nrecords ? cfg.records : defaults.records;
+	in.nrecords = cfg.nrecords ? cfg.nrecords : defaults.nrecords;
+	for (i = 0; i < in.nrecords && ctx->verbosity >= 0; i++)
+		printf("record %s: build `%s`, run `%s` (from %s)\n", in.records[i].dir, in.records[i].build,
+		       in.records[i].run, in.records[i].origin ? in.records[i].origin : ".hipport/config");
+	/* record-and-compare alone is a bundle too: the program's launches are its checks */
+	if (!specs.n && !in.nrecords) {
+		code = cmd_fail(CMD_EXIT_USAGE, "check: no kernel check specs in %s.hipport/checks/ "
+				"(draft them with: hipport check --draft-spec FILE) and no program to record "
+				"([record \"DIR\"] in .hipport/config, or build and run commands its files show: "
+				"docs/checks.md)", root);
+		goto done;
+	}
+	if ((error = collect_program(&program, &in, &specs, root)) < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		goto done;
 	}

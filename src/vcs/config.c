@@ -150,6 +150,7 @@ void vcs_config_dispose(vcs_config *cfg)
 		free(cfg->records[i].dir);
 		free(cfg->records[i].build);
 		free(cfg->records[i].run);
+		free(cfg->records[i].origin);
 	}
 	free(cfg->records);
 	free(cfg->scan_suppress);

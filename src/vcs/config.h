@@ -17,6 +17,7 @@ typedef struct vcs_config {
 	char *port_single_source; /* port.singleSource: true or the guard macro (--single-source), or NULL */
 	struct vcs_record {   /* [record "DIR"] build = ..., run = ...: a program to record and compare */
 		char *dir, *build, *run;
+		char *origin; /* where build and run come from when not from this file, or NULL */
 	} *records;
 	size_t nrecords;
 	char **key_names;     /* keys.<action> = <key> for the review's keys, in file order */

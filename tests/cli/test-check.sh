@@ -160,7 +160,7 @@ expect "compare: recorded" "$tmp/out" "recorded 1 record-and-compare result in t
 # compares the runs the bundle holds
 printf '[record "other"]\n\tbuild = $HIPPORT_CXX -o main main.cu\n\trun = ./main\n' >"$progs/.hipport/config"
 check "bundle with a record entry" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle2"
-truth "records.list" test "$(cat "$tmp/rbundle2/records.list")" = "$(printf 'other\t$HIPPORT_CXX -o main main.cu\t./main')"
+truth "records.list" test "$(cat "$tmp/rbundle2/records.list")" = "$(printf 'other\t$HIPPORT_CXX -o main main.cu\t./main\tconfig')"
 mkdir -p "$tmp/rbundle2/work/record" && cp -r "$runs" "$tmp/rbundle2/work/record/"
 printf '{"schema": "hipport-check-results", "version": 1, "bundle": "x", "port_platform": "nvidia-proxy", "checks": []}\n' \
 	>"$tmp/rbundle2/results.json"
@@ -176,7 +176,8 @@ printf 'main: main.cu\n\t$(CC) -o main main.cu\nrun: main\n\t./main\n' >"$progs/
 (cd "$progs" && git add other/Makefile && git -c user.name=t -c user.email=t@t commit -qm make) || exit 2
 check "bundle with a Makefile's run target" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle4"
 truth "records.list from the Makefile" test "$(cat "$tmp/rbundle4/records.list")" = \
-	"$(printf 'other\tmake CC="$HIPPORT_CXX" NVCC="$HIPPORT_CXX"\tmake run')"
+	"$(printf 'other\tmake CC="$HIPPORT_CXX" NVCC="$HIPPORT_CXX"\tmake run\tMakefile run target')"
+expect "the record's origin said" "$tmp/out" 'record other: build `make CC="$HIPPORT_CXX" NVCC="$HIPPORT_CXX"`, run `make run` (from Makefile run target)'
 truth "the Makefile in both record trees" cmp "$tmp/rbundle4/record/orig/other/Makefile" "$tmp/rbundle4/record/port/other/Makefile"
 # a recorded program's tracked inputs travel with it, its build outputs do not;
 # a template kernel launched without template arguments is recorded through a

@@ -2,7 +2,8 @@
  * written in a temporary directory: a Makefile's run target, CMake with
  * CTest, a README's fenced block, a Makefile's default target, a
  * compile_commands.json; which wins when several are there; and what is
- * never taken (install lines, a cd out of the tree, a run with no build). */
+ * never taken (install lines, a cd out of the tree, a run with no build);
+ * and records.list's origin column read back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check/bundle/bundle_list.h"
 #include "check/record/commands.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -184,6 +186,26 @@ static void readme_refused(void **state)
 	expect_none("mk");
 }
 
+/* records.list's fourth column read back; a list of three columns is the
+ * configuration's */
+static void records_list_columns(void **state)
+{
+	bundle_list list;
+	char path[1024];
+
+	put("b/bundle.conf", "BUNDLE_ID=x\n");
+	put("b/checks.list", "");
+	put("b/records.list", "a\tmake\tmake run\tMakefile run target\nb\tmake\t./b 1\n");
+	snprintf(path, sizeof(path), "%s/b", root);
+	assert_int_equal(bundle_list_read(&list, path), 0);
+	assert_int_equal(list.nitems, 2);
+	assert_string_equal(list.items[0].name, "a");
+	assert_string_equal(list.items[0].origin, "Makefile run target");
+	assert_string_equal(list.items[1].name, "b");
+	assert_string_equal(list.items[1].origin, "config");
+	bundle_list_dispose(&list);
+}
+
 static void makefile_default_target(void **state)
 {
 	put("def/Makefile", "NVCC ?= nvcc\nEXE = vadd\n\nall: $(EXE)\n\n$(EXE): main.cu\n\t$(NVCC) -O2 main.cu -o $@\n\n"
@@ -260,6 +282,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(makefile_default_target, setup, teardown),
 		cmocka_unit_test_setup_teardown(compile_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(preference, setup, teardown),
+		cmocka_unit_test_setup_teardown(records_list_columns, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -348,7 +348,8 @@ int bundle_write(const char *dir, const bundle_input *in)
 	}
 	util_buf_clear(&name);
 	for (i = 0; i < in->nrecords; i++)
-		util_buf_printf(&name, "%s\t%s\t%s\n", in->records[i].dir, in->records[i].build, in->records[i].run);
+		util_buf_printf(&name, "%s\t%s\t%s\t%s\n", in->records[i].dir, in->records[i].build, in->records[i].run,
+				in->records[i].origin ? in->records[i].origin : "config");
 	if (util_buf_oom(&name) || (error = put(dir, "records.list", name.ptr ? name.ptr : "", name.len)) < 0) {
 		error = error ? error : util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;

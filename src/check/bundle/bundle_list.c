@@ -66,8 +66,12 @@ static int read_list(bundle_list *out, const char *dir, const char *name, int re
 			else if (!*it->source || (it->timeout = (unsigned)strtoul(timeout, NULL, 10)) == 0)
 				error = util_error_set(UTIL_EINPUT, "%s: the line of %s does not read (NAME, source, kernel, "
 						       "timeout, blob ids)", path.ptr, it->name);
-		} else if (!it->name) {
-			error = util_error_set(UTIL_ENOMEM, "out of memory");
+		} else { /* DIR, BUILD, RUN, and ORIGIN since it was added */
+			free(field(&line));
+			free(field(&line));
+			it->origin = *line && *line != '\n' ? field(&line) : strdup("config");
+			if (!it->name || !it->origin)
+				error = util_error_set(UTIL_ENOMEM, "out of memory");
 		}
 		free(timeout);
 		free(orig);
@@ -119,6 +123,7 @@ void bundle_list_dispose(bundle_list *list)
 		free(list->items[i].source);
 		free(list->items[i].kernel);
 		free(list->items[i].port_blob);
+		free(list->items[i].origin);
 	}
 	free(list->items);
 	free(list->bundle_id);

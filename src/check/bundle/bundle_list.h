@@ -11,6 +11,7 @@ typedef struct bundle_item {
 	char *name;      /* the check's name, or the recorded directory */
 	char *source, *kernel, *port_blob; /* checks only */
 	unsigned timeout; /* seconds, checks only */
+	char *origin;    /* records only: where its build and run came from ("config" in a list of 3 columns) */
 	int record;
 } bundle_item;
 
