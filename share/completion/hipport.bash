@@ -52,7 +52,7 @@ _hipport() {
 		diff) opts="$opts $walk --fix=" ;;
 		apply) opts="$opts $walk --fix= --undo" ;;
 		status) opts="$opts $walk --format=" ;;
-		review) opts="$opts $walk --script --size" ;;
+		review) opts="$opts $walk --script --size --no-mouse" ;;
 		query) opts="$opts --format=" ;;
 		doctor) opts="--offload-arch= --format= --color --no-color --quiet --verbose --help" ;;
 		check) opts="$opts $walk --offload-arch= --fix= --draft-spec --from-record --bundle --slurm --submit --import --record --compare --timeout" ;;
