@@ -19,12 +19,7 @@ command -v tmux >/dev/null 2>&1 || { echo "skipped: tmux is not installed"; exit
 rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
 . "$src/tests/cli/lib.sh"
 . "$src/tests/tui/tmux-lib.sh"
-repo="$tmp/repo"
-sock="$tmp/tmux.sock"
-width=120
-height=30
-cp -r "$src/share/examples/fastops" "$repo" || exit 2
-(cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -q -m example) || exit 2
+example_repo
 
 start
 truth "review started" wait_for "original (CMake, CUDA)"

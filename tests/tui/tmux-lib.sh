@@ -1,6 +1,18 @@
 # Helpers of the tmux tests, sourced after tests/cli/lib.sh with hipport,
-# tmp, repo and sock set: hipport review in the tmux session "review", keys
-# and mouse events sent to it, and what its pane shows.
+# src and tmp set: hipport review of $repo in the tmux session "review" (on
+# the socket $sock), keys and mouse events sent to it, and what its pane
+# shows.
+repo=${repo:-$tmp/repo}
+sock=${sock:-$tmp/tmux.sock}
+
+# example_repo: the example project (share/examples/fastops) committed in
+# $repo, reviewed at 120x30, as tests/tui/run.sh makes it for scripts
+example_repo() {
+	width=120
+	height=30
+	cp -r "$src/share/examples/fastops" "$repo" || exit 2
+	(cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -q -m example) || exit 2
+}
 
 # wait_for TEXT: until the pane shows TEXT and every proposal is made (no
 # "proposals N/M" line under the file list while they come in the
