@@ -53,17 +53,14 @@ static void show_progress(size_t done, size_t total, void *payload)
 	pthread_mutex_unlock(&pg->lock);
 }
 
-int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
+/* The walk and what the repository's configuration says, the session's
+ * files marked, and room for the proposals. */
+static int setup(cmd_context *ctx, cmd_proposals *out)
 {
-	rv_batch_options opts;
-	rv_cache *cache = NULL;
-	progress pg;
 	size_t i;
 	int error, code;
 
 	memset(out, 0, sizeof(*out));
-	if ((code = cmd_load_rules(ctx)) != 0)
-		return code;
 	if ((error = vcs_walk_paths_with(&out->walk, ctx->args, (size_t)ctx->nargs, ctx->build_files)) < 0)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	if (out->walk.root) {
@@ -128,17 +125,57 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 	out->items = calloc(out->n ? out->n : 1, sizeof(*out->items));
 	if (!out->items)
 		return cmd_fail(CMD_EXIT_USAGE, "out of memory");
-	if (!ctx->no_cache && out->walk.git_dir) {
+	return 0;
+}
+
+void cmd_proposals_cache(cmd_context *ctx, const cmd_proposals *set, rv_cache **out)
+{
+	rv_cache *cache = NULL;
+
+	if (!ctx->no_cache && set->walk.git_dir) {
 		util_buf variant = UTIL_BUF_INIT;
 
 		/* what else shapes a proposal keys the cache too */
 		util_buf_printf(&variant, "analyze=%d fix=%s db=%s", ctx->analyze, ctx->fixes ? ctx->fixes : "",
 				ctx->compile_db ? ctx->compile_db : "");
 		if (util_buf_oom(&variant) ||
-		    rv_cache_open(&cache, out->walk.git_dir, ctx->rules, &ctx->port, variant.ptr) < 0)
+		    rv_cache_open(&cache, set->walk.git_dir, ctx->rules, &ctx->port, variant.ptr) < 0)
 			cache = NULL;
 		util_buf_dispose(&variant);
 	}
+	*out = cache;
+}
+
+/* Notes on the files that are bad input; set->named_bad when the user named one. */
+static void report_bad(cmd_context *ctx, cmd_proposals *out)
+{
+	size_t i;
+
+	for (i = 0; i < out->n; i++) {
+		const rv_proposal *p = &out->items[i];
+
+		if (p->state != RV_PROPOSAL_BAD_INPUT)
+			continue;
+		if (out->walk.files[i].named) {
+			out->named_bad = true;
+			fprintf(stderr, "hipport: %s\n", p->message);
+		} else if (ctx->verbosity >= 0) {
+			fprintf(stderr, "hipport: note: %s (skipped)\n", p->message);
+		}
+	}
+}
+
+int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
+{
+	rv_batch_options opts;
+	rv_cache *cache;
+	progress pg;
+	int error, code;
+
+	memset(out, 0, sizeof(*out));
+	if ((code = cmd_load_rules(ctx)) != 0 || (code = setup(ctx, out)) != 0)
+		return code;
+	cmd_proposals_cache(ctx, out, &cache);
 	memset(&opts, 0, sizeof(opts));
 	memset(&pg, 0, sizeof(pg));
 	pthread_mutex_init(&pg.lock, NULL);
@@ -165,18 +202,31 @@ int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out)
 	rv_cache_free(cache);
 	if (error < 0)
 		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
-	for (i = 0; i < out->n; i++) {
-		const rv_proposal *p = &out->items[i];
+	report_bad(ctx, out);
+	return 0;
+}
 
-		if (p->state != RV_PROPOSAL_BAD_INPUT)
-			continue;
-		if (out->walk.files[i].named) {
-			out->named_bad = true;
-			fprintf(stderr, "hipport: %s\n", p->message);
-		} else if (ctx->verbosity >= 0) {
-			fprintf(stderr, "hipport: note: %s (skipped)\n", p->message);
+int cmd_proposals_read(cmd_context *ctx, cmd_proposals *out)
+{
+	size_t i;
+	int error, code;
+
+	if ((code = setup(ctx, out)) != 0)
+		return code;
+	for (i = 0; i < out->n; i++) {
+		const vcs_file *f = &out->walk.files[i];
+		rv_proposal *p = &out->items[i];
+
+		if ((error = rv_proposal_read(p, f->path, f->fs_path, f->named || f->reviewed, ctx->max_size)) < 0)
+			return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+		/* what the translation would refuse (empty, binary) is bad input now */
+		if (p->state == RV_PROPOSAL_OK && port_source_check(p->path, p->source.ptr, p->source.len) < 0) {
+			p->state = RV_PROPOSAL_BAD_INPUT;
+			if (!(p->message = strdup(util_error_last())))
+				return cmd_fail(CMD_EXIT_USAGE, "out of memory");
 		}
 	}
+	report_bad(ctx, out);
 	return 0;
 }
 

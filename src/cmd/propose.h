@@ -17,6 +17,15 @@ typedef struct cmd_proposals {
 /* Returns 0, or an exit code after printing why. Bad files found by the walk
  * are noted on stderr and skipped; bad files the user named set named_bad. */
 int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out);
+/* cmd_proposals_make without the rules and the proposals: every file only
+ * read (what is not CUDA marked so, what the translation would refuse marked
+ * bad input and noted), for the review to list at once and propose in the
+ * background once it has loaded the rules (cmd_load_rules). */
+int cmd_proposals_read(cmd_context *ctx, cmd_proposals *out);
+/* The repository's cache of proposals for ctx's rules and options (*out
+ * NULL: none, or --no-cache), the caller's to save and free. */
+struct rv_cache;
+void cmd_proposals_cache(cmd_context *ctx, const cmd_proposals *set, struct rv_cache **out);
 void cmd_proposals_dispose(cmd_proposals *set);
 
 /* The findings of a proposal by severity (out[AN_NOTE], out[AN_WARNING],
