@@ -1,6 +1,7 @@
 /* hipport review [PATH...]: the review TUI, on the terminal or from a script. */
 #include <curses.h>
 #include <locale.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "cmd/check_compile.h"
 #include "cmd/commit.h"
 #include "cmd/propose.h"
+#include "cmd/review_files.h"
 #include "review/session.h"
 #include "tui/view.h"
 #include "vcs/config.h"
@@ -19,17 +21,9 @@
 
 typedef struct review {
 	cmd_context *ctx;
-	port_lexer *lexer;
-	an_analyzer *analyzer;
-	size_t *index_of;         /* per reviewed file: its index in set */
-	size_t rebased;           /* stale files proposed again from their content */
-	cmd_proposals set;
-	rv_session session;
-	rv_proposal **reviewed;   /* per file: the walk's proposal or one of the original */
-	rv_proposal *originals;   /* owned, for files decided before */
-	size_t (*findings)[3];
-	unsigned char **marks;    /* per file and source line: the worst finding's severity + 1, or 0 */
-	size_t n;
+	cmd_review_files files;   /* the files, proposed in the background */
+	bool held;                /* a script's :hold: nothing is proposed before its :load */
+	bool released;            /* the script let the proposals come */
 	cmd_compile_env compile;  /* for b: made at the first build */
 	bool compile_open;
 	tc_arch_choice arch;
@@ -39,113 +33,33 @@ typedef struct review {
 
 static void review_dispose(review *r)
 {
-	size_t i;
-
 	if (r->compile_open)
 		cmd_compile_env_close(&r->compile);
 	tc_arch_choice_dispose(&r->arch);
 	if (r->plan_made)
 		cmd_commit_plan_dispose(&r->plan);
-
-	for (i = 0; r->originals && i < r->set.n; i++)
-		rv_proposal_dispose(&r->originals[i]);
-	free(r->originals);
-	free(r->reviewed);
-	free(r->index_of);
-	an_analyzer_free(r->analyzer);
-	port_lexer_free(r->lexer);
-	free(r->findings);
-	for (i = 0; r->marks && i < r->n; i++)
-		free(r->marks[i]);
-	free(r->marks);
-	rv_session_dispose(&r->session);
-	cmd_proposals_dispose(&r->set);
-}
-
-/* The files to review: each file's proposal, of its original where the
- * session knows it; decisions a kill interrupted are written first, and
- * files changed outside hipport are proposed again from what they hold. */
-static int load(cmd_context *ctx, review *r)
-{
-	size_t i;
-	int code, error = 0;
-
-	r->ctx = ctx;
-	ctx->analyze = true;
-	ctx->build_files = true;
-	if ((code = cmd_proposals_make(ctx, &r->set)) != 0)
-		return code;
-	if (!r->set.walk.git_dir)
-		return cmd_fail(CMD_EXIT_USAGE, "review: not inside a git repository (the session lives in .git/hipport)");
-	if ((error = rv_session_open(&r->session, r->set.walk.git_dir)) < 0)
-		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-	r->reviewed = calloc(r->set.n + 1, sizeof(*r->reviewed));
-	r->originals = calloc(r->set.n + 1, sizeof(*r->originals));
-	r->findings = calloc(r->set.n + 1, sizeof(*r->findings));
-	r->marks = calloc(r->set.n + 1, sizeof(*r->marks));
-	r->index_of = calloc(r->set.n + 1, sizeof(*r->index_of));
-	if (!r->reviewed || !r->originals || !r->findings || !r->marks || !r->index_of ||
-	    (error = port_lexer_new(&r->lexer)) < 0 ||
-	    (error = an_analyzer_new(&r->analyzer, ctx->compile_db, ctx->port.target_hip)) < 0)
-		goto fail;
-	for (i = 0; i < r->set.n; i++) {
-		rv_proposal *p = &r->set.items[i];
-		const rv_session_file *rec;
-
-		if (p->state != RV_PROPOSAL_OK)
-			continue;
-		if ((rec = rv_session_find(&r->session, p->path)) && rv_session_stale(rec, p->source.ptr, p->source.len)) {
-			/* changed outside hipport: re-proposed from what it holds now */
-			if ((error = rv_session_rebase(&r->session, p->path, p->source.ptr, p->source.len)) < 0)
-				goto fail;
-			r->rebased++;
-		}
-		if (rec) {
-			rv_proposal *o = &r->originals[i];
-			rv_hunks hunks;
-
-			if ((error = cmd_proposal_reviewed(ctx, &r->session, rec, p, o, r->lexer, r->analyzer)) < 0 ||
-			    (error = rv_hunks_make(&hunks, o->source.ptr, o->source.len, o->port.output.ptr,
-						   o->port.output.len)) < 0)
-				goto fail;
-			error = rv_session_resume(&r->session, p->path, p->fs_path, o->source.ptr, o->source.len,
-						  o->port.output.ptr, o->port.output.len, &hunks);
-			rv_hunks_dispose(&hunks);
-			if (error < 0)
-				goto fail;
-			p = o;
-		}
-		if ((error = cmd_count_findings(ctx, p, NULL, r->findings[r->n], &r->marks[r->n])) < 0)
-			goto fail;
-		r->index_of[r->n] = i;
-		r->reviewed[r->n++] = p;
-	}
-	return 0;
-fail:
-	return cmd_fail(error == UTIL_ETOOLCHAIN ? CMD_EXIT_TOOLCHAIN : CMD_EXIT_USAGE, "%s",
-			error ? util_error_last() : "out of memory");
+	cmd_review_files_dispose(&r->files);
 }
 
 /* The TUI's re-proposal of a file after a fix was chosen: from its original,
  * with the fixes the session now lists. */
 static int repropose(void *payload, size_t index, rv_proposal **out)
 {
-	review *r = payload;
-	size_t i = r->index_of[index];
-	rv_proposal *now = &r->set.items[i], fresh;
-	const rv_session_file *rec = rv_session_find(&r->session, now->path);
+	cmd_review_files *rf = &((review *)payload)->files;
+	rv_proposal *now = &rf->set.items[rf->index_of[index]], fresh;
+	const rv_session_file *rec = rv_session_find(&rf->session, now->path);
 	int error;
 
 	if (!rec)
 		return util_error_set(UTIL_ERROR, "%s: not in the session", now->path);
-	if ((error = cmd_proposal_reviewed(r->ctx, &r->session, rec, now, &fresh, r->lexer, r->analyzer)) < 0) {
+	if ((error = cmd_proposal_reviewed(rf->ctx, &rf->session, rec, now, &fresh, rf->lexer, rf->analyzer)) < 0) {
 		rv_proposal_dispose(&fresh);
 		return error;
 	}
-	rv_proposal_dispose(&r->originals[i]);
-	r->originals[i] = fresh;
-	r->reviewed[index] = &r->originals[i];
-	*out = &r->originals[i];
+	rv_proposal_dispose(&rf->proposals[index]);
+	rf->proposals[index] = fresh;
+	rf->reviewed[index] = &rf->proposals[index];
+	*out = &rf->proposals[index];
 	return 0;
 }
 
@@ -155,7 +69,7 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 		 void *watch_payload, tui_build_result *out)
 {
 	review *r = payload;
-	const rv_proposal *reviewed = r->reviewed[index];
+	const rv_proposal *reviewed = r->files.reviewed[index];
 	rv_proposal now;
 	tc_compile_result result;
 	size_t i, k;
@@ -163,8 +77,8 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 
 	memset(out, 0, sizeof(*out));
 	if (!r->compile_open) {
-		if ((error = tc_offload_arch_resolve(r->ctx->offload_arch, r->set.walk.root, &r->arch)) < 0 ||
-		    (error = cmd_compile_env_open(&r->compile, r->ctx, &r->set, r->arch.value)) < 0)
+		if ((error = tc_offload_arch_resolve(r->ctx->offload_arch, r->files.set.walk.root, &r->arch)) < 0 ||
+		    (error = cmd_compile_env_open(&r->compile, r->ctx, &r->files.set, r->arch.value)) < 0)
 			return error;
 		r->compile_open = true;
 	} else {
@@ -175,14 +89,14 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 				      reviewed->path);
 	if ((error = rv_proposal_read(&now, reviewed->path, reviewed->fs_path, true, 0)) < 0)
 		return error;
-	if (!cmd_compile_wanted(&r->session, &now)) {
+	if (!cmd_compile_wanted(&r->files.session, &now)) {
 		rv_proposal_dispose(&now);
 		return util_error_set(UTIL_EINPUT, "%s: decide its hunks first: the check builds the file as the working "
 						   "tree holds it", reviewed->path);
 	}
 	r->compile.o.watch = watch;
 	r->compile.o.payload = watch_payload;
-	error = cmd_compile_one(&r->compile, &now, &r->session, &result);
+	error = cmd_compile_one(&r->compile, &now, &r->files.session, &result);
 	r->compile.o.watch = NULL;
 	rv_proposal_dispose(&now);
 	if (error < 0)
@@ -216,7 +130,7 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 static int specs(void *payload, size_t index, char ***paths, size_t *n, size_t *drafted)
 {
 	review *r = payload;
-	const rv_proposal *p = r->reviewed[index];
+	const rv_proposal *p = r->files.reviewed[index];
 	chk_spec_list list;
 	chk_spec *fresh = NULL;
 	const char *names[64];
@@ -225,7 +139,7 @@ static int specs(void *payload, size_t index, char ***paths, size_t *n, size_t *
 
 	*paths = NULL;
 	*n = *drafted = 0;
-	if ((error = chk_spec_list_load(&list, r->set.walk.root)) < 0)
+	if ((error = chk_spec_list_load(&list, r->files.set.walk.root)) < 0)
 		return error;
 	count = chk_spec_list_covering(&list, p->path, names, 64);
 	if (!count) {
@@ -239,8 +153,8 @@ static int specs(void *payload, size_t index, char ***paths, size_t *n, size_t *
 		util_buf b = UTIL_BUF_INIT;
 
 		if (i < count) {
-			util_buf_printf(&b, "%s.hipport/checks/%s.check", r->set.walk.root, names[i]);
-		} else if ((error = chk_draft_place(&b, r->set.walk.root, &fresh[i - count])) < 0 ||
+			util_buf_printf(&b, "%s.hipport/checks/%s.check", r->files.set.walk.root, names[i]);
+		} else if ((error = chk_draft_place(&b, r->files.set.walk.root, &fresh[i - count])) < 0 ||
 			   (error == 0 && (error = chk_spec_write(&fresh[i - count], b.ptr)) < 0)) {
 			util_buf_dispose(&b);
 			break;
@@ -316,9 +230,38 @@ static int commit_run(void *payload, const char *message, char *done, size_t siz
 		return error;
 	/* the review's own session learns what the commit's recorded */
 	for (i = 0; i < r->plan.n; i++)
-		rv_session_mark_committed(&r->session, r->plan.files[i].path, r->plan.blobs[i], id);
+		rv_session_mark_committed(&r->files.session, r->plan.files[i].path, r->plan.blobs[i], id);
 	snprintf(done, size, "[%s %.7s] %.*s (%zu file%s)", branch, id, (int)strcspn(message, "\n"), message,
 		 r->plan.n, r->plan.n == 1 ? "" : "s");
+	return 0;
+}
+
+/* The proposals of a script's review: ":hold" (before any key) keeps them
+ * from coming, ":load N" lets N more files be proposed (the selected one
+ * first) and shows them, ":load-all" the rest; any other line lets them all
+ * come first unless the script holds them. 1 when line was one of these, 0
+ * when not, < 0 on an error (the message set). */
+static int script_load(review *r, tui_core *core, const char *line)
+{
+	tui_model *m = tui_core_model(core);
+	unsigned long n = 0;
+	char *end = NULL;
+
+	if (strcmp(line, ":hold") == 0) {
+		r->held = !r->released;
+		return 1;
+	}
+	if (strcmp(line, ":load-all") == 0 || strncmp(line, ":load ", 6) == 0) {
+		if (line[5] == ' ' && ((n = strtoul(line + 6, &end, 10)) == 0 || *end))
+			return util_error_set(UTIL_EINPUT, "':load N' takes a number of files, not '%s'", line + 6);
+		r->released = true;
+		return cmd_review_files_load(&r->files, m, line[5] == ' ' ? n : SIZE_MAX) < 0 ? -1 : 1;
+	}
+	if (!r->released && !r->held) {
+		r->released = true;
+		if (cmd_review_files_load(&r->files, m, SIZE_MAX) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -408,11 +351,12 @@ static char *script_keys(tui_core *core, char *line)
 /* Keys and commands from a file: key names separated by blanks, mouse
  * events ("<click ROW COL>"), and lines ":save-screen PATH", ":save-attrs
  * PATH" and ":redraw". The script ends the review at its end. */
-static int run_script(tui_core *core, const char *path)
+static int run_script(review *r, tui_core *core, const char *path)
 {
 	FILE *in = fopen(path, "r");
 	char line[4096];
 	unsigned lineno = 0;
+	int loaded;
 
 	if (!in)
 		return cmd_fail(CMD_EXIT_USAGE, "--script %s: cannot open it", path);
@@ -422,6 +366,12 @@ static int run_script(tui_core *core, const char *path)
 		lineno++;
 		line[strcspn(line, "\r\n")] = '\0';
 		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		if ((loaded = script_load(r, core, line)) < 0) {
+			fclose(in);
+			return cmd_fail(CMD_EXIT_USAGE, "%s:%u: %s", path, lineno, util_error_last());
+		}
+		if (loaded)
 			continue;
 		if (strncmp(line, ":save-screen ", 13) == 0 || strncmp(line, ":save-attrs ", 12) == 0) {
 			bool attrs = line[6] == 'a';
@@ -504,13 +454,19 @@ static void show_progress(size_t done, size_t total, void *payload)
 	tui_terminal_show(&sp->screen);
 }
 
-static int run_terminal(tui_core *core)
+/* Keys as they come; while proposals are made in the background, what the
+ * workers finished is shown between keys (a key waits for no file). */
+static int run_terminal(review *r, tui_core *core)
 {
 	while (!tui_core_done(core)) {
+		bool loading = cmd_review_files_loading(&r->files);
 		wint_t ch;
 		int rc;
 
+		if (loading && cmd_review_files_poll(&r->files, tui_core_model(core), false) < 0)
+			tui_core_message(core, "%s", util_error_last());
 		tui_core_show(core);
+		timeout(cmd_review_files_loading(&r->files) ? 50 : -1);
 		rc = get_wch(&ch);
 		if (rc == ERR)
 			continue;
@@ -529,6 +485,21 @@ static int run_terminal(tui_core *core)
 		tui_core_key(core, (int)ch);
 	}
 	return CMD_EXIT_OK;
+}
+
+/* The file list on the terminal at once, then the rules loaded and the
+ * workers started; a script holds them until it lets them come (:load, or
+ * its first key). Returns 0 or an exit code after printing why. */
+static int start_work(review *r, tui_core *core, bool script)
+{
+	int code;
+
+	if (!script)
+		tui_core_show(core);
+	if ((code = cmd_review_files_start(&r->files, script)) != 0)
+		return code;
+	tui_core_model(core)->lexer = r->files.lexer; /* colour of a fix's new proposal */
+	return 0;
 }
 
 /* keys.<action> = <key> of .hipport/config */
@@ -578,7 +549,8 @@ int cmd_review(cmd_context *ctx)
 		ctx->progress = show_progress;
 		ctx->progress_payload = &sp;
 	}
-	if ((code = load(ctx, &r)) != 0) {
+	r.ctx = ctx;
+	if ((code = cmd_review_files_open(ctx, &r.files)) != 0) {
 		tui_terminal_close(&sp.screen);
 		capture_end(&capture);
 		tui_screen_dispose(&sp.screen);
@@ -586,12 +558,12 @@ int cmd_review(cmd_context *ctx)
 		return code;
 	}
 	ctx->progress = NULL;
-	sp.root = r.set.walk.root;
-	if (tui_model_init(&model, &r.session, r.lexer, r.set.walk.root, r.reviewed, (const size_t(*)[3])r.findings,
-			   (const unsigned char *const *)r.marks, r.n) < 0 ||
+	sp.root = r.files.set.walk.root;
+	if (tui_model_init(&model, &r.files.session, NULL, r.files.set.walk.root, r.files.reviewed, r.files.n) < 0 ||
 	    tui_core_new(&core, &sp.screen, &model) < 0) {
 		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
-	} else if ((code = bind_keys(core, r.set.walk.root)) != 0) {
+	} else if ((code = bind_keys(core, r.files.set.walk.root)) != 0 ||
+		   (code = start_work(&r, core, ctx->script != NULL)) != 0) {
 		/* the message is out */
 	} else {
 		tui_core_model(core)->hooks = (tui_hooks){
@@ -602,13 +574,13 @@ int cmd_review(cmd_context *ctx)
 			.commit_prepare = commit_prepare,
 			.commit_run = commit_run,
 		};
-		if (r.rebased)
+		if (r.files.rebased)
 			tui_core_message(core, "%zu files changed outside hipport: proposed again from what they hold",
-					 r.rebased);
+					 r.files.rebased);
 		if (ctx->script)
-			code = run_script(core, ctx->script);
+			code = run_script(&r, core, ctx->script);
 		else
-			code = run_terminal(core);
+			code = run_terminal(&r, core);
 	}
 	if (core)
 		tui_terminal_close(tui_core_screen(core));

@@ -386,6 +386,13 @@ static void diff_draw(tui_view *view, tui_screen *s)
 	tui_screen_put(s, a.y, a.x, half, title, strlen(title), TUI_TITLE);
 	snprintf(title, sizeof(title), " proposed (%s)", new_title);
 	tui_screen_put(s, a.y, a.x + half + 1, half, title, strlen(title), TUI_TITLE);
+	if (!f->ready) { /* its proposal is computed in the background */
+		snprintf(title, sizeof(title), " %s", f->why ? "no proposal:" : "computing…");
+		tui_screen_put(s, a.y + 1, a.x, a.width, title, strlen(title), TUI_DIM);
+		if (f->why)
+			tui_screen_put(s, a.y + 2, a.x + 1, a.width - 1, f->why, strlen(f->why), TUI_ERROR);
+		return;
+	}
 	if (!(rows = rows_of(f, &n)))
 		return;
 	old_side.text = f->p->source.ptr;

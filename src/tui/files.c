@@ -13,6 +13,8 @@ typedef struct files_state {
 
 static const char *glyph(const tui_file *f)
 {
+	if (!f->ready)
+		return f->why ? "x" : " ";
 	switch (f->state) {
 	case RV_STATE_PARTIAL:
 		return "~";
@@ -30,6 +32,8 @@ static const char *glyph(const tui_file *f)
 /* The glyph's colour on a row not selected: done in green, stale in red. */
 static tui_attr glyph_attr(const tui_file *f)
 {
+	if (!f->ready)
+		return f->why ? TUI_ERROR : TUI_NORMAL;
 	switch (f->state) {
 	case RV_STATE_ACCEPTED:
 	case RV_STATE_COMMITTED:
@@ -48,7 +52,10 @@ static tui_attr glyph_attr(const tui_file *f)
 static int counts_put(tui_screen *s, int y, int right, size_t left, const size_t findings[3], tui_attr attr)
 {
 	char pending[24], errors[24], warnings[24];
-	int np = snprintf(pending, sizeof(pending), " %zu", left), ne = 0, nw = 0, x;
+	/* left (size_t)-1: not known yet, "…" (one column of three bytes) */
+	int nbytes = left == (size_t)-1 ? snprintf(pending, sizeof(pending), " …")
+					: snprintf(pending, sizeof(pending), " %zu", left),
+	    np = left == (size_t)-1 ? 2 : nbytes, ne = 0, nw = 0, x;
 	bool plain = attr != TUI_NORMAL;
 
 	if (findings[0] + findings[1] + findings[2]) {
@@ -56,7 +63,7 @@ static int counts_put(tui_screen *s, int y, int right, size_t left, const size_t
 		nw = snprintf(warnings, sizeof(warnings), "%zuW", findings[1]);
 	}
 	x = right - np - ne - nw;
-	tui_screen_put(s, y, x, np, pending, (size_t)np, plain ? attr : TUI_DIM);
+	tui_screen_put(s, y, x, np, pending, (size_t)nbytes, plain ? attr : TUI_DIM);
 	if (ne) {
 		/* the blank before the count stays outside its colour */
 		tui_screen_put(s, y, x + np, 1, " ", 1, plain ? attr : TUI_DIM);
@@ -77,6 +84,15 @@ static void files_draw(tui_view *view, tui_screen *s)
 	size_t i;
 	int row;
 
+	/* while proposals are computed, the last row says how far they are */
+	if (m->nready < m->nfiles && a.height > 1) {
+		char line[64];
+		int n = snprintf(line, sizeof(line), " proposals %zu/%zu", m->nready, m->nfiles);
+
+		a.height--;
+		tui_screen_fill(s, a.y + a.height, a.x, a.width, TUI_DIM);
+		tui_screen_put(s, a.y + a.height, a.x, a.width, line, (size_t)n, TUI_DIM);
+	}
 	if (m->selected < st->top)
 		st->top = m->selected;
 	if (a.height > 0 && m->selected >= st->top + (size_t)a.height)
@@ -98,7 +114,9 @@ static void files_draw(tui_view *view, tui_screen *s)
 		used = 1 + tui_screen_put(s, a.y + row, a.x + 1, 1, glyph(f), 1, attr == TUI_NORMAL ? glyph_attr(f) : attr);
 		if (f->reviewed)
 			tui_screen_put(s, a.y + row, a.x + used, 1, "*", 1, attr == TUI_NORMAL ? TUI_ACCEPTED : attr);
-		cw = counts_put(s, a.y + row, a.x + a.width, tui_model_pending(f), f->findings, attr);
+		/* a file still computed: "…" for its hunks left */
+		cw = counts_put(s, a.y + row, a.x + a.width, f->ready ? tui_model_pending(f) : f->why ? 0 : (size_t)-1,
+				f->findings, attr);
 		tui_screen_put(s, a.y + row, a.x + used + 1, a.width - used - 1 - cw, f->p->path, strlen(f->p->path),
 			       attr);
 	}

@@ -68,8 +68,9 @@ static int load_edit(tui_model *m, tui_file *f, size_t h)
 	return split_lines(texts[0], strlen(texts[0]), &f->edits[h].lines, &f->edits[h].n);
 }
 
-/* Hunks, decisions, edits and state of one file from the session. */
-static int load_file(tui_model *m, tui_file *f)
+/* Hunks, decisions, edits and state of one file from the session, from
+ * the proposal's whole hunks (taken; made here when NULL). */
+static int load_file(tui_model *m, tui_file *f, rv_hunks *given)
 {
 	const rv_proposal *p = f->p;
 	const rv_session_file *rec = rv_session_find(m->session, p->path);
@@ -82,8 +83,13 @@ static int load_file(tui_model *m, tui_file *f)
 	free(f->decisions);
 	f->decisions = NULL;
 	/* the proposal's hunks, those split in the review as their pieces */
-	if ((error = rv_hunks_make(&whole, p->source.ptr, p->source.len, p->port.output.ptr, p->port.output.len)) < 0)
+	if (given) {
+		whole = *given;
+		memset(given, 0, sizeof(*given));
+	} else if ((error = rv_hunks_make(&whole, p->source.ptr, p->source.len, p->port.output.ptr,
+					  p->port.output.len)) < 0) {
 		return error;
+	}
 	error = rv_session_hunks(rec, &whole, &f->hunks);
 	f->reviewed = rv_session_reviewed(rec, &whole);
 	rv_hunks_dispose(&whole);
@@ -100,37 +106,83 @@ static int load_file(tui_model *m, tui_file *f)
 	return 0;
 }
 
+void tui_prepared_dispose(tui_prepared *prep)
+{
+	rv_hunks_dispose(&prep->hunks);
+	free(prep->old_lines);
+	free(prep->new_lines);
+	free(prep->old_tokens);
+	free(prep->new_tokens);
+	memset(prep, 0, sizeof(*prep));
+}
+
 /* The lines and tokens of both sides (tokens only for colour: a file the
  * lexer refuses is shown without). */
-static int split_file(tui_model *m, tui_file *f)
+static int prepare_sides(tui_prepared *out, const rv_proposal *p, port_lexer *lexer)
 {
-	const rv_proposal *p = f->p;
 	int error;
 
-	free(f->old_lines);
-	free(f->new_lines);
-	free(f->old_tokens);
-	free(f->new_tokens);
-	f->old_lines = f->new_lines = NULL;
-	f->old_tokens = f->new_tokens = NULL;
-	f->nold_tokens = f->nnew_tokens = 0;
-	if ((error = split_lines(p->source.ptr, p->source.len, &f->old_lines, &f->nold)) < 0 ||
-	    (error = split_lines(p->port.output.ptr, p->port.output.len, &f->new_lines, &f->nnew)) < 0)
+	if ((error = split_lines(p->source.ptr, p->source.len, &out->old_lines, &out->nold)) < 0 ||
+	    (error = split_lines(p->port.output.ptr, p->port.output.len, &out->new_lines, &out->nnew)) < 0)
 		return error;
 	/* colour from the file's own language: C++ tokens, Python tokens, and
 	 * none for CMake and make, whose "#" comments C++ would read as directives */
 	if (an_is_python(p->path)) {
-		if (an_python_tokenize(p->source.ptr, p->source.len, &f->old_tokens, &f->nold_tokens) < 0 ||
-		    an_python_tokenize(p->port.output.ptr, p->port.output.len, &f->new_tokens, &f->nnew_tokens) < 0)
+		if (an_python_tokenize(p->source.ptr, p->source.len, &out->old_tokens, &out->nold_tokens) < 0 ||
+		    an_python_tokenize(p->port.output.ptr, p->port.output.len, &out->new_tokens, &out->nnew_tokens) < 0)
 			util_error_clear();
-	} else if (m->lexer && bld_kind_of(p->path) == BLD_NONE &&
-		   (port_lexer_tokenize(m->lexer, p->path, p->source.ptr, p->source.len, &f->old_tokens,
-					&f->nold_tokens) < 0 ||
-		    port_lexer_tokenize(m->lexer, p->path, p->port.output.ptr, p->port.output.len, &f->new_tokens,
-					&f->nnew_tokens) < 0)) {
+	} else if (lexer && bld_kind_of(p->path) == BLD_NONE &&
+		   (port_lexer_tokenize(lexer, p->path, p->source.ptr, p->source.len, &out->old_tokens,
+					&out->nold_tokens) < 0 ||
+		    port_lexer_tokenize(lexer, p->path, p->port.output.ptr, p->port.output.len, &out->new_tokens,
+					&out->nnew_tokens) < 0)) {
 		util_error_clear();
 	}
 	return 0;
+}
+
+int tui_file_prepare(tui_prepared *out, const rv_proposal *p, port_lexer *lexer)
+{
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if ((error = rv_hunks_make(&out->hunks, p->source.ptr, p->source.len, p->port.output.ptr,
+				   p->port.output.len)) < 0 ||
+	    (error = prepare_sides(out, p, lexer)) < 0)
+		tui_prepared_dispose(out);
+	return error;
+}
+
+/* The lines and tokens of prep (taken) as f's. */
+static void take_sides(tui_file *f, tui_prepared *prep)
+{
+	free(f->old_lines);
+	free(f->new_lines);
+	free(f->old_tokens);
+	free(f->new_tokens);
+	f->old_lines = prep->old_lines;
+	f->new_lines = prep->new_lines;
+	f->nold = prep->nold;
+	f->nnew = prep->nnew;
+	f->old_tokens = prep->old_tokens;
+	f->new_tokens = prep->new_tokens;
+	f->nold_tokens = prep->nold_tokens;
+	f->nnew_tokens = prep->nnew_tokens;
+	prep->old_lines = prep->new_lines = NULL;
+	prep->old_tokens = prep->new_tokens = NULL;
+}
+
+/* The lines and tokens of both sides, made again (a new proposal). */
+static int split_file(tui_model *m, tui_file *f)
+{
+	tui_prepared prep;
+	int error;
+
+	memset(&prep, 0, sizeof(prep));
+	if ((error = prepare_sides(&prep, f->p, m->lexer)) == 0)
+		take_sides(f, &prep);
+	tui_prepared_dispose(&prep);
+	return error;
 }
 
 static void refresh_state(tui_model *m, tui_file *f)
@@ -151,11 +203,10 @@ static void refresh_state(tui_model *m, tui_file *f)
 	util_buf_dispose(&tree);
 }
 
-int tui_model_init(tui_model *m, rv_session *session, port_lexer *lexer, const char *root, rv_proposal **proposals,
-		   const size_t (*findings)[3], const unsigned char *const *marks, size_t count)
+int tui_model_init(tui_model *m, rv_session *session, port_lexer *lexer, const char *root, rv_proposal **files,
+		   size_t count)
 {
 	size_t i;
-	int error;
 
 	memset(m, 0, sizeof(*m));
 	m->session = session;
@@ -163,18 +214,51 @@ int tui_model_init(tui_model *m, rv_session *session, port_lexer *lexer, const c
 	m->root = root;
 	if (!(m->files = calloc(count + 1, sizeof(*m->files))))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
-	for (i = 0; i < count; i++) {
-		tui_file *f = &m->files[i];
-
-		f->p = proposals[i];
-		memcpy(f->findings, findings[i], sizeof(f->findings));
-		f->marks = marks ? marks[i] : NULL;
-		m->nfiles++;
-		if ((error = load_file(m, f)) < 0 || (error = split_file(m, f)) < 0)
-			return error;
-		refresh_state(m, f);
-	}
+	for (i = 0; i < count; i++)
+		m->files[i].p = files[i];
+	m->nfiles = count;
 	return 0;
+}
+
+int tui_model_ready(tui_model *m, size_t index, rv_proposal *p, tui_prepared *prep, const size_t findings[3],
+		    const unsigned char *marks)
+{
+	tui_file *f = &m->files[index];
+	int error;
+
+	if (f->ready || f->why)
+		return util_error_set(UTIL_ERROR, "%s: its proposal is here already", f->p->path);
+	f->p = p;
+	memcpy(f->findings, findings, sizeof(f->findings));
+	f->marks = marks;
+	take_sides(f, prep);
+	error = load_file(m, f, &prep->hunks);
+	tui_prepared_dispose(prep);
+	if (error < 0)
+		return error;
+	f->ready = true;
+	m->nready++;
+	refresh_state(m, f);
+	return 0;
+}
+
+int tui_model_failed(tui_model *m, size_t index, const char *why)
+{
+	tui_file *f = &m->files[index];
+
+	if (f->ready || f->why)
+		return 0;
+	if (!(f->why = strdup(why)))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	m->nready++;
+	return 0;
+}
+
+/* What a decision on a file still being computed gets. */
+static int not_ready(const tui_file *f)
+{
+	return util_error_set(UTIL_EINPUT, "%s: %s", f->p->path,
+			      f->why ? f->why : "its proposal is still being computed");
 }
 
 void tui_model_dispose(tui_model *m)
@@ -189,6 +273,7 @@ void tui_model_dispose(tui_model *m)
 		free(m->files[i].new_lines);
 		free(m->files[i].old_tokens);
 		free(m->files[i].new_tokens);
+		free(m->files[i].why);
 	}
 	free(m->files);
 	free(m->undo);
@@ -229,6 +314,8 @@ int tui_model_decide(tui_model *m, size_t index, rv_decision d, const char *text
 	const rv_proposal *p = f->p;
 	int error;
 
+	if (!f->ready)
+		return not_ready(f);
 	if (remember) {
 		tui_undo *n = realloc(m->undo, (m->nundo + 1) * sizeof(*n));
 
@@ -325,7 +412,7 @@ void tui_model_bulk_count(const tui_model *m, size_t *hunks, size_t *files)
 	for (i = 0; i < m->nfiles; i++) {
 		const tui_file *f = &m->files[i];
 
-		if (f->state == RV_STATE_STALE)
+		if (!f->ready || f->state == RV_STATE_STALE)
 			continue;
 		for (k = n = 0; k < f->hunks.count; k++)
 			n += f->decisions[k] == RV_PENDING && tui_model_rename_only(f, k);
@@ -346,7 +433,7 @@ int tui_model_accept_bulk(tui_model *m, size_t *hunks, size_t *files)
 		size_t *at;
 		tui_undo *u;
 
-		if (f->state == RV_STATE_STALE)
+		if (!f->ready || f->state == RV_STATE_STALE)
 			continue;
 		if (!(at = malloc((f->hunks.count + 1) * sizeof(*at))) ||
 		    !(u = realloc(m->undo, (m->nundo + f->hunks.count + 1) * sizeof(*u)))) {
@@ -404,13 +491,15 @@ int tui_model_split(tui_model *m, size_t index, size_t *at)
 	size_t i;
 	int error;
 
+	if (!f->ready)
+		return not_ready(f);
 	/* a joined hunk goes where its first piece was */
 	memcpy(parent, f->hunks.items[index].parent, sizeof(parent));
 	for (i = index; parent[0] && i > 0 && strcmp(f->hunks.items[i - 1].parent, parent) == 0; i--)
 		;
 	if ((error = rv_session_split(m->session, p->path, p->fs_path, p->source.ptr, p->source.len, p->port.output.ptr,
 				      p->port.output.len, &f->hunks, index)) < 0 ||
-	    (error = load_file(m, f)) < 0)
+	    (error = load_file(m, f, NULL)) < 0)
 		return error;
 	refresh_state(m, f);
 	*at = parent[0] ? i : index;
@@ -423,6 +512,8 @@ int tui_model_mark_reviewed(tui_model *m, bool reviewed)
 	const rv_proposal *p = f->p;
 	int error;
 
+	if (!f->ready)
+		return not_ready(f);
 	if ((error = rv_session_mark_reviewed(m->session, p->path, p->fs_path, p->source.ptr, p->source.len, &f->hunks,
 					      reviewed)) < 0)
 		return error;
@@ -433,7 +524,8 @@ int tui_model_mark_reviewed(tui_model *m, bool reviewed)
 
 bool tui_model_unfinished(const tui_file *f)
 {
-	return tui_model_pending(f) > 0 || (!f->reviewed && f->findings[2] + f->findings[1] > 0);
+	return (!f->ready && !f->why) || tui_model_pending(f) > 0 ||
+	       (!f->reviewed && f->findings[2] + f->findings[1] > 0);
 }
 
 int tui_model_repropose(tui_model *m, size_t index, rv_proposal *p)
@@ -441,8 +533,10 @@ int tui_model_repropose(tui_model *m, size_t index, rv_proposal *p)
 	tui_file *f = &m->files[index];
 	int error;
 
+	if (!f->ready)
+		return not_ready(f);
 	f->p = p;
-	if ((error = load_file(m, f)) < 0 || (error = split_file(m, f)) < 0)
+	if ((error = load_file(m, f, NULL)) < 0 || (error = split_file(m, f)) < 0)
 		return error;
 	refresh_state(m, f);
 	return 0;
@@ -453,7 +547,8 @@ void tui_model_refresh_states(tui_model *m)
 	size_t i;
 
 	for (i = 0; i < m->nfiles; i++)
-		refresh_state(m, &m->files[i]);
+		if (m->files[i].ready)
+			refresh_state(m, &m->files[i]);
 }
 
 void tui_build_result_dispose(tui_build_result *r)

@@ -28,7 +28,10 @@ typedef struct tui_edit {
 } tui_edit;
 
 typedef struct tui_file {
-	rv_proposal *p;       /* the proposal reviewed (of the original once decided); borrowed */
+	rv_proposal *p;       /* the proposal reviewed (of the original once decided); borrowed;
+			       * until ready, the file as read (its path and source only) */
+	bool ready;           /* its proposal is here: hunks, lines, findings */
+	char *why;            /* not ready and never will be: why the proposal failed */
 	rv_hunks hunks;
 	rv_decision *decisions;
 	tui_edit *edits;      /* per hunk: what an edited one holds instead of the proposal */
@@ -42,6 +45,22 @@ typedef struct tui_file {
 	size_t findings[3];   /* by severity */
 	const unsigned char *marks; /* per source line: the worst finding's severity + 1, or 0; borrowed */
 } tui_file;
+
+/* What a worker thread prepares of a file's proposal (its whole hunks, the
+ * lines and tokens of both sides) so that the UI thread only joins it with
+ * the session; nothing in it touches the session or the model. */
+typedef struct tui_prepared {
+	rv_hunks hunks;
+	tui_line *old_lines, *new_lines;
+	size_t nold, nnew;
+	port_token *old_tokens, *new_tokens;
+	size_t nold_tokens, nnew_tokens;
+} tui_prepared;
+
+/* Prepares p with lexer (one per thread; NULL: no tokens); safe on any
+ * thread that owns lexer and only reads p. */
+int tui_file_prepare(tui_prepared *out, const rv_proposal *p, port_lexer *lexer);
+void tui_prepared_dispose(tui_prepared *prep);
 
 /* b: a compile check of the selected file, run by the command layer. */
 typedef struct tui_build_error {
@@ -100,6 +119,7 @@ typedef struct tui_model {
 	const char *root;     /* the work tree, for the title */
 	tui_file *files;
 	size_t nfiles;
+	size_t nready;        /* files ready, or failed: the rest are computed in the background */
 	size_t selected;      /* the file */
 	size_t hunk;          /* the hunk at the cursor in the diff */
 	tui_undo *undo;
@@ -109,11 +129,20 @@ typedef struct tui_model {
 	tui_hooks hooks;
 } tui_model;
 
-/* Sets up the model over proposals (proposals[i] of state OK) and the
- * session; hunks and decisions are computed here. */
-int tui_model_init(tui_model *m, rv_session *session, port_lexer *lexer, const char *root, rv_proposal **proposals,
-		   const size_t (*findings)[3], const unsigned char *const *marks, size_t count);
+/* Sets up the model over files whose proposals are still to come
+ * (files[i]: the file as read, borrowed, shown by its path until then) and
+ * the session. */
+int tui_model_init(tui_model *m, rv_session *session, port_lexer *lexer, const char *root, rv_proposal **files,
+		   size_t count);
 void tui_model_dispose(tui_model *m);
+/* File `index` reviewed from its proposal p (borrowed) with what a worker
+ * prepared of it (taken: *prep is left empty), its findings by severity
+ * and its marks per source line (borrowed, may be NULL); hunks, decisions
+ * and state come from the session here. */
+int tui_model_ready(tui_model *m, size_t index, rv_proposal *p, tui_prepared *prep, const size_t findings[3],
+		    const unsigned char *marks);
+/* File `index` will not be ready: its proposal could not be made (why). */
+int tui_model_failed(tui_model *m, size_t index, const char *why);
 
 /* The selected file, NULL when there is none. */
 tui_file *tui_model_current(tui_model *m);
@@ -148,7 +177,8 @@ int tui_model_split(tui_model *m, size_t index, size_t *at);
 /* m: the selected file marked reviewed, or not. */
 int tui_model_mark_reviewed(tui_model *m, bool reviewed);
 /* Whether a file is left to review: a hunk undecided, or errors or
- * warnings found and the file not marked reviewed. */
+ * warnings found and the file not marked reviewed; a file whose proposal
+ * is still being computed is too. */
 bool tui_model_unfinished(const tui_file *f);
 /* File `index` reviewed from a new proposal p (borrowed): a fix was taken. */
 int tui_model_repropose(tui_model *m, size_t index, rv_proposal *p);

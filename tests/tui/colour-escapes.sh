@@ -29,7 +29,9 @@ capture() {
 		"cd '$repo' && env $env '$hipport' review --target-hip=5.2 $* src/gemm_host.cu; sleep 30"
 	n=0
 	while [ $n -lt 100 ]; do
-		tmux -S "$sock" capture-pane -p -t colour 2>/dev/null | grep -q "q quit" && break
+		# drawn, and every proposal made (no "proposals N/M" line under the file list)
+		tmux -S "$sock" capture-pane -p -t colour >"$tmp/pane" 2>/dev/null && grep -q "q quit" "$tmp/pane" &&
+			! grep -qE "^ proposals [0-9]+/[0-9]+" "$tmp/pane" && break
 		sleep 0.1
 		n=$((n + 1))
 	done

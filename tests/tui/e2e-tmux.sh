@@ -40,11 +40,13 @@ CU
 cp "$repo/a.cu" "$tmp/a.orig.cu"
 "$hipport" translate --target-hip=5.2 "$tmp/a.orig.cu" >"$tmp/a.port.cu" 2>/dev/null || exit 2
 
-# wait_for TEXT: until the pane shows TEXT (10 s at most)
+# wait_for TEXT: until the pane shows TEXT, every proposal made (no
+# "proposals N/M" line under the file list), 10 s at most
 wait_for() {
 	n=0
 	while [ $n -lt 100 ]; do
-		tmux -S "$sock" capture-pane -p -t review >"$tmp/pane" 2>/dev/null && grep -qF -- "$1" "$tmp/pane" && return 0
+		tmux -S "$sock" capture-pane -p -t review >"$tmp/pane" 2>/dev/null && grep -qF -- "$1" "$tmp/pane" &&
+			! grep -qE "^ proposals [0-9]+/[0-9]+" "$tmp/pane" && return 0
 		sleep 0.1
 		n=$((n + 1))
 	done
