@@ -10,6 +10,7 @@
  *   @helper NAME             code lines up to @end, inserted once per file
  * ${name} in TEXT is a capture from the match. Lines starting with # outside
  * a helper are comments. */
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,6 +251,30 @@ static uint32_t helper_offset(const an_ctx *ctx)
 	return off;
 }
 
+/* A number replaced by a name keeps the type its suffix gave it: 32U becomes
+ * (HIPPORT_WAVEFRONT_SIZE + 0U), not HIPPORT_WAVEFRONT_SIZEU. */
+static void keep_suffix(const an_ctx *ctx, an_edit *e, util_buf *text)
+{
+	uint32_t end = e->offset + e->length, s = end;
+	util_buf wrapped = UTIL_BUF_INIT;
+
+	if (!e->length || !isdigit((unsigned char)ctx->src[e->offset]))
+		return;
+	while (s < ctx->len && strchr("uUlL", ctx->src[s]) && ctx->src[s])
+		s++;
+	if (s == end || (s < ctx->len && (isalnum((unsigned char)ctx->src[s]) || ctx->src[s] == '_')))
+		return;
+	util_buf_printf(&wrapped, "(%.*s + 0%.*s)", (int)text->len, text->ptr ? text->ptr : "", (int)(s - end),
+			ctx->src + end);
+	if (util_buf_oom(&wrapped)) {
+		util_buf_dispose(&wrapped);
+		return;
+	}
+	e->length = s - e->offset;
+	util_buf_dispose(text);
+	*text = wrapped;
+}
+
 void an_fix(an_ctx *ctx, an_hit *hit, const char *variant, const an_range *ranges, size_t nranges,
 	    const an_capture *captures, size_t ncaptures)
 {
@@ -276,6 +301,7 @@ void an_fix(an_ctx *ctx, an_hit *hit, const char *variant, const an_range *range
 		}
 		edits[n].offset = ranges[k].start;
 		edits[n].length = ranges[k].end - ranges[k].start;
+		keep_suffix(ctx, &edits[n], &text);
 		edits[n++].text = util_buf_detach(&text);
 	}
 	if (v->helper) {

@@ -572,7 +572,7 @@ void an_warp_tokens(an_ctx *ctx)
 						   log2 ? "%s is 5 (32 lanes): AMD wavefronts have 64 lanes; use warpSize"
 							: "%s is 32: AMD wavefronts have 64 lanes; use warpSize",
 						   name);
-				an_range r = { "match", v->start, v->start + 1 + !log2 }; /* the digits, not a U */
+				an_range r = { "match", v->start, v->start + 1 + !log2 }; /* the digits: a U stays a suffix (fix.c) */
 				uint32_t decl = ctx->decl_start;
 
 				/* the fix's macros go right above the directive */

@@ -105,4 +105,12 @@ check "undo outside a repository" 0 "$hipport" -C "$plain" apply --undo
 truth "restored" cmp -s "$plain/t.cu" "$tmp/t.orig"
 rm -rf "$plain"
 
+# a warp size with a suffix keeps its type: 32U is (HIPPORT_WAVEFRONT_SIZE + 0U)
+plain=$(mktemp -d "${TMPDIR:-/tmp}/hipport-plain.XXXXXX") || exit 2
+printf '#define WARP_SIZE 32U\n__global__ void k(float *x) { x[threadIdx.x %% WARP_SIZE] = 1; }\n' >"$plain/w.cu"
+check "apply --fix=all: a suffixed warp size" 0 "$hipport" -C "$plain" apply --fix=all
+expect "the suffix kept as a type" "$plain/w.cu" "#define WARP_SIZE (HIPPORT_WAVEFRONT_SIZE + 0U)"
+truth "no suffix glued to the macro" sh -c "! grep -q 'SIZEU' '$plain/w.cu'"
+rm -rf "$plain"
+
 finish
