@@ -62,6 +62,10 @@ expect "HIP's bf16 type" "$tmp/fp/hip_compat.h" "typedef __nv_bfloat16 __hip_bfl
 expect "older HIP's bf16 type" "$tmp/fp/hip_compat.h" "#define hip_bfloat16 __nv_bfloat16"
 expect "hip_bfloat16.h: CUDA's bf16 header" "$tmp/fp/hip/hip_bfloat16.h" "#include <cuda_bf16.h>"
 expect "hipCUB is CUB" "$tmp/cub_after/hipcub/block/block_load.hpp" "namespace hipcub = cub;"
+# of CUDA names for one HIP name, the one the HIP name was made from (not cuBLAS's legacy cublasStatus)
+printf '#include <hipblas/hipblas.h>\nhipblasStatus_t status(void);\n' >"$tmp/blas.hip"
+proxy blas "$tmp/blas.hip"
+expect "the CUDA name of the same spelling" "$tmp/blas/hip_compat.h" "#define hipblasStatus_t cublasStatus_t"
 # whatever shape a _sync rule's fallback takes, NAME($2...) defines NAME
 mkdir -p "$tmp/rules" && cp "$src"/rules/*.tsv "$tmp/rules/" &&
 	sed -i 's/\t__shfl_up(\$2-)$/\t__shfl_up($2, $3)|__shfl_up($2, $3, $4)/' "$tmp/rules/overrides.tsv" || exit 2

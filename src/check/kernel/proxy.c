@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <uthash.h>
 
 #include "util/embedded.h"
@@ -214,7 +215,21 @@ static int score_of(const port_rule *r)
 	return strcmp(r->family, "driver") == 0 ? 1 : 2;
 }
 
-/* Keeps r for the HIP name hip if it is the best so far. */
+/* Whether cuda is hip's own spelling with CUDA's prefix (cublasStatus_t for
+ * hipblasStatus_t): among CUDA names for one HIP name (cublasStatus, a
+ * legacy alias, and cublasStatus_t), the one the HIP name was made from. */
+static bool same_spelling(const char *hip, const char *cuda)
+{
+	if (strncasecmp(hip, "hip", 3) != 0)
+		return false;
+	hip += 3;
+	if (strncasecmp(cuda, "cuda", 4) == 0 && strcasecmp(cuda + 4, hip) == 0)
+		return true;
+	return strncasecmp(cuda, "cu", 2) == 0 && strcasecmp(cuda + 2, hip) == 0;
+}
+
+/* Keeps r for the HIP name hip if it is the best so far (of equals, the
+ * one of the same spelling). */
 static void offer(collect *c, const port_rule *r, const char *hip, int score)
 {
 	name_entry *e = NULL, **set = r->kind == PORT_RULE_HEADER ? &c->headers : &c->names;
@@ -223,7 +238,8 @@ static void offer(collect *c, const port_rule *r, const char *hip, int score)
 	if (!strcasestr(hip, "hip") && strcmp(r->family, "device") != 0)
 		return;
 	HASH_FIND_STR(*set, hip, e);
-	if (e && (!e->rule || score > e->score)) {
+	if (e && (!e->rule || score > e->score ||
+		  (score == e->score && same_spelling(hip, r->cuda) && !same_spelling(hip, e->rule->cuda)))) {
 		e->rule = r;
 		e->score = score;
 	}
