@@ -112,7 +112,8 @@ root() {
 
 # toolkit CXX: the environment a side builds and runs in: CXX's directory
 # first in PATH, the toolkit roots a build may name its compiler by (the
-# root of hipcc for the port on AMD, else of nvcc)
+# root of hipcc for the port on AMD, else of nvcc), CUDACXX for CMake (not
+# HIPCXX: CMake refuses a HIP compiler named hipcc)
 toolkit() {
 	bin=$(dirname "$1")
 	tk=$bin.root
@@ -124,7 +125,7 @@ toolkit() {
 	for v in $toolkit_vars; do
 		make_vars="$make_vars $v=$tk"
 	done
-	echo "PATH=$(q "$bin"):\$PATH HIPPORT_CXX=$(q "$1") CUDACXX=$(q "$bin/nvcc") HIPCXX=$(q "$bin/hipcc")" \
+	echo "PATH=$(q "$bin"):\$PATH HIPPORT_CXX=$(q "$1") CUDACXX=$(q "$bin/nvcc")" \
 		"MAKEFLAGS=$(q "${MAKEFLAGS:-}$make_vars") CUDA_PATH=$(q "$tk") CUDA_HOME=$(q "$tk") ROCM_PATH=$(q "$tk")" \
 		"HIP_PATH=$(q "$tk")"
 }
