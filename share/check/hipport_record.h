@@ -314,6 +314,21 @@ static void record(const char *name, const char *site, dim3 grid, dim3 block, si
 	fflush(s.log);
 }
 
+// An argument as the launch converts it to its parameter; a NULL forwarded
+// through the launcher arrives as a long, which only a literal 0 converts to
+// a pointer, so an integer for a pointer parameter is taken as that address
+template <class P, class A>
+static typename std::enable_if<!(std::is_pointer<P>::value && std::is_integral<A>::value), P>::type
+as_param(const A &a)
+{
+	return static_cast<P>(a);
+}
+template <class P, class A>
+static typename std::enable_if<std::is_pointer<P>::value && std::is_integral<A>::value, P>::type as_param(const A &a)
+{
+	return reinterpret_cast<P>(static_cast<intptr_t>(a));
+}
+
 template <typename... P> struct launcher {
 	void (*kernel)(P...);
 	const char *name, *site;
@@ -323,7 +338,8 @@ template <typename... P> struct launcher {
 
 	template <typename... A> void operator()(A &&...args) const
 	{
-		auto go = [&] { kernel<<<grid, block, shared, stream>>>(static_cast<P>(args)...); };
+		auto go = [&] { kernel<<<grid, block, shared, stream>>>(
+			as_param<P, typename std::decay<A>::type>(args)...); };
 		record<P...>(name, site, grid, block, shared, go, args...);
 	}
 };

@@ -184,7 +184,8 @@ truth "the Makefile in both record trees" cmp "$tmp/rbundle4/record/orig/other/M
 # generic lambda that keeps the launch as written
 printf 'n 3\n' >"$progs/other/input.txt"
 printf 'ELF' >"$progs/other/main"
-printf 'template <typename T> __global__ void fill(T *p, T v, int n) { p[threadIdx.x] = v; }\nvoid go(float *d) { fill<<<1, 32>>>(d, 1.5f, 32); }\n' \
+# and so is a kernel whose host launcher has its name (llm.c's), the overload chosen as written
+printf 'template <typename T> __global__ void fill(T *p, T v, int n) { p[threadIdx.x] = v; }\nvoid go(float *d) { fill<<<1, 32>>>(d, 1.5f, 32); }\n__global__ void twice(float *p) { p[threadIdx.x] *= 2; }\nvoid twice(float *d, int n) { twice<<<1, n>>>(d); }\n__global__ void once(float *p) { p[0] = 1; }\nvoid run(float *d) { once<<<1, 1>>>(d); }\n' \
 	>"$progs/other/fill.cu"
 (cd "$progs" && git add other/input.txt other/fill.cu && git -c user.name=t -c user.email=t@t commit -qm input) || exit 2
 check "bundle with a program's inputs" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle5"
@@ -193,6 +194,10 @@ truth "the input in the original's tree" test -f "$tmp/rbundle5/record/orig/othe
 truth "no build output" test ! -e "$tmp/rbundle5/record/orig/other/main"
 expect "deduced template arguments" "$tmp/rbundle5/record/orig/other/fill.cu" \
 	'HIPPORT_RECORD_LAUNCH_DEDUCED("fill", "other/fill.cu:2", [&](auto &&...hipport_arg) { fill<<<1, 32>>>(hipport_arg...); }, 1, 32)(d, 1.5f, 32);'
+expect "an overloaded kernel name" "$tmp/rbundle5/record/orig/other/fill.cu" \
+	'HIPPORT_RECORD_LAUNCH_DEDUCED("twice", "other/fill.cu:4", [&](auto &&...hipport_arg) { twice<<<1, n>>>(hipport_arg...); }, 1, n)(d);'
+expect "a kernel of its own name typed" "$tmp/rbundle5/record/orig/other/fill.cu" \
+	'HIPPORT_RECORD_LAUNCH("once", "other/fill.cu:6", once, 1, 1)(d);'
 rm -f "$progs/other/main"
 truth "compare: in the session" python3 - "$progs/.git/hipport/session.json" "$(git -C "$progs" hash-object other/main.cu)" <<'PY'
 import json, sys

@@ -167,6 +167,9 @@ static int write_record_trees(const char *dir, const bundle_input *in)
 		return error;
 	for (i = 0; i < in->nsources && error == 0; i++)
 		error = rec_kernel_set_add(&set, lexer, in->sources[i].path, in->sources[i].orig, in->sources[i].orig_len);
+	for (i = 0; i < in->nsources && error == 0; i++)
+		error = rec_kernel_set_overloads(&set, lexer, in->sources[i].path, in->sources[i].orig,
+						 in->sources[i].orig_len);
 	for (i = 0; i < in->nsources && error == 0; i++) {
 		const bundle_source *s = &in->sources[i];
 		const char *p;

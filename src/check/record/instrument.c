@@ -74,7 +74,7 @@ static int lex(toks *k, port_lexer *lexer, const char *path, const char *src, si
 	return port_lexer_tokenize(lexer, path, src, len, &k->t, &k->n);
 }
 
-static int set_put(rec_kernel_set *set, const char *name, size_t len, int params, bool templated)
+static int set_put(rec_kernel_set *set, const char *name, size_t len, int params, bool deduced)
 {
 	char **names;
 	int *counts;
@@ -84,7 +84,7 @@ static int set_put(rec_kernel_set *set, const char *name, size_t len, int params
 	/* a name may stand for kernels of several programs: each count once */
 	for (i = 0; i < set->n; i++)
 		if (strlen(set->names[i]) == len && memcmp(set->names[i], name, len) == 0 && set->params[i] == params) {
-			set->templated[i] |= templated;
+			set->deduced[i] |= deduced;
 			return 0;
 		}
 	names = realloc(set->names, (set->n + 1) * sizeof(*names));
@@ -93,12 +93,12 @@ static int set_put(rec_kernel_set *set, const char *name, size_t len, int params
 	counts = realloc(set->params, (set->n + 1) * sizeof(*counts));
 	if (counts)
 		set->params = counts;
-	templ = realloc(set->templated, (set->n + 1) * sizeof(*templ));
+	templ = realloc(set->deduced, (set->n + 1) * sizeof(*templ));
 	if (templ)
-		set->templated = templ;
+		set->deduced = templ;
 	if (!names || !counts || !templ || !(set->names[set->n] = strndup(name, len)))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
-	set->templated[set->n] = templated;
+	set->deduced[set->n] = deduced;
 	set->params[set->n++] = params;
 	return 0;
 }
@@ -149,6 +149,51 @@ int rec_kernel_set_add(rec_kernel_set *set, port_lexer *lexer, const char *path,
 	return error;
 }
 
+/* Whether token j, an identifier before "(", declares a function other than
+ * a kernel: a type before it (void f(, int *f(), not a call (return f(,
+ * x = f() nor a kernel's own declaration (__global__ before it). */
+static bool other_function_at(const toks *k, size_t j)
+{
+	static const char *const not_types[] = { "return", "else", "case", "do", "sizeof", "new", "delete", "throw",
+						 "co_return", NULL };
+	size_t p = j, i;
+
+	while (p > 0 && k->t[p - 1].kind == PORT_TOKEN_COMMENT)
+		p--;
+	if (p == 0 || !(ident(k, p - 1) || k->t[p - 1].kind == PORT_TOKEN_KEYWORD || is(k, p - 1, "*") ||
+			is(k, p - 1, "&") || is(k, p - 1, ">")))
+		return false;
+	for (i = 0; not_types[i]; i++)
+		if (is(k, p - 1, not_types[i]))
+			return false;
+	for (i = p; i > 0 && !is(k, i - 1, ";") && !is(k, i - 1, "{") && !is(k, i - 1, "}") &&
+		    !(k->t[i - 1].flags & PORT_TOKEN_DIRECTIVE);
+	     i--)
+		if (is(k, i - 1, "__global__") || is(k, i - 1, "=") || is(k, i - 1, "(") || is(k, i - 1, ","))
+			return false;
+	return true;
+}
+
+int rec_kernel_set_overloads(rec_kernel_set *set, port_lexer *lexer, const char *path, const char *src, size_t len)
+{
+	toks k;
+	size_t i, n;
+	int error;
+
+	if ((error = lex(&k, lexer, path, src, len)) < 0)
+		return error;
+	for (i = 0; i + 1 < k.n; i++) {
+		if (!ident(&k, i) || !is(&k, i + 1, "(") || !other_function_at(&k, i))
+			continue;
+		for (n = 0; n < set->n; n++)
+			if (strlen(set->names[n]) == k.t[i].end - k.t[i].start &&
+			    memcmp(set->names[n], src + k.t[i].start, k.t[i].end - k.t[i].start) == 0)
+				set->deduced[n] = true;
+	}
+	free(k.t);
+	return 0;
+}
+
 void rec_kernel_set_dispose(rec_kernel_set *set)
 {
 	size_t i;
@@ -157,7 +202,7 @@ void rec_kernel_set_dispose(rec_kernel_set *set)
 		free(set->names[i]);
 	free(set->names);
 	free(set->params);
-	free(set->templated);
+	free(set->deduced);
 	memset(set, 0, sizeof(*set));
 }
 
@@ -223,10 +268,11 @@ int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const re
 		util_text_position_from(&where, src, k.t[name].start, &line, &col);
 		util_buf_put(out, src + copied, k.t[callee].start - copied);
 		util_buf_printf(out, "HIPPORT_RECORD_LAUNCH%s(\"%.*s\", \"%s:%u\", ",
-				set->templated[kernel] && !explicit_args ? "_DEDUCED" : "",
+				set->deduced[kernel] && !explicit_args ? "_DEDUCED" : "",
 				(int)(k.t[name].end - k.t[name].start), src + k.t[name].start, path, line);
-		if (set->templated[kernel] && !explicit_args) {
-			/* the launch as written, in a generic lambda: its template arguments deduced as before */
+		if (set->deduced[kernel] && !explicit_args) {
+			/* the launch as written, in a generic lambda: its template arguments
+			 * deduced, or its overload chosen, as before */
 			util_buf_puts(out, "[&](auto &&...hipport_arg) { ");
 			util_buf_put(out, src + k.t[callee].start, k.t[close].end - k.t[callee].start);
 			util_buf_puts(out, "(hipport_arg...); }");

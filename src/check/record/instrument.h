@@ -17,19 +17,24 @@
 typedef struct rec_kernel_set {
 	char **names;
 	int *params;
-	bool *templated; /* declared after template <...> */
+	bool *deduced; /* declared after template <...>, or its name names another function too */
 	size_t n;
 } rec_kernel_set;
 
 /* Adds the __global__ functions that src defines. */
 int rec_kernel_set_add(rec_kernel_set *set, port_lexer *lexer, const char *path, const char *src, size_t len);
+/* Marks the kernels of set whose name src also declares as another function
+ * (a host launcher named like its kernel): their launches keep the
+ * compiler's overload choice (HIPPORT_RECORD_LAUNCH_DEDUCED). Call it after
+ * every source was added. */
+int rec_kernel_set_overloads(rec_kernel_set *set, port_lexer *lexer, const char *path, const char *src, size_t len);
 void rec_kernel_set_dispose(rec_kernel_set *set);
 
 /* The instrumented copy of src (path relative to the work tree) into out:
  * each kernel<<<config>>>(args) of a kernel in set of that name and as
  * many parameters as args has (default arguments are not), becomes HIPPORT_RECORD_LAUNCH("kernel",
  * "path:line", kernel, config)(args), or, for a template kernel launched
- * without template arguments, HIPPORT_RECORD_LAUNCH_DEDUCED("kernel",
+ * without template arguments or an overloaded name, HIPPORT_RECORD_LAUNCH_DEDUCED("kernel",
  * "path:line", [&](auto &&...a) { kernel<<<config>>>(a...); }, config)(args),
  * and `#include "include"` goes first
  * (line numbers kept with #line). *nlaunches counts them; none leaves out
