@@ -78,6 +78,8 @@ int cmd_check(cmd_context *ctx)
 	if ((ctx->draft_spec ? 1 : 0) + (ctx->bundle ? 1 : 0) + (ctx->import ? 1 : 0) + (ctx->compare ? 1 : 0) +
 	    (ctx->submit ? 1 : 0) > 1)
 		return cmd_fail(CMD_EXIT_USAGE, "check: draft, bundle, import, compare and submit go one at a time");
+	if (cmd_check_from_record() && !ctx->draft_spec)
+		return cmd_fail(CMD_EXIT_USAGE, "check: --from-record DIR goes with draft FILE...");
 	if (ctx->slurm && !ctx->bundle)
 		return cmd_fail(CMD_EXIT_USAGE, "check: --slurm goes with bundle DIR (then: hipport check submit DIR)");
 	if (ctx->submit)

@@ -9,6 +9,8 @@
 
 /* check draft FILE...: specs drafted into .hipport/checks/. */
 int cmd_check_draft(cmd_context *ctx);
+/* --from-record DIR of check draft, kept by options.c (NULL when not given) */
+const char *cmd_check_from_record(void);
 
 /* check bundle DIR [PATH...] (ctx->bundle set), or check [run] [PATH...]:
  * the bundle written for a GPU machine, or written and run here. */

@@ -16,9 +16,6 @@
 #include "vcs/config.h"
 #include "vcs/walk.h"
 
-/* --from-record DIR, kept by options.c */
-const char *cmd_check_from_record(void);
-
 int cmd_check_draft(cmd_context *ctx)
 {
 	vcs_walk walk;

@@ -110,4 +110,7 @@ mkdir -p "$tmp/badrec" && printf 'launch 0 fill prog/main.cu:42 grid 2 1 1 block
 check "bad log" 2 "$hipport" -C "$repo" check --draft-spec --from-record "$tmp/badrec" prog/main.cu
 expect "bad log: file and line" "$tmp/err" "badrec/launches.log:2: neither a launch nor an argument line"
 check "no value" 2 "$hipport" -C "$repo" check --draft-spec --from-record
+check "not with bundle" 2 "$hipport" -C "$repo" check bundle "$tmp/nb" --from-record "$tmp/badrec"
+expect "not with bundle: said so" "$tmp/err" "--from-record DIR goes with draft FILE"
+truth "not with bundle: nothing written" test ! -e "$tmp/nb"
 finish
