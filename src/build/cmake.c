@@ -934,12 +934,12 @@ static size_t whole_word(cmake *c, size_t i, size_t to, size_t *start)
 	return e;
 }
 
-/* After the edits of the words: the values of the definitions and loop
- * lists that now hold the offload arch, the first replaced, the others
- * dropped; comments among them are kept. */
-static void replace_values(cmake *c, bld_span span)
+/* The offload arch over the values of a definition or loop list
+ * (bld_vars_rewrite, after the edits of the words): the first replaced,
+ * the others dropped; comments among them are kept. */
+static void replace_values(bld_rewriter *rw, bld_span span)
 {
-	const char *src = c->rw.src;
+	const char *src = rw->src;
 	size_t i = span.at, end = span.at + span.len, e;
 	bool first = true, quoted = false;
 
@@ -961,53 +961,13 @@ static void replace_values(cmake *c, bld_span span)
 		for (e = i; e < end && !isspace((unsigned char)src[e]) && !strchr(";\"", src[e]); e++)
 			;
 		if (first)
-			bld_replace(&c->rw, i, e - i, c->rw.arch);
-		else if (i > 0 && src[i - 1] == '"' && e < c->rw.len && src[e] == '"')
-			bld_delete_word(&c->rw, i - 1, e - i + 2); /* "80": no empty argument left */
+			bld_replace(rw, i, e - i, rw->arch);
+		else if (i > 0 && src[i - 1] == '"' && e < rw->len && src[e] == '"')
+			bld_delete_word(rw, i - 1, e - i + 2); /* "80": no empty argument left */
 		else
-			bld_delete_word(&c->rw, i, e - i);
+			bld_delete_word(rw, i, e - i);
 		first = false;
 		i = e;
-	}
-}
-
-static void rewrite_values(cmake *c)
-{
-	const bld_vars *v = &c->vars;
-	size_t i;
-
-	for (i = 0; i < v->ndefs; i++) {
-		const bld_var_def *d = &v->defs[i];
-		util_buf why = UTIL_BUF_INIT;
-		int n = (int)d->name.len, nv = (int)(d->value.len < 64 ? d->value.len : 64);
-		const char *name = v->src + d->name.at, *value = v->src + d->value.at;
-		bld_fate fate;
-
-		if (d->kind != BLD_DEF_ARCHS)
-			continue;
-		fate = bld_vars_def_fate(v, i, &why);
-		if (fate == BLD_FATE_ARCH) {
-			replace_values(c, d->value);
-			bld_hit(&c->rw, "BUILD-004", AN_NOTE, d->value.at, d->value.len,
-				"%.*s: CUDA architectures (%.*s) replaced by the offload arch %s", n, name, nv, value,
-				c->rw.arch);
-		} else if (d->named) {
-			if (!why.len)
-				util_buf_printf(&why, "it reaches no arch flag the port can follow");
-			bld_hit(&c->rw, "BUILD-004", AN_WARNING, d->value.at, d->value.len,
-				"%.*s keeps its CUDA architectures (%.*s): %s", n, name, nv, value, why.ptr ? why.ptr : "");
-		}
-		util_buf_dispose(&why);
-	}
-	for (i = 0; i < v->nloops; i++) {
-		const bld_var_loop *l = &v->loops[i];
-
-		if (l->list_kind == BLD_DEF_ARCHS && l->list.len && bld_vars_loop_fate(v, i) == BLD_FATE_LOOP) {
-			replace_values(c, l->list);
-			bld_hit(&c->rw, "BUILD-004", AN_NOTE, l->list.at, l->list.len,
-				"CUDA architectures (%.*s) replaced by the offload arch %s", (int)l->list.len,
-				v->src + l->list.at, c->rw.arch);
-		}
 	}
 }
 
@@ -1101,7 +1061,7 @@ int bld_cmake_translate(util_buf *out, an_analysis *hits, const char *src, size_
 	}
 	bld_statement(&c.rw);
 	add_packages(&c);
-	rewrite_values(&c);
+	bld_vars_rewrite(&c.rw, &c.vars, replace_values, NULL);
 	error = bld_rewriter_finish(&c.rw, out, hits);
 	bld_rewriter_dispose(&c.rw);
 	bld_vars_dispose(&c.vars);

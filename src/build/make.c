@@ -609,50 +609,18 @@ static size_t whole_word(make *m, size_t i)
 }
 
 /* After the edits of the words: the definitions and loop lists that now
- * hold the offload arch, and what stays of the CUDA architectures. */
+ * hold the offload arch, what stays of the CUDA architectures, and the
+ * assignments on the command lines. */
 static void rewrite_values(make *m)
 {
-	const bld_vars *v = &m->vars;
 	size_t i;
 
-	for (i = 0; i < v->ndefs; i++) {
-		const bld_var_def *d = &v->defs[i];
-		util_buf why = UTIL_BUF_INIT;
-		int n = (int)d->name.len, nv = (int)(d->value.len < 64 ? d->value.len : 64);
-		const char *name = v->src + d->name.at, *value = v->src + d->value.at;
-		bld_fate fate;
-
-		if (d->kind != BLD_DEF_ARCHS)
-			continue;
-		fate = bld_vars_def_fate(v, i, &why);
-		if (fate == BLD_FATE_ARCH) {
-			bld_replace(&m->rw, d->value.at, d->value.len, m->rw.arch);
-			bld_hit(&m->rw, "BUILD-004", AN_NOTE, d->value.at, d->value.len,
-				"%.*s: CUDA architectures (%.*s) replaced by the offload arch %s (make %.*s=<gfx arch> overrides it)",
-				n, name, nv, value, m->rw.arch, n, name);
-		} else if (d->named) {
-			if (!why.len)
-				util_buf_printf(&why, "it reaches no arch flag the port can follow");
-			bld_hit(&m->rw, "BUILD-004", AN_WARNING, d->value.at, d->value.len,
-				"%.*s keeps its CUDA architectures (%.*s): %s", n, name, nv, value, why.ptr ? why.ptr : "");
-		}
-		util_buf_dispose(&why);
-	}
-	for (i = 0; i < v->nloops; i++) {
-		const bld_var_loop *l = &v->loops[i];
-
-		if (l->list_kind == BLD_DEF_ARCHS && l->list.len && bld_vars_loop_fate(v, i) == BLD_FATE_LOOP) {
-			bld_replace(&m->rw, l->list.at, l->list.len, m->rw.arch);
-			bld_hit(&m->rw, "BUILD-004", AN_NOTE, l->list.at, l->list.len,
-				"CUDA architectures (%.*s) replaced by the offload arch %s", (int)l->list.len,
-				v->src + l->list.at, m->rw.arch);
-		}
-	}
+	bld_vars_rewrite(&m->rw, &m->vars, NULL, "make");
 	for (i = 0; i < m->nassigns; i++) {
 		bld_replace(&m->rw, m->assigns[i].at, m->assigns[i].len, m->rw.arch);
 		bld_hit(&m->rw, "BUILD-004", AN_NOTE, m->assigns[i].at, m->assigns[i].len,
 			"CUDA architectures (%.*s) replaced by the offload arch %s", (int)m->assigns[i].len,
-			v->src + m->assigns[i].at, m->rw.arch);
+			m->vars.src + m->assigns[i].at, m->rw.arch);
 	}
 }
 

@@ -413,3 +413,55 @@ bld_fate bld_vars_loop_fate(const bld_vars *v, size_t loop)
 		return BLD_FATE_KEEP;
 	return v->ents[v->loops[loop].ent].fate;
 }
+
+static void replace_values(bld_rewriter *rw, bld_vars_replace_fn replace, bld_span values)
+{
+	if (replace)
+		replace(rw, values);
+	else
+		bld_replace(rw, values.at, values.len, rw->arch);
+}
+
+void bld_vars_rewrite(bld_rewriter *rw, const bld_vars *v, bld_vars_replace_fn replace, const char *override)
+{
+	size_t i;
+
+	for (i = 0; i < v->ndefs; i++) {
+		const bld_var_def *d = &v->defs[i];
+		util_buf why = UTIL_BUF_INIT, hint = UTIL_BUF_INIT;
+		int n = (int)d->name.len, nv = (int)(d->value.len < 64 ? d->value.len : 64);
+		const char *name = v->src + d->name.at, *value = v->src + d->value.at;
+		bld_fate fate;
+
+		if (d->kind != BLD_DEF_ARCHS)
+			continue;
+		fate = bld_vars_def_fate(v, i, &why);
+		if (fate == BLD_FATE_ARCH) {
+			replace_values(rw, replace, d->value);
+			if (override)
+				util_buf_printf(&hint, " (%s %.*s=<gfx arch> overrides it)", override, n, name);
+			bld_hit(rw, "BUILD-004", AN_NOTE, d->value.at, d->value.len,
+				"%.*s: CUDA architectures (%.*s) replaced by the offload arch %s%s", n, name, nv, value,
+				rw->arch, hint.ptr ? hint.ptr : "");
+		} else if (d->named) {
+			if (!why.len)
+				util_buf_printf(&why, "it reaches no arch flag the port can follow");
+			bld_hit(rw, "BUILD-004", AN_WARNING, d->value.at, d->value.len,
+				"%.*s keeps its CUDA architectures (%.*s): %s", n, name, nv, value, why.ptr ? why.ptr : "");
+		}
+		if (util_buf_oom(&hint))
+			rw->oom = true;
+		util_buf_dispose(&why);
+		util_buf_dispose(&hint);
+	}
+	for (i = 0; i < v->nloops; i++) {
+		const bld_var_loop *l = &v->loops[i];
+
+		if (l->list_kind == BLD_DEF_ARCHS && l->list.len && bld_vars_loop_fate(v, i) == BLD_FATE_LOOP) {
+			replace_values(rw, replace, l->list);
+			bld_hit(rw, "BUILD-004", AN_NOTE, l->list.at, l->list.len,
+				"CUDA architectures (%.*s) replaced by the offload arch %s", (int)l->list.len,
+				v->src + l->list.at, rw->arch);
+		}
+	}
+}

@@ -125,4 +125,16 @@ bld_fate bld_vars_fate(const bld_vars *v, bld_span name, util_buf *why);
 bld_fate bld_vars_def_fate(const bld_vars *v, size_t def, util_buf *why);
 bld_fate bld_vars_loop_fate(const bld_vars *v, size_t loop);
 
+struct bld_rewriter;
+/* Writes the offload arch over a span of CUDA architectures. */
+typedef void (*bld_vars_replace_fn)(struct bld_rewriter *rw, bld_span values);
+/* The second pass's last step, after the edits of the flags: the
+ * definitions and loop lists that now hold the offload arch, each with a
+ * BUILD-004 note, and a BUILD-004 warning for each definition of named
+ * architectures (sm_NN) that keeps them. replace writes the offload arch
+ * over the values (NULL: the span is replaced whole); override, when given,
+ * is the command that sets a definition's variable ("make"), named in its
+ * note. */
+void bld_vars_rewrite(struct bld_rewriter *rw, const bld_vars *v, bld_vars_replace_fn replace, const char *override);
+
 #endif
