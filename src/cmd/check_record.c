@@ -101,20 +101,20 @@ done:
 /* Compares one record run (ref2 may be NULL); CMD_EXIT_* */
 static int compare_runs(const char *ref_dir, const char *port_dir, const char *ref2_dir)
 {
-	rec_log ref, port, ref2;
+	chk_recording ref, port, ref2;
 	rec_report report;
 	int code = CMD_EXIT_OK, error;
 	size_t i;
 
-	if ((error = rec_log_read(&ref, ref_dir)) < 0)
+	if ((error = chk_recording_read(&ref, ref_dir)) < 0)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-	if ((error = rec_log_read(&port, port_dir)) < 0) {
-		rec_log_dispose(&ref);
+	if ((error = chk_recording_read(&port, port_dir)) < 0) {
+		chk_recording_dispose(&ref);
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	}
-	if (ref2_dir && (error = rec_log_read(&ref2, ref2_dir)) < 0) {
-		rec_log_dispose(&ref);
-		rec_log_dispose(&port);
+	if (ref2_dir && (error = chk_recording_read(&ref2, ref2_dir)) < 0) {
+		chk_recording_dispose(&ref);
+		chk_recording_dispose(&port);
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	}
 	if ((error = rec_compare(&report, &ref, ref2_dir ? &ref2 : NULL, &port)) < 0) {
@@ -132,10 +132,10 @@ static int compare_runs(const char *ref_dir, const char *port_dir, const char *r
 			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		rec_report_dispose(&report);
 	}
-	rec_log_dispose(&ref);
-	rec_log_dispose(&port);
+	chk_recording_dispose(&ref);
+	chk_recording_dispose(&port);
 	if (ref2_dir)
-		rec_log_dispose(&ref2);
+		chk_recording_dispose(&ref2);
 	return code;
 }
 

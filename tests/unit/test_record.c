@@ -32,13 +32,13 @@ static void put(const char *run, const char *file, const void *data, size_t len)
 	fclose(f);
 }
 
-static rec_log read_log(const char *run)
+static chk_recording read_log(const char *run)
 {
 	char path[1024];
-	rec_log log;
+	chk_recording log;
 
 	snprintf(path, sizeof(path), "%s/%s", root, run);
-	assert_int_equal(rec_log_read(&log, path), 0);
+	assert_int_equal(chk_recording_read(&log, path), 0);
 	return log;
 }
 
@@ -46,15 +46,15 @@ static rec_log read_log(const char *run)
  * its message. */
 static void expect_kernel(const char *ref_run, const char *port_run, rec_verdict verdict, const char *message)
 {
-	rec_log a = read_log(ref_run), b = read_log(port_run);
+	chk_recording a = read_log(ref_run), b = read_log(port_run);
 	rec_report r;
 
 	assert_int_equal(rec_compare(&r, &a, NULL, &b), 0);
 	assert_int_equal(r.kernels[0].verdict, verdict);
 	assert_non_null(strstr(r.kernels[0].message, message));
 	rec_report_dispose(&r);
-	rec_log_dispose(&a);
-	rec_log_dispose(&b);
+	chk_recording_dispose(&a);
+	chk_recording_dispose(&b);
 }
 
 /* A run of two kernels: scale (x -> y) then sum (y -> s), y as f32 values. */
@@ -89,7 +89,7 @@ static int setup(void **state)
 static void test_pass(void **state)
 {
 	const float y[4] = { 1, 2, 3, 4 };
-	rec_log ref, port;
+	chk_recording ref, port;
 	rec_report r;
 
 	(void)state;
@@ -106,14 +106,14 @@ static void test_pass(void **state)
 	assert_int_equal(r.kernels[0].compared, 1);
 	assert_int_equal(r.first_divergent, -1);
 	rec_report_dispose(&r);
-	rec_log_dispose(&ref);
-	rec_log_dispose(&port);
+	chk_recording_dispose(&ref);
+	chk_recording_dispose(&port);
 }
 
 static void test_first_divergence(void **state)
 {
 	const float y[4] = { 1, 2, 3, 4 }, bad[4] = { 1, 2, 3.5f, 4 };
-	rec_log ref, port;
+	chk_recording ref, port;
 	rec_report r;
 
 	(void)state;
@@ -131,14 +131,14 @@ static void test_first_divergence(void **state)
 	assert_int_equal(r.kernels[1].verdict, REC_INPUTS_DIFFER);
 	assert_int_equal(r.first_divergent, 0);
 	rec_report_dispose(&r);
-	rec_log_dispose(&ref);
-	rec_log_dispose(&port);
+	chk_recording_dispose(&ref);
+	chk_recording_dispose(&port);
 }
 
 static void test_nondeterministic(void **state)
 {
 	const float y[4] = { 1, 2, 3, 4 }, close[4] = { 1, 2, 3, 4.00001f };
-	rec_log ref, ref2, port;
+	chk_recording ref, ref2, port;
 	rec_report r;
 
 	(void)state;
@@ -157,9 +157,9 @@ static void test_nondeterministic(void **state)
 	/* sum's input y differs between the original's runs: no input that tells, so it is compared */
 	assert_int_equal(r.kernels[1].verdict, REC_PASS);
 	rec_report_dispose(&r);
-	rec_log_dispose(&ref);
-	rec_log_dispose(&ref2);
-	rec_log_dispose(&port);
+	chk_recording_dispose(&ref);
+	chk_recording_dispose(&ref2);
+	chk_recording_dispose(&port);
 }
 
 static void test_counts_and_failures(void **state)
@@ -196,7 +196,7 @@ static void test_uncaptured(void **state)
 			  "arg 0 pointer i32 0 4 0000000000000001 0000000000000002 -\n"
 			  "launch 1 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0 uncaptured\n"
 			  "launch 2 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 700 uncaptured\n";
-	rec_log a, b;
+	chk_recording a, b;
 	rec_report r;
 
 	(void)state;
@@ -213,8 +213,8 @@ static void test_uncaptured(void **state)
 	assert_int_equal(r.kernels[0].compared, 1);
 	assert_non_null(strstr(r.kernels[0].message, "3 launches (2 past HIPPORT_RECORD_LAUNCHES: status only)"));
 	rec_report_dispose(&r);
-	rec_log_dispose(&a);
-	rec_log_dispose(&b);
+	chk_recording_dispose(&a);
+	chk_recording_dispose(&b);
 	expect_kernel("unc-ref", "unc-bad", REC_ERROR, "launch 2 failed in the port");
 }
 
@@ -227,7 +227,7 @@ static void test_struct_field(void **state)
 			  "arg 0 scalar bytes 0011223344556677\n"
 			  "arg 1 pointer bytes 0 4 0000000000000001 %s 0.1.bin in 0+8\n";
 	char text[512];
-	rec_log a, b;
+	chk_recording a, b;
 	rec_report r;
 
 	(void)state;
@@ -246,24 +246,35 @@ static void test_struct_field(void **state)
 	assert_int_equal(r.kernels[0].verdict, REC_FAIL);
 	assert_non_null(strstr(r.kernels[0].message, "argument 1 (the pointer at byte 8 of argument 0), u8: 1 of 4 values"));
 	rec_report_dispose(&r);
-	rec_log_dispose(&a);
-	rec_log_dispose(&b);
+	chk_recording_dispose(&a);
+	chk_recording_dispose(&b);
 }
 
 static void test_bad_log(void **state)
 {
 	const char *bad = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\narg 5 pointer f32 what\n";
 	char path[1024];
-	rec_log log;
+	chk_recording log;
 
 	(void)state;
 	put("bad", "launches.log", bad, strlen(bad));
 	snprintf(path, sizeof(path), "%s/bad", root);
-	assert_int_equal(rec_log_read(&log, path), UTIL_EINPUT);
+	assert_int_equal(chk_recording_read(&log, path), UTIL_EINPUT);
 	assert_non_null(strstr(util_error_last(), "launches.log:2: not an argument"));
 	util_error_clear();
+	/* a scalar's bytes are whole bytes of lowercase hex */
+	bad = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\narg 0 scalar i32 0400zz00\n";
+	put("badhex", "launches.log", bad, strlen(bad));
+	snprintf(path, sizeof(path), "%s/badhex", root);
+	assert_int_equal(chk_recording_read(&log, path), UTIL_EINPUT);
+	util_error_clear();
+	bad = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\narg 0 scalar i32 0400000\n";
+	put("oddhex", "launches.log", bad, strlen(bad));
+	snprintf(path, sizeof(path), "%s/oddhex", root);
+	assert_int_equal(chk_recording_read(&log, path), UTIL_EINPUT);
+	util_error_clear();
 	snprintf(path, sizeof(path), "%s/missing", root);
-	assert_true(rec_log_read(&log, path) < 0);
+	assert_true(chk_recording_read(&log, path) < 0);
 	util_error_clear();
 }
 

@@ -1,6 +1,5 @@
 #include "check/record/record.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,134 +7,8 @@
 #include "util/error.h"
 #include "util/file.h"
 
-static int bad_line(const char *dir, unsigned line, const char *what)
-{
-	return util_error_set(UTIL_EINPUT, "%s/launches.log:%u: %s", dir, line, what);
-}
-
-static int parse_arg(rec_launch *l, const char *text)
-{
-	rec_arg a, *m;
-	unsigned idx;
-	char kind[16], rest[320];
-	int n = 0;
-
-	memset(&a, 0, sizeof(a));
-	a.owner = -1;
-	if (sscanf(text, "arg %u %15s %15s %n", &idx, kind, a.dtype, &n) < 3 || idx != l->nargs)
-		return -1;
-	snprintf(rest, sizeof(rest), "%s", text + n);
-	rest[strcspn(rest, "\r\n")] = '\0';
-	if (!strcmp(kind, "scalar")) {
-		a.kind = REC_SCALAR;
-		if (strlen(rest) >= sizeof(a.scalar))
-			return -1;
-		memcpy(a.scalar, rest, strlen(rest) + 1);
-	} else if (!strcmp(kind, "pointer") && !strcmp(rest, "unknown")) {
-		a.kind = REC_UNKNOWN;
-	} else if (!strcmp(kind, "pointer") && !strncmp(rest, "same ", 5)) {
-		unsigned first;
-
-		a.kind = REC_SAME;
-		if (sscanf(rest + 5, "%u %zu", &first, &a.offset) != 2)
-			return -1;
-	} else if (!strcmp(kind, "pointer")) {
-		uint64_t before, after;
-		unsigned owner;
-		const char *in;
-
-		a.kind = REC_POINTER;
-		if (sscanf(rest, "%zu %zu %" SCNx64 " %" SCNx64 " %63s", &a.offset, &a.bytes, &before, &after, a.file) != 5)
-			return -1;
-		a.before = before;
-		a.after = after;
-		/* a file of the run's directory, never a path elsewhere */
-		if (!strcmp(a.file, "-") || strchr(a.file, '/') || a.file[0] == '.')
-			a.file[0] = '\0';
-		if ((in = strstr(rest, " in ")) && sscanf(in + 4, "%u+%zu", &owner, &a.at) == 2)
-			a.owner = (int)owner;
-	} else {
-		return -1;
-	}
-	if (!(m = realloc(l->args, (l->nargs + 1) * sizeof(*m))))
-		return -2;
-	l->args = m;
-	m[l->nargs++] = a;
-	return 0;
-}
-
-int rec_log_read(rec_log *out, const char *dir)
-{
-	util_buf path = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
-	char *line, *next;
-	unsigned lineno = 0;
-	int error = 0;
-
-	memset(out, 0, sizeof(*out));
-	util_buf_printf(&path, "%s/launches.log", dir);
-	if (util_buf_oom(&path) || !(out->dir = strdup(dir))) {
-		util_buf_dispose(&path);
-		return util_error_set(UTIL_ENOMEM, "out of memory");
-	}
-	if ((error = util_file_read(&text, path.ptr, (size_t)1 << 30)) < 0)
-		goto done;
-	for (line = text.ptr; line && *line && error == 0; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		if (!*line)
-			continue;
-		if (!strncmp(line, "launch ", 7)) {
-			rec_launch *m = realloc(out->launches, (out->n + 1) * sizeof(*m)), *l;
-
-			if (!m) {
-				error = util_error_set(UTIL_ENOMEM, "out of memory");
-				break;
-			}
-			out->launches = m;
-			l = &m[out->n];
-			memset(l, 0, sizeof(*l));
-			if (sscanf(line, "launch %llu %127s %255s grid %u %u %u block %u %u %u shared %zu status %d %d", &l->seq,
-				   l->kernel, l->site, &l->grid[0], &l->grid[1], &l->grid[2], &l->block[0], &l->block[1],
-				   &l->block[2], &l->shared, &l->launch_status, &l->sync_status) != 12) {
-				error = bad_line(dir, lineno, "not a launch line");
-				break;
-			}
-			l->uncaptured = strstr(line, " uncaptured") != NULL;
-			out->n++;
-		} else if (!strncmp(line, "arg ", 4) && out->n) {
-			int rc = parse_arg(&out->launches[out->n - 1], line);
-
-			if (rc == -2)
-				error = util_error_set(UTIL_ENOMEM, "out of memory");
-			else if (rc < 0)
-				error = bad_line(dir, lineno, "not an argument of the launch before");
-		} else {
-			error = bad_line(dir, lineno, "neither a launch nor an argument line");
-		}
-	}
-done:
-	util_buf_dispose(&path);
-	util_buf_dispose(&text);
-	if (error < 0)
-		rec_log_dispose(out);
-	return error;
-}
-
-void rec_log_dispose(rec_log *log)
-{
-	size_t i;
-
-	for (i = 0; i < log->n; i++)
-		free(log->launches[i].args);
-	free(log->launches);
-	free(log->dir);
-	memset(log, 0, sizeof(*log));
-}
-
 /* The k-th launch of kernel in log, or NULL. */
-static const rec_launch *nth(const rec_log *log, const char *kernel, size_t k)
+static const chk_rec_launch *nth(const chk_recording *log, const char *kernel, size_t k)
 {
 	size_t i;
 
@@ -145,7 +18,7 @@ static const rec_launch *nth(const rec_log *log, const char *kernel, size_t k)
 	return NULL;
 }
 
-static size_t count_of(const rec_log *log, const char *kernel)
+static size_t count_of(const chk_recording *log, const char *kernel)
 {
 	size_t i, n = 0;
 
@@ -163,7 +36,7 @@ static chk_dtype dtype_of(const char *name)
 	return strcmp(name, "f16?") == 0 ? CHK_F16 : CHK_U8;
 }
 
-static void *load(const char *dir, const rec_arg *a)
+static void *load(const char *dir, const chk_rec_arg *a)
 {
 	util_buf path = UTIL_BUF_INIT, data = UTIL_BUF_INIT;
 	void *p = NULL;
@@ -180,29 +53,29 @@ static void *load(const char *dir, const rec_arg *a)
 
 /* Whether the inputs of two launches match; an argument the two runs of
  * the original disagree on (ref2) is not an input that can tell. */
-static bool same_inputs(const rec_launch *r, const rec_launch *r2, const rec_launch *p)
+static bool same_inputs(const chk_rec_launch *r, const chk_rec_launch *r2, const chk_rec_launch *p)
 {
 	size_t i;
 
 	for (i = 0; i < r->nargs; i++) {
-		const rec_arg *a = &r->args[i], *b = &p->args[i];
-		const rec_arg *c = r2 && i < r2->nargs ? &r2->args[i] : NULL;
+		const chk_rec_arg *a = &r->args[i], *b = &p->args[i];
+		const chk_rec_arg *c = r2 && i < r2->nargs ? &r2->args[i] : NULL;
 
-		if (a->kind == REC_SCALAR && strcmp(a->scalar, b->scalar) != 0 && !(c && strcmp(a->scalar, c->scalar)))
+		if (a->kind == CHK_REC_SCALAR && strcmp(a->hex, b->hex) != 0 && !(c && strcmp(a->hex, c->hex)))
 			return false;
-		if (a->kind == REC_POINTER && b->kind == REC_POINTER && a->before != b->before &&
-		    !(c && c->kind == REC_POINTER && c->before != a->before))
+		if (a->kind == CHK_REC_POINTER && b->kind == CHK_REC_POINTER && a->before != b->before &&
+		    !(c && c->kind == CHK_REC_POINTER && c->before != a->before))
 			return false;
 	}
 	return true;
 }
 
 /* Compares output i of a launch pair; false and k's verdict set when it differs. */
-static bool output_matches(rec_kernel *k, const rec_log *ref, const rec_log *port,
-			   const rec_launch *r, const rec_launch *r2, const rec_launch *p, size_t i)
+static bool output_matches(rec_kernel *k, const chk_recording *ref, const chk_recording *port,
+			   const chk_rec_launch *r, const chk_rec_launch *r2, const chk_rec_launch *p, size_t i)
 {
-	const rec_arg *a = &r->args[i], *b = &p->args[i];
-	const rec_arg *c = r2 && i < r2->nargs && r2->args[i].kind == REC_POINTER ? &r2->args[i] : NULL;
+	const chk_rec_arg *a = &r->args[i], *b = &p->args[i];
+	const chk_rec_arg *c = r2 && i < r2->nargs && r2->args[i].kind == CHK_REC_POINTER ? &r2->args[i] : NULL;
 	bool nondet = c && c->after != a->after;
 	chk_dtype t = dtype_of(a->dtype);
 	chk_tolerance tol = chk_default_tolerance(t);
@@ -263,7 +136,7 @@ static bool output_matches(rec_kernel *k, const rec_log *ref, const rec_log *por
 	return false;
 }
 
-static void judge(rec_kernel *k, const rec_log *ref, const rec_log *ref2, const rec_log *port)
+static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *ref2, const chk_recording *port)
 {
 	size_t nr = count_of(ref, k->kernel), np = count_of(port, k->kernel), n = nr < np ? nr : np, j, i;
 	size_t differ = 0;
@@ -272,8 +145,8 @@ static void judge(rec_kernel *k, const rec_log *ref, const rec_log *ref2, const 
 	k->arg = -1;
 	k->verdict = REC_PASS;
 	for (j = 0; j < n; j++) {
-		const rec_launch *r = nth(ref, k->kernel, j), *p = nth(port, k->kernel, j);
-		const rec_launch *r2 = nth(ref2, k->kernel, j);
+		const chk_rec_launch *r = nth(ref, k->kernel, j), *p = nth(port, k->kernel, j);
+		const chk_rec_launch *r2 = nth(ref2, k->kernel, j);
 
 		k->first_launch = j;
 		k->first_seq = p->seq;
@@ -300,9 +173,9 @@ static void judge(rec_kernel *k, const rec_log *ref, const rec_log *ref2, const 
 			continue;
 		}
 		for (i = 0; i < r->nargs; i++) {
-			const rec_arg *a = &r->args[i], *b = &p->args[i];
+			const chk_rec_arg *a = &r->args[i], *b = &p->args[i];
 
-			if (a->kind != REC_POINTER || b->kind != REC_POINTER ||
+			if (a->kind != CHK_REC_POINTER || b->kind != CHK_REC_POINTER ||
 			    (a->after == a->before && b->after == b->before))
 				continue;
 			if (!output_matches(k, ref, port, r, r2, p, i))
@@ -333,17 +206,17 @@ static void judge(rec_kernel *k, const rec_log *ref, const rec_log *ref2, const 
 	}
 }
 
-int rec_compare(rec_report *out, const rec_log *ref, const rec_log *ref2, const rec_log *port)
+int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *ref2, const chk_recording *port)
 {
 	size_t i, k;
-	const rec_log *both[2] = { ref, port };
+	const chk_recording *both[2] = { ref, port };
 	unsigned long long best = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->first_divergent = -1;
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < both[k]->n; i++) {
-			const rec_launch *l = &both[k]->launches[i];
+			const chk_rec_launch *l = &both[k]->launches[i];
 			size_t j;
 
 			for (j = 0; j < out->n && strcmp(out->kernels[j].kernel, l->kernel) != 0; j++)

@@ -1,0 +1,60 @@
+/* A record run's launch log read back: the launches.log that share/check/
+ * hipport_record.h writes into a run's directory (record.sh's
+ * work/record/NAME/ref, port, ...), a "launch" line per launch (kernel,
+ * site, grid, block, shared memory, statuses) followed by an "arg" line per
+ * argument (a scalar's bytes; a pointer's offset into its allocation, the
+ * allocation's size, its hashes before and after the launch and the
+ * SEQ.ARG.bin file that holds it after). Drafting specs from a recording
+ * (draft_record.h) and record-and-compare (check/record) both read it here. */
+#ifndef HIPPORT_CHECK_LAUNCH_LOG_H
+#define HIPPORT_CHECK_LAUNCH_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum chk_rec_kind {
+	CHK_REC_SCALAR,
+	CHK_REC_POINTER,
+	CHK_REC_SAME,   /* into the allocation of an earlier argument */
+	CHK_REC_UNKNOWN /* not device memory the driver knows (host memory, NULL) */
+} chk_rec_kind;
+
+typedef struct chk_rec_arg {
+	chk_rec_kind kind;
+	char dtype[16];
+	char hex[40];        /* a scalar's bytes, two lowercase hex digits a byte */
+	size_t offset, bytes; /* a pointer's offset into its allocation, the allocation's size */
+	uint64_t before, after; /* the allocation's hashes around the launch */
+	char file[64];       /* the allocation after the launch, "" when only hashed */
+	int owner;           /* a pointer a struct argument holds: that argument, else -1 */
+	size_t at;           /* ... and its byte there */
+	unsigned same;       /* CHK_REC_SAME: the argument whose allocation it is */
+} chk_rec_arg;
+
+typedef struct chk_rec_launch {
+	unsigned long long seq;
+	char kernel[128], site[256];
+	unsigned grid[3], block[3];
+	size_t shared;
+	int launch_status, sync_status;
+	bool uncaptured; /* past HIPPORT_RECORD_LAUNCHES: status only, no arguments */
+	chk_rec_arg *args;
+	size_t nargs;
+} chk_rec_launch;
+
+typedef struct chk_recording {
+	char *dir;
+	chk_rec_launch *launches;
+	size_t n;
+} chk_recording;
+
+/* Reads dir/launches.log; UTIL_EINPUT naming the file and line. */
+int chk_recording_read(chk_recording *out, const char *dir);
+void chk_recording_dispose(chk_recording *rec);
+
+/* The allocations' hash as hipport_record.h computes it (FNV-1a over
+ * 64-bit words, then the tail bytes): what before and after hold. */
+uint64_t chk_rec_hash(const unsigned char *p, size_t n);
+
+#endif
