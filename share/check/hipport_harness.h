@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <type_traits>
+#include <utility>
 
 #include "compare.c"
 
@@ -194,6 +196,8 @@ static struct hp_buffer *hp_host_buffer(const char *arg, int index, chk_dtype t,
 	buf->tol.abs = tol_abs;
 	buf->tol.rel = tol_rel;
 	buf->tol.ulp = tol_ulp;
+	if (tol_abs < 0) // the spec gave none (dtype = auto): the dtype's
+		buf->tol = chk_default_tolerance(t);
 	if (!(buf->host = malloc(bytes ? bytes : 1)))
 		hp_stop(HP_ERROR, "error", "out of host memory");
 	if (init == HP_UNIFORM)
@@ -203,6 +207,44 @@ static struct hp_buffer *hp_host_buffer(const char *arg, int index, chk_dtype t,
 	else
 		chk_fill_constant(t, buf->host, elems, a);
 	return buf;
+}
+
+// dtype = auto (a typedef of the program's, float or __nv_bfloat16 as it
+// chooses): the dtype of a lane of T and the lanes, from the compiler's type.
+// A vector type's lanes are its x's type; a 16-bit float class is told from a
+// bfloat16 by how 1/3 rounds; any other class is compared as bytes.
+template <class T, class = void> struct hp_lane {
+	typedef T type;
+};
+template <class T> struct hp_lane<T, decltype((void)std::declval<T>().x, void())> {
+	typedef typename std::decay<decltype(std::declval<T>().x)>::type type;
+};
+template <class L>
+static chk_dtype hp_half_dtype(std::true_type)
+{
+	return (float)L(1.0f / 3.0f) == 0.333251953125f ? CHK_F16 : CHK_BF16;
+}
+template <class L> static chk_dtype hp_half_dtype(std::false_type)
+{
+	return CHK_U8;
+}
+template <class T> static chk_dtype hp_dtype_of(void)
+{
+	typedef typename hp_lane<T>::type L;
+
+	if (std::is_floating_point<L>::value)
+		return sizeof(L) == 8 ? CHK_F64 : CHK_F32;
+	if (std::is_integral<L>::value)
+		return sizeof(L) == 1 ? (std::is_signed<L>::value ? CHK_I8 : CHK_U8)
+		       : sizeof(L) == 2 ? (std::is_signed<L>::value ? CHK_I16 : CHK_U16)
+		       : sizeof(L) == 4 ? (std::is_signed<L>::value ? CHK_I32 : CHK_U32)
+					: (std::is_signed<L>::value ? CHK_I64 : CHK_U64);
+	return hp_half_dtype<L>(std::integral_constant < bool, sizeof(L) == 2 && std::is_constructible<L, float>::value &&
+				std::is_convertible<L, float>::value > ());
+}
+template <class T> static unsigned hp_lanes_of(void)
+{
+	return (unsigned)(sizeof(T) / chk_dtype_size(hp_dtype_of<T>()));
 }
 
 // Where each argument's buffer lives (HIPPORT_ARGS_MAP: a file, one "name

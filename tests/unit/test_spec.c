@@ -163,6 +163,40 @@ static void test_round_trip(void **state)
 	free_specs(specs, n);
 }
 
+/* A pointer to a type the parse cannot see (a typedef of a header's type,
+ * as llm.c's floatX of __nv_bfloat16 with no CUDA headers) is drafted as
+ * spelled with dtype = auto and no tolerance; that reads back and writes the
+ * same. */
+static void test_dtype_auto(void **state)
+{
+	chk_spec *specs, back;
+	size_t n;
+	util_buf a = UTIL_BUF_INIT, b = UTIL_BUF_INIT;
+	const chk_arg *out;
+
+	(void)state;
+	draft(&specs, &n, "auto.cu",
+	      "typedef vendor_half_t floatX;\n"
+	      "__global__ void k(floatX* out, const floatX* in, int n) { out[0] = in[0]; }\n");
+	out = arg(&specs[0], "out");
+	assert_string_equal(out->type, "floatX");
+	assert_true(out->dtype_auto);
+	assert_true(out->tol.abs < 0);
+	assert_int_equal(chk_spec_format(&a, &specs[0]), 0);
+	assert_non_null(strstr(a.ptr, "\ttype = floatX\n\tdtype = auto\n"));
+	assert_null(strstr(a.ptr, "abs ="));
+	assert_int_equal(chk_spec_write(&specs[0], tmp_path(".hipport/checks/auto.k.check")), 0);
+	assert_int_equal(chk_spec_read(&back, tmp_path(".hipport/checks/auto.k.check")), 0);
+	assert_true(back.args[0].dtype_auto && back.args[0].tol.abs < 0);
+	back.comment = specs[0].comment ? strdup(specs[0].comment) : NULL;
+	assert_int_equal(chk_spec_format(&b, &back), 0);
+	assert_string_equal(a.ptr, b.ptr);
+	util_buf_dispose(&a);
+	util_buf_dispose(&b);
+	chk_spec_dispose(&back);
+	free_specs(specs, n);
+}
+
 /* A spec with a mistake: the message names the file and its line. */
 static void expect_error(const char *text, const char *where)
 {
@@ -221,7 +255,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_draft_fp16), cmocka_unit_test(test_draft_float_inout_and_atomics),
 		cmocka_unit_test(test_draft_template), cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_malformed), cmocka_unit_test(test_dtype_auto),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

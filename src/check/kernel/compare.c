@@ -369,3 +369,23 @@ void chk_json_stats(FILE *f, const char *arg, chk_dtype t, const chk_stats *st, 
 	json_pair(f, ", ", "ulp", tol->ulp);
 	fputs("}}", f);
 }
+
+chk_tolerance chk_default_tolerance(chk_dtype t)
+{
+	chk_tolerance tol = { 0, 0, 0 };
+
+	if (t == CHK_F16 || t == CHK_BF16) {
+		tol.abs = 1e-2;
+		tol.rel = 1e-2;
+		tol.ulp = 2;
+	} else if (t == CHK_F32) {
+		tol.abs = 1e-5;
+		tol.rel = 1e-5;
+		tol.ulp = 4;
+	} else if (t == CHK_F64) {
+		tol.abs = 1e-12;
+		tol.rel = 1e-12;
+		tol.ulp = 4;
+	}
+	return tol;
+}

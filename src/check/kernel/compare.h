@@ -51,6 +51,11 @@ typedef struct chk_tolerance {
 	double abs, rel, ulp;
 } chk_tolerance;
 
+/* A dtype's tolerance when the spec gives none: a few units in the last
+ * place, and 1e-2 for the 16-bit floats (the harness's too, for a type
+ * whose dtype only the compiler knows). */
+chk_tolerance chk_default_tolerance(chk_dtype t);
+
 typedef struct chk_stats {
 	size_t count;
 	size_t mismatches;

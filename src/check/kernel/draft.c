@@ -414,7 +414,10 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 				CXType pointee = clang_getPointeeType(t);
 
 				a->role = clang_isConstQualifiedType(pointee) ? CHK_ROLE_IN : CHK_ROLE_OUT;
-				type = chk_type_known_spelling(pointee);
+				/* a type the parse could not see (a typedef of an included
+				 * header): as spelled */
+				if (!(type = chk_spelled_pointee(c, name)))
+					type = chk_type_known_spelling(pointee);
 			} else if (!(type = chk_spelled_type(c, name))) {
 				type = chk_type_known_spelling(t);
 			}
@@ -814,6 +817,10 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 		a->dtype = dt >= 0 ? (chk_dtype)dt : CHK_F32;
 		a->lanes = lanes;
 		a->tol = chk_default_tolerance(a->dtype);
+		/* a type hipport does not know (a typedef of the program's, a
+		 * struct): the compiler's type says the dtype, in the harness */
+		if ((a->dtype_auto = dt < 0 && a->type))
+			a->tol.abs = a->tol.rel = a->tol.ulp = -1;
 		if (u.atomic && !u.subscripted) {
 			a->count = strdup("1");
 		} else if (count_param_of(s, a->name)) {

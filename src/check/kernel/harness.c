@@ -117,9 +117,13 @@ int chk_harness_source(util_buf *b, const chk_spec *s)
 		}
 		util_buf_printf(b, "\t%s *hp_%s = (%s *)hp_buffer(", a->type, a->name, a->type);
 		chk_put_quoted(b, a->name);
-		util_buf_printf(b, ", %zu, (chk_dtype)%d, (size_t)(%s) * %u, %s, %s, %.17g, %.17g, %.17g, %.17g, %.17g);\n",
-				i, (int)a->dtype, a->count, a->lanes, role_constants[a->role], init_constants[a->init],
-				a->init_a, a->init_b, a->tol.abs, a->tol.rel, a->tol.ulp);
+		if (a->dtype_auto) /* the compiler's type says the dtype and the lanes */
+			util_buf_printf(b, ", %zu, hp_dtype_of<%s>(), (size_t)(%s) * hp_lanes_of<%s>()", i, a->type, a->count,
+					a->type);
+		else
+			util_buf_printf(b, ", %zu, (chk_dtype)%d, (size_t)(%s) * %u", i, (int)a->dtype, a->count, a->lanes);
+		util_buf_printf(b, ", %s, %s, %.17g, %.17g, %.17g, %.17g, %.17g);\n", role_constants[a->role],
+				init_constants[a->init], a->init_a, a->init_b, a->tol.abs, a->tol.rel, a->tol.ulp);
 	}
 	/* __device__ variables: set and read back through their device addresses */
 	for (i = 0; i < s->nglobals; i++) {

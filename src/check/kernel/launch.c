@@ -103,6 +103,10 @@ char *chk_type_known_spelling(CXType t)
 
 	if (!spelled || chk_type_dtype(spelled, &lanes) >= 0)
 		return spelled;
+	/* a typedef of a type the parse could not see (typedef __nv_bfloat16
+	 * floatX, with no CUDA headers) is its name: its int is the parser's guess */
+	if (clang_isInvalidDeclaration(clang_getTypeDeclaration(t)))
+		return spelled;
 	/* a typedef (typedef int ctype) is its real type */
 	canonical = chk_type_spelling(clang_getCanonicalType(t));
 	if (canonical && chk_type_dtype(canonical, &lanes) >= 0) {
@@ -208,11 +212,13 @@ static enum CXChildVisitResult collect_locals(CXCursor c, CXCursor parent, CXCli
 	return CXChildVisit_Recurse;
 }
 
-char *chk_spelled_type(CXCursor c, const char *name)
+/* The type an invalid declaration of name spells, with stars pointers
+ * (each "*" left out), qualifiers dropped; NULL for anything else. */
+static char *spelled(CXCursor c, const char *name, unsigned stars)
 {
 	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
 	CXToken *toks = NULL;
-	unsigned n = 0, i;
+	unsigned n = 0, i, seen = 0;
 	util_buf b = UTIL_BUF_INIT;
 	bool plain = true;
 
@@ -223,18 +229,30 @@ char *chk_spelled_type(CXCursor c, const char *name)
 		CXString t = clang_getTokenSpelling(tu, toks[i]);
 		const char *x = clang_getCString(t);
 
-		plain = strcmp(x, "*") && strcmp(x, "&") && strcmp(x, "[") && strcmp(x, "=");
-		if (plain && strcmp(x, name) && strcmp(x, "const") && strcmp(x, "volatile") && strcmp(x, "__restrict__"))
+		seen += strcmp(x, "*") == 0;
+		plain = strcmp(x, "&") && strcmp(x, "[") && strcmp(x, "=") && seen <= stars;
+		if (plain && strcmp(x, "*") && strcmp(x, name) && strcmp(x, "const") && strcmp(x, "volatile") &&
+		    strcmp(x, "__restrict__") && strcmp(x, "__restrict"))
 			util_buf_printf(&b, "%s%s", b.len ? " " : "", x);
 		clang_disposeString(t);
 	}
 	if (toks)
 		clang_disposeTokens(tu, toks, n);
-	if (!plain || !b.len) {
+	if (!plain || seen != stars || !b.len) {
 		util_buf_dispose(&b);
 		return NULL;
 	}
 	return util_buf_detach(&b);
+}
+
+char *chk_spelled_type(CXCursor c, const char *name)
+{
+	return spelled(c, name, 0);
+}
+
+char *chk_spelled_pointee(CXCursor c, const char *name)
+{
+	return spelled(c, name, 1);
 }
 
 static void fn_dispose(fn *f)

@@ -57,6 +57,9 @@ bool chk_is_kernel(CXCursor c);
  * not make it (cudaTextureObject_t or a struct of a header it did not find:
  * clang says int); NULL for a valid declaration, a pointer or an array. */
 char *chk_spelled_type(CXCursor c, const char *name);
+/* ... and the element type of a pointer parameter so declared (floatX of
+ * floatX *out, where floatX comes from a header the parse did not read). */
+char *chk_spelled_pointee(CXCursor c, const char *name);
 
 /* A type as C spells it, without qualifiers or the prelude's namespace. */
 char *chk_type_spelling(CXType t);

@@ -56,26 +56,6 @@ int chk_type_dtype(const char *type, unsigned *lanes)
 	return -1;
 }
 
-chk_tolerance chk_default_tolerance(chk_dtype t)
-{
-	chk_tolerance tol = { 0, 0, 0 };
-
-	if (t == CHK_F16 || t == CHK_BF16) {
-		tol.abs = 1e-2;
-		tol.rel = 1e-2;
-		tol.ulp = 2;
-	} else if (t == CHK_F32) {
-		tol.abs = 1e-5;
-		tol.rel = 1e-5;
-		tol.ulp = 4;
-	} else if (t == CHK_F64) {
-		tol.abs = 1e-12;
-		tol.rel = 1e-12;
-		tol.ulp = 4;
-	}
-	return tol;
-}
-
 static void arg_dispose(chk_arg *a)
 {
 	free(a->name);
@@ -439,6 +419,11 @@ static int arg_key(reader *r, const char *name, const char *var, const char *val
 		return set_string(&a->type, value);
 	}
 	if (strcmp(var, "dtype") == 0) {
+		/* auto: the harness asks the compiler (a typedef of the program's) */
+		if ((a->dtype_auto = strcmp(value, "auto") == 0)) {
+			a->dtype = CHK_U8;
+			return 0;
+		}
 		if ((i = chk_dtype_parse(value)) < 0)
 			return bad(r, section, name, "dtype", "unknown dtype '%s' (f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32 i64 u64)",
 				   value);
@@ -580,7 +565,12 @@ static int settle(reader *r)
 
 			if (chk_type_dtype(a->type, &lanes) < 0 && !line_of(r->text.ptr, "arg", a->name, "dtype"))
 				return bad(r, "arg", a->name, "type",
-					   "type '%s' is not one hipport knows: give its dtype (f32, ...) and lanes", a->type);
+					   "type '%s' is not one hipport knows: give its dtype (f32, ..., or auto) and lanes",
+					   a->type);
+			/* no tolerance given: the dtype's, which the harness knows */
+			if (a->dtype_auto && !line_of(r->text.ptr, "arg", a->name, "abs") &&
+			    !line_of(r->text.ptr, "arg", a->name, "rel") && !line_of(r->text.ptr, "arg", a->name, "ulp"))
+				a->tol.abs = a->tol.rel = a->tol.ulp = -1;
 		}
 	}
 	for (i = 0; i < s->nglobals; i++) {
@@ -745,7 +735,9 @@ int chk_spec_format(util_buf *b, const chk_spec *s)
 			put_marked(b, s, "arg", a->name, "value", a->value);
 			continue;
 		}
-		if (chk_type_dtype(a->type, &lanes) != (int)a->dtype || lanes != a->lanes)
+		if (a->dtype_auto)
+			put_key(b, "dtype", "auto");
+		else if (chk_type_dtype(a->type, &lanes) != (int)a->dtype || lanes != a->lanes)
 			util_buf_printf(b, "\tdtype = %s\n\tlanes = %u\n", chk_dtype_name(a->dtype), a->lanes);
 		put_marked(b, s, i < s->nargs ? "arg" : "global", a->name, "count", a->count);
 		if (a->offset)
@@ -763,7 +755,7 @@ int chk_spec_format(util_buf *b, const chk_spec *s)
 				snprintf(num, sizeof(num), "%s %.9g %.9g", init_names[a->init], a->init_a, a->init_b);
 			put_marked(b, s, i < s->nargs ? "arg" : "global", a->name, "init", num);
 		}
-		if (a->role != CHK_ROLE_IN)
+		if (a->role != CHK_ROLE_IN && !(a->dtype_auto && a->tol.abs < 0))
 			util_buf_printf(b, "\tabs = %.9g\n\trel = %.9g\n\tulp = %.9g\n", a->tol.abs, a->tol.rel, a->tol.ulp);
 	}
 	return util_buf_oom(b) ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;

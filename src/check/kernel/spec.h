@@ -40,6 +40,7 @@ typedef struct chk_arg {
 	char *init_path;   /* ... and as read: the path to open (set by chk_spec_read) */
 	char *init_from;   /* drafting: the recorded file to copy to init_file when the spec is written */
 	size_t bytes;      /* drafting: sizeof the scalar's type, 0 when unknown */
+	bool dtype_auto;   /* dtype = auto: the compiler's type says it (a typedef from the program) */
 } chk_arg;
 
 typedef struct chk_var {  /* a host variable the expressions may use */
@@ -94,8 +95,6 @@ void chk_put_quoted(util_buf *b, const char *s);
 
 /* The dtype and lanes of a C element type (__half2: f16, 2); -1 when unknown. */
 int chk_type_dtype(const char *type, unsigned *lanes);
-/* The default tolerance of a dtype: fp16/bf16 1e-2, fp32 1e-5, fp64 1e-12, integers exact. */
-chk_tolerance chk_default_tolerance(chk_dtype t);
 
 /* Appends an argument or a variable to the spec (strings copied); -1 when out of memory. */
 chk_arg *chk_spec_add_arg(chk_spec *spec, const char *name);
