@@ -62,6 +62,11 @@ for a in "$@"; do
 	proxy:-lhiprand) args="$args -lcurand"; continue ;;
 	proxy:-lhipfft) args="$args -lcufft"; continue ;;
 	proxy:-lhipsolver) args="$args -lcusolver"; continue ;;
+	proxy:-lhipblaslt) args="$args -lcublasLt"; continue ;;
+	proxy:-lrocblas) args="$args -lcublas"; continue ;;
+	proxy:-lrocrand) args="$args -lcurand"; continue ;;
+	proxy:-lhiprtc) args="$args -lnvrtc"; continue ;;
+	proxy:-lMIOpen) args="$args -lcudnn"; continue ;;
 	proxy:-Wl,*)
 		args="$args -Xlinker $(q "${a#-Wl,}")"; continue ;;
 	proxy:-W* | proxy:-f* | proxy:-m* | proxy:-pthread | proxy:-rdynamic)

@@ -22,7 +22,8 @@
 # HIP_PATH, are set, in the environment and as make's command-line variables
 # (MAKEFLAGS), to a root whose bin/ holds the wrappers and whose other
 # directories are the toolkit's.
-# Environment: NVCC, HIPCC, NVCC_ARCH, OFFLOAD_ARCH, HIPPORT_RECORD_MAX (bytes of
+# Environment: NVCC, HIPCC, NVCC_ARCH, OFFLOAD_ARCH, HIPPORT_RECORD_TIMEOUT (seconds a
+# run may take, each; a run stopped there keeps the launches it recorded), HIPPORT_RECORD_MAX (bytes of
 # an allocation kept whole; above it only hashed), HIPPORT_RECORD_STEP=build (build
 # both sides and stop) or run (run what such a step built, here or on another
 # machine that sees the bundle at the same path). In a Slurm array task
@@ -72,6 +73,14 @@ if [ "$step" != run ]; then
 		cp -r "record/$s" "$trees/" || exit 2
 	done
 fi
+
+# a run's time limit, where timeout(1) is there to keep it
+limit=
+case ${HIPPORT_RECORD_TIMEOUT:-} in
+'') ;;
+*[!0-9]*) echo "record: HIPPORT_RECORD_TIMEOUT must be seconds" >&2; exit 2 ;;
+*) command -v timeout >/dev/null 2>&1 && limit="timeout -k 5 $HIPPORT_RECORD_TIMEOUT" ;;
+esac
 
 # the variables a build may name its compiler's root by
 toolkit_vars="CUDA_PATH CUDA_HOME CUDA_DIR CUDA_ROOT CUDA_INSTALL_PATH CUDA_TOOLKIT_ROOT_DIR CUDA_TOOLKIT_PATH ROCM_PATH ROCM_HOME HIP_PATH"
@@ -140,8 +149,8 @@ side() {
 	fi
 	[ -f "$work/$2.built" ] || { echo "record: $2: the build failed: $(tail -n 5 "$work/$2.build.log")" >&2; return 1; }
 	[ "$step" = build ] && return 0
-	(cd "$1/$dir" && eval "$env"' HIPPORT_RECORD_DIR=$work/$2 sh -c "$run"') >"$work/$2.run.log" 2>&1 ||
-		echo "record: $2: the run exited non-zero (its launches up to then are recorded)" >&2
+	(cd "$1/$dir" && eval "$env"' HIPPORT_RECORD_DIR=$work/$2 $limit sh -c "$run"') >"$work/$2.run.log" 2>&1 ||
+		echo "record: $2: the run exited non-zero$([ -n "$limit" ] && echo " or ran past HIPPORT_RECORD_TIMEOUT") (its launches up to then are recorded)" >&2
 	[ -f "$work/$2/launches.log" ] || { echo "record: $2: no launch recorded" >&2; return 1; }
 }
 
@@ -149,7 +158,7 @@ side() {
 again() {
 	[ "$step" = build ] && return 0
 	env=$(toolkit "$ref_cxx") || return 0
-	(cd "$trees/orig/$dir" && eval "$env"' HIPPORT_RECORD_DIR=$work/ref2 sh -c "$run"') >"$work/ref2.run.log" 2>&1 || :
+	(cd "$trees/orig/$dir" && eval "$env"' HIPPORT_RECORD_DIR=$work/ref2 $limit sh -c "$run"') >"$work/ref2.run.log" 2>&1 || :
 }
 
 [ -n "$nvcc" ] || [ "$phase" = port ] || [ "$step" = run ] ||

@@ -79,6 +79,8 @@ truth "harness trees leave data" test ! -e "$b/orig/saxpy-cuda/data/input.txt"
 truth "unrelated directories stay out" test ! -e "$b/orig/other-cuda/Makefile" -a ! -e "$b/record/orig/other-cuda/Makefile"
 truth "original Makefile as written" cmp -s "$repo/saxpy-cuda/Makefile" "$b/record/orig/saxpy-cuda/Makefile"
 expect "port Makefile proposed" "$b/record/port/saxpy-cuda/Makefile" "CC = hipcc"
+# <lib/types.h> is found through the Makefile's -I../include: the harnesses build with it
+expect "harness includes from the build's -I" "$b/bundle.conf" "INCLUDES='include'"
 
 # --- after apply: the original's tree is still the original ---------------
 check "apply" 0 "$hipport" -C "$repo" apply
@@ -146,10 +148,10 @@ check "ref: gencode dropped" 0 sh "$w" ref "$tmp/bin/nvcc" sm_90 -gencode arch=c
 	-gencode=arch=compute_70,code=sm_70 --gpu-architecture sm_80 x.cu
 expect "ref: gencodes replaced" "$tmp/out" "-arch=sm_90 x.cu"
 check "proxy: hipcc flags" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc -O3 -Wall -fPIC --offload-arch=gfx90a \
-	-fgpu-rdc -ffast-math -Wl,-rpath,/x -lhipblas -c k.cpp -o k.o
+	-fgpu-rdc -ffast-math -Wl,-rpath,/x -lhipblas -lhipblaslt -c k.cpp -o k.o
 expect "proxy: through the compat header" "$tmp/out" "-arch=sm_90 -include /inc/hip_compat.h -I/inc -x cu"
 expect "proxy: host flags" "$tmp/out" "-O3 -Xcompiler -Wall -Xcompiler -fPIC"
-expect "proxy: rdc, fast math, linker, library" "$tmp/out" "-rdc=true --use_fast_math -Xlinker -rpath,/x -lcublas -c k.cpp"
+expect "proxy: rdc, fast math, linker, library" "$tmp/out" "-rdc=true --use_fast_math -Xlinker -rpath,/x -lcublas -lcublasLt -c k.cpp"
 truth "proxy: no offload arch" sh -c "! grep -q offload-arch '$tmp/out'"
 check "proxy: link step" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc a.o b.o -o prog
 truth "proxy: objects not taken as CUDA" sh -c "! grep -q -- '-x cu' '$tmp/out'"

@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$out" ] || exit 0
-printf '#!/bin/sh\n[ -n "$HIPPORT_RECORD_DIR" ] && echo "launch 1 twice" >>"$HIPPORT_RECORD_DIR/launches.log"\nexit 0\n' >"$out"
+printf '#!/bin/sh\n[ -n "$HIPPORT_RECORD_DIR" ] && echo "launch 1 twice" >>"$HIPPORT_RECORD_DIR/launches.log"\n[ -n "$FAKE_SLOW" ] && sleep 60\nexit 0\n' >"$out"
 chmod +x "$out"
 EOF
 chmod +x "$tmp/bin/nvcc"
@@ -77,6 +77,12 @@ expect "prebuilt: the port's platform kept" "$r/port/platform" "nvidia-proxy"
 truth "prebuilt: nothing compiled" test "$(wc -l <"$FAKE_LOG")" = "$lines"
 check "prebuilt: again, same result" 0 env PREBUILT=1 JOBS=1 sh "$tmp/b/run.sh"
 truth "prebuilt: a run's launches not doubled" test "$(grep -c . "$r/ref/launches.log")" = 1
+
+# a run past HIPPORT_RECORD_TIMEOUT is stopped, its launches kept
+check "prebuilt: a run that hangs" 0 env PREBUILT=1 JOBS=1 FAKE_SLOW=1 HIPPORT_RECORD_TIMEOUT=1 sh "$tmp/b/run.sh"
+expect "prebuilt: said so" "$tmp/out" "ran past HIPPORT_RECORD_TIMEOUT"
+truth "prebuilt: its launch kept" test -s "$r/port/launches.log"
+check "bad HIPPORT_RECORD_TIMEOUT" 2 env HIPPORT_RECORD_TIMEOUT=soon HIPPORT_RECORD_STEP=run sh "$tmp/b/record.sh" app make ./app
 
 rm -rf "$tmp/b/work"
 check "prebuilt: nothing built is an error" 2 env PREBUILT=1 sh "$tmp/b/run.sh"

@@ -66,6 +66,14 @@ expect "hipCUB is CUB" "$tmp/cub_after/hipcub/block/block_load.hpp" "namespace h
 printf '#include <hipblas/hipblas.h>\nhipblasStatus_t status(void);\n' >"$tmp/blas.hip"
 proxy blas "$tmp/blas.hip"
 expect "the CUDA name of the same spelling" "$tmp/blas/hip_compat.h" "#define hipblasStatus_t cublasStatus_t"
+# a library's include guard (helper_cuda.h's #ifdef CUSPARSEAPI, ported as
+# _HIPSPARSE_H_) is defined where the library is included, not in hip_compat.h
+printf '#ifdef _HIPSPARSE_H_\nstatic const char *name(hipsparseStatus_t s);\n#endif\n' >"$tmp/guard.hip"
+proxy guard "$tmp/guard.hip"
+truth "a guard not in hip_compat.h" sh -c "! grep -q '_HIPSPARSE_H_' '$tmp/guard/hip_compat.h'"
+printf '#include <hipsparse/hipsparse.h>\n' >"$tmp/guard-used.hip"
+proxy guard-used "$tmp/guard-used.hip" "$tmp/guard.hip"
+expect "the guard in the library's stub" "$tmp/guard-used/hipsparse/hipsparse.h" "#define _HIPSPARSE_H_ CUSPARSEAPI"
 # whatever shape a _sync rule's fallback takes, NAME($2...) defines NAME
 mkdir -p "$tmp/rules" && cp "$src"/rules/*.tsv "$tmp/rules/" &&
 	sed -i 's/\t__shfl_up(\$2-)$/\t__shfl_up($2, $3)|__shfl_up($2, $3, $4)/' "$tmp/rules/overrides.tsv" || exit 2

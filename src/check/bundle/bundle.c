@@ -334,6 +334,12 @@ int bundle_write(const char *dir, const bundle_input *in)
 	}
 	chk_checksum(id, b.ptr ? b.ptr : "", b.len);
 	util_buf_clear(&b);
+	/* the harnesses build with the -I directories the program's build names */
+	util_buf_clear(&name);
+	if (in->program)
+		for (i = 0; i < in->program->ndirs; i++)
+			if (strcmp(in->program->dirs[i], ".") != 0 && !strchr(in->program->dirs[i], '\''))
+				util_buf_printf(&name, "%s%s", name.len ? " " : "", in->program->dirs[i]);
 	util_buf_printf(&b,
 			"# hipport check bundle settings, read by run.sh\n"
 			"BUNDLE_ID=%s\n"
@@ -341,8 +347,8 @@ int bundle_write(const char *dir, const bundle_input *in)
 			"DEFAULT_OFFLOAD_ARCH=%s\n"
 			"DEFAULT_BUILD_TIMEOUT=%u\n"
 			"FLAGS=",
-			id, in->includes ? in->includes : "", in->offload_arch ? in->offload_arch : "gfx90a",
-			in->build_timeout ? in->build_timeout : 600);
+			id, in->program ? (name.ptr ? name.ptr : "") : in->includes ? in->includes : "",
+			in->offload_arch ? in->offload_arch : "gfx90a", in->build_timeout ? in->build_timeout : 600);
 	util_process_shell_quote(&b, in->flags ? in->flags : "");
 	util_buf_putc(&b, '\n');
 	if (util_buf_oom(&b) || util_buf_oom(&list) || util_buf_oom(&name)) {

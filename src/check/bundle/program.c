@@ -449,9 +449,8 @@ int bundle_program_collect(bundle_program *out, const bundle_program_input *in)
 		error = scan(&c, p, text.ptr ? text.ptr : "", text.len);
 	}
 done:
-	for (i = 0; i < c.ndirs; i++)
-		free(c.dirs[i]);
-	free(c.dirs);
+	out->dirs = c.dirs;
+	out->ndirs = c.ndirs;
 	util_buf_dispose(&text);
 	util_buf_dispose(&path);
 	if (error < 0)
@@ -494,5 +493,8 @@ void bundle_program_dispose(bundle_program *p)
 	for (i = 0; i < p->n; i++)
 		free(p->files[i].path);
 	free(p->files);
+	for (i = 0; i < p->ndirs; i++)
+		free(p->dirs[i]);
+	free(p->dirs);
 	memset(p, 0, sizeof(*p));
 }

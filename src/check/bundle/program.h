@@ -34,6 +34,9 @@ typedef struct bundle_program {
 	size_t nincludes;
 	bundle_program_file *files; /* in the order found; none of the sources */
 	size_t n;
+	char **dirs; /* the -I directories of the build (check.includes, record commands, Makefiles), from the
+		      * work tree: the harnesses build with them */
+	size_t ndirs;
 } bundle_program;
 
 typedef struct bundle_program_input {
