@@ -60,7 +60,7 @@ check "bundle" 0 "$hipport" -C "$repo" check --bundle "$tmp/bundle"
 harness="$tmp/bundle/harness/prog-main.scale_add.cu"
 expect "harness: an embedded input" "$harness" "static const char hp_input_1[] ="
 expect "harness: loaded into its buffer" "$harness" 'hp_buffer_input("y", 1, (chk_dtype)2, (size_t)(250) * 1, HP_INOUT, hp_input_1, sizeof(hp_input_1) - 1'
-expect "harness: the offset the program passed" "$harness" "hp_y + (4)"
+expect "harness: the offset the program passed" "$harness" "hp_arg_y + (4)"
 cxx=${CXX:-c++}
 if command -v "$cxx" >/dev/null 2>&1; then
 	{

@@ -11,6 +11,7 @@
 #include <git2.h>
 
 #include "check/kernel/draft.h"
+#include "check/kernel/harness.h"
 #include "check/kernel/spec.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -197,6 +198,24 @@ static void test_dtype_auto(void **state)
 	free_specs(specs, n);
 }
 
+/* A buffer named like a harness function (CUDA by Example's buffer) is the
+ * harness's hp_arg_buffer, not a variable that hides hp_buffer(). */
+static void test_harness_names(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+	util_buf h = UTIL_BUF_INIT;
+
+	(void)state;
+	draft(&specs, &n, "histo.cu",
+	      "__global__ void histo(unsigned char *buffer, long size, unsigned int *histo) { histo[buffer[0]] += size; }\n");
+	assert_int_equal(chk_harness_source(&h, &specs[0]), 0);
+	assert_non_null(strstr(h.ptr, "unsigned char *hp_arg_buffer = (unsigned char *)hp_buffer(\"buffer\""));
+	assert_non_null(strstr(h.ptr, ">>>(hp_arg_buffer, size, hp_arg_histo);"));
+	util_buf_dispose(&h);
+	free_specs(specs, n);
+}
+
 /* A spec with a mistake: the message names the file and its line. */
 static void expect_error(const char *text, const char *where)
 {
@@ -256,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_draft_fp16), cmocka_unit_test(test_draft_float_inout_and_atomics),
 		cmocka_unit_test(test_draft_template), cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_malformed), cmocka_unit_test(test_dtype_auto),
+		cmocka_unit_test(test_harness_names),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -107,7 +107,7 @@ int chk_harness_source(util_buf *b, const chk_spec *s)
 		if (a->role == CHK_ROLE_SCALAR)
 			continue;
 		if (a->init == CHK_INIT_FILE) {
-			util_buf_printf(b, "\t%s *hp_%s = (%s *)hp_buffer_input(", a->type, a->name, a->type);
+			util_buf_printf(b, "\t%s *hp_arg_%s = (%s *)hp_buffer_input(", a->type, a->name, a->type);
 			chk_put_quoted(b, a->name);
 			util_buf_printf(b, ", %zu, (chk_dtype)%d, (size_t)(%s) * %u, %s, hp_input_%zu, sizeof(hp_input_%zu) - 1, "
 					   "%.17g, %.17g, %.17g);\n",
@@ -115,7 +115,7 @@ int chk_harness_source(util_buf *b, const chk_spec *s)
 					a->tol.ulp);
 			continue;
 		}
-		util_buf_printf(b, "\t%s *hp_%s = (%s *)hp_buffer(", a->type, a->name, a->type);
+		util_buf_printf(b, "\t%s *hp_arg_%s = (%s *)hp_buffer(", a->type, a->name, a->type);
 		chk_put_quoted(b, a->name);
 		if (a->dtype_auto) /* the compiler's type says the dtype and the lanes */
 			util_buf_printf(b, ", %zu, hp_dtype_of<%s>(), (size_t)(%s) * hp_lanes_of<%s>()", i, a->type, a->count,
@@ -142,7 +142,7 @@ int chk_harness_source(util_buf *b, const chk_spec *s)
 	util_buf_printf(b, "\t%s%s%s%s<<<dim3(%s), dim3(%s), %s, 0>>>(", s->kernel, s->templ ? "<" : "",
 			s->templ ? s->templ : "", s->templ ? ">" : "", s->grid, s->block, s->shared ? s->shared : "0");
 	for (i = 0; i < s->nargs; i++) {
-		util_buf_printf(b, "%s%s%s", i ? ", " : "", s->args[i].role == CHK_ROLE_SCALAR ? "" : "hp_",
+		util_buf_printf(b, "%s%s%s", i ? ", " : "", s->args[i].role == CHK_ROLE_SCALAR ? "" : "hp_arg_",
 				s->args[i].name);
 		/* a pointer into the allocation, as the program passed it */
 		if (s->args[i].role != CHK_ROLE_SCALAR && s->args[i].offset)

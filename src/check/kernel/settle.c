@@ -391,7 +391,7 @@ static void probe_spec(probe *pr, settling *st, size_t k)
 			break;
 		case P_COUNT:
 			probe_line(pr, k, &j, i, true);
-			util_buf_printf(&pr->text, "\t%s *hp_%s = nullptr;\n", a->type, a->name);
+			util_buf_printf(&pr->text, "\t%s *hp_arg_%s = nullptr;\n", a->type, a->name);
 			probe_line(pr, k, &j, i, false);
 			util_buf_printf(&pr->text, "\t(void)(size_t)(%s);\n", a->count);
 			break;
@@ -417,7 +417,7 @@ static void probe_spec(probe *pr, settling *st, size_t k)
 					s->kernel, s->templ ? "<" : "", s->templ ? s->templ : "", s->templ ? ">" : "");
 			for (m = 0; m < s->nargs; m++)
 				util_buf_printf(&pr->text, "%s%s%s", m ? ", " : "",
-						s->args[m].role == CHK_ROLE_SCALAR ? "" : "hp_", s->args[m].name);
+						s->args[m].role == CHK_ROLE_SCALAR ? "" : "hp_arg_", s->args[m].name);
 			util_buf_puts(&pr->text, ");\n");
 			break;
 		}
