@@ -101,8 +101,10 @@ cat >"$unity/app/main.cu" <<'EOF'
 typedef float fp;
 #define SCALE 2
 #include "work.cu"
+#include "halve.cuh"
 int main() { return run(); }
 EOF
+printf '__global__ void halve(fp *x) { x[threadIdx.x] /= SCALE; }\n' >"$unity/app/halve.cuh"
 printf '#include "kernel.cu"\nstatic int run(void) { return 0; }\n' >"$unity/app/work.cu"
 cat >"$unity/app/kernel.cu" <<'EOF'
 __global__ void twice(fp *x, int n)
@@ -113,10 +115,12 @@ __global__ void twice(fp *x, int n)
 EOF
 (cd "$unity" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm unity) || exit 2
 check "unity: draft" 0 "$hipport" -C "$unity" check draft app/kernel.cu
+check "unity: draft a header's kernel" 0 "$hipport" -C "$unity" check draft app/halve.cuh
 check "unity: bundle" 0 "$hipport" -C "$unity" check bundle "$tmp/ub"
 expect "unity: the harness includes the file that compiles the kernel" "$tmp/ub/harness/app-kernel.twice.cu" '#include "app/main.cu"'
 truth "unity: the spec keeps its source" grep -q "^app-kernel.twice	app/kernel.cu	" "$tmp/ub/checks.list"
 expect "unity: and a harness of the file alone" "$tmp/ub/harness/app-kernel.twice.alone.cu" '#include "app/kernel.cu"'
+expect "unity: a header's kernel in its includer too" "$tmp/ub/harness/app-halve.halve.cu" '#include "app/main.cu"'
 # run.sh takes the file alone, on both sides, when the including file does
 # not build (a stand-in nvcc that fails on any harness but the .alone one)
 mkdir -p "$tmp/fake" || exit 2

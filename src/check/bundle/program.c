@@ -460,16 +460,14 @@ done:
 
 const char *bundle_program_unit(const bundle_program *p, const char *source)
 {
-	static const char *const headers[] = { ".h", ".hh", ".hpp", ".hxx", ".cuh", ".inc", ".inl", NULL };
-	const char *unit = source, *dot = strrchr(source, '.');
+	const char *unit = source;
 	size_t i, depth;
 
-	/* a header is compiled wherever it is included, as itself; a .cu or .c
-	 * that another file includes is a unity build's part */
-	for (i = 0; dot && headers[i]; i++)
-		if (strcmp(dot, headers[i]) == 0)
-			return source;
-	/* up the first includer each time; a cycle of includes ends at the bound */
+	/* a kernel's file that another includes (a .cu of a unity build, a
+	 * .cuh after the includer's helpers: cuda-samples' fastWalshTransform
+	 * uses helper_cuda.h's getLastCudaError) is compiled in its first
+	 * includer, up the first includer each time; run.sh falls back to the
+	 * file alone when that does not build. A cycle ends at the bound. */
 	for (depth = 0; depth < 64; depth++) {
 		for (i = 0; i < p->nincludes && strcmp(p->includes[i].to, unit) != 0; i++)
 			;
