@@ -26,7 +26,7 @@ fi
 # q WORD: WORD quoted for eval
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 
-args= skip= sources=0 objects=0 lang= output=
+args= skip= sources=0 objects=0 lang= output= device=
 for a in "$@"; do
 	if [ -n "$skip" ]; then
 		skip=
@@ -79,7 +79,11 @@ for a in "$@"; do
 	case $a in
 	-o) output=1 ;;
 	-*) ;;
-	*.cu | *.hip | *.cpp | *.cc | *.cxx | *.c | *.C) sources=$((sources + 1)) ;;
+	*.cu | *.hip) sources=$((sources + 1)) device=1 ;;
+	*.cpp | *.cc | *.cxx | *.c | *.C)
+		sources=$((sources + 1))
+		# device code in a C++ file: HIP code, as hipcc takes it
+		grep -qE '__global__|__device__|<<<|hipLaunchKernelGGL' "$a" 2>/dev/null && device=1 ;;
 	*.o | *.a | *.so) objects=$((objects + 1)) ;;
 	esac
 	args="$args $(q "$a")"
@@ -94,9 +98,11 @@ ref)
 amd)
 	eval "exec \"\$cc\" --offload-arch=\"\$arch\" $args" ;;
 proxy)
-	# hipcc compiles every source as HIP; nvcc only .cu, unless told
+	# hipcc compiles every source as HIP; nvcc only .cu, unless told: a C++
+	# file with device code is told, one without stays C++ (nvcc's device
+	# math functions, umin and the like, would meet its own host ones)
 	x=
-	[ -z "$lang" ] && [ "$sources" -gt 0 ] && [ "$objects" -eq 0 ] && x="-x cu"
+	[ -z "$lang" ] && [ -n "$device" ] && [ "$objects" -eq 0 ] && x="-x cu"
 	eval "exec \"\$cc\" \${arch:+-arch=\"\$arch\"} -include \"\$include/hip_compat.h\" -I\"\$include\" $x $args" ;;
 *)
 	echo "compiler.sh: mode must be ref, proxy or amd, not $mode" >&2
