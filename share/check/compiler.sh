@@ -79,7 +79,8 @@ for a in "$@"; do
 	case $a in
 	-o) output=1 ;;
 	-*) ;;
-	*.cu | *.hip) sources=$((sources + 1)) device=1 ;;
+	*.cu) sources=$((sources + 1)) ;;
+	*.hip) sources=$((sources + 1)) device=1 ;;
 	*.cpp | *.cc | *.cxx | *.c | *.C)
 		sources=$((sources + 1))
 		# device code in a C++ file: HIP code, as hipcc takes it
@@ -98,9 +99,10 @@ ref)
 amd)
 	eval "exec \"\$cc\" --offload-arch=\"\$arch\" $args" ;;
 proxy)
-	# hipcc compiles every source as HIP; nvcc only .cu, unless told: a C++
-	# file with device code is told, one without stays C++ (nvcc's device
-	# math functions, umin and the like, would meet its own host ones)
+	# hipcc compiles every source as HIP; nvcc only .cu, unless told: a .hip
+	# or a C++ file with device code is told, a command of .cu and host C++
+	# files is not (nvcc's device math functions, umin and the like, would
+	# meet a host file's own)
 	x=
 	[ -z "$lang" ] && [ -n "$device" ] && [ "$objects" -eq 0 ] && x="-x cu"
 	eval "exec \"\$cc\" \${arch:+-arch=\"\$arch\"} -include \"\$include/hip_compat.h\" -I\"\$include\" $x $args" ;;

@@ -98,6 +98,7 @@ unity=$tmp/unity
 mkdir -p "$unity/app" || exit 2
 cat >"$unity/app/main.cu" <<'EOF'
 #include <cuda_runtime.h>
+#include <cublas_v2.h>
 typedef float fp;
 #define SCALE 2
 #include "work.cu"
@@ -126,12 +127,12 @@ expect "unity: a header's kernel in its includer too" "$tmp/ub/harness/app-halve
 mkdir -p "$tmp/fake" || exit 2
 cat >"$tmp/fake/nvcc" <<'EOF'
 #!/bin/sh
-out= src=
+out= src= all="$*"
 while [ $# -gt 0 ]; do
 	case $1 in -o) out=$2; shift ;; *.cu) src=$1 ;; esac
 	shift
 done
-echo "$src" >>"${FAKE_LOG:?}"
+echo "$src $all" >>"${FAKE_LOG:?}"
 case $src in *.alone.cu) ;; *) echo "$src(1): error: identifier \"cudaThreadSynchronize\" is undefined"; exit 2 ;; esac
 printf '#!/bin/sh\nexit 0\n' >"$out" && chmod +x "$out"
 EOF
@@ -140,6 +141,8 @@ check "unity: run.sh falls back" 0 env NVCC="$tmp/fake/nvcc" FAKE_LOG="$tmp/fake
 	NVCC_ARCH=sm_90 BUILD_ONLY=1 RECORD=0 sh "$tmp/ub/run.sh"
 truth "unity: built from the file alone" grep -q '"built, not run' "$tmp/ub/results.json"
 truth "unity: the port built alone too" sh -c "tail -n 1 '$tmp/fake.log' | grep -q 'alone.cu'"
+# the harness links what the program's headers stand for (cublas_v2.h: -lcublas)
+expect "unity: the libraries of the program's headers" "$tmp/fake.log" "-lcublas"
 truth "unity: the reference's first try kept" test -f "$tmp/ub/work/log/app-kernel.twice.ref-build.unit"
 
 # --- the compiler wrapper: each side built for the machine's GPU ------------
@@ -162,6 +165,8 @@ truth "proxy: no offload arch" sh -c "! grep -q offload-arch '$tmp/out'"
 # a C++ file without device code stays C++ (cuda-samples' mergeSort_host.cpp has its own umin)
 check "proxy: a host file" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc -c "$tmp/host.cpp" -o host.o
 truth "proxy: a host file not taken as CUDA" sh -c "! grep -q -- '-x cu' '$tmp/out'"
+check "proxy: .cu and host files" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc main.cu "$tmp/host.cpp" -o prog
+truth "proxy: nvcc tells them apart" sh -c "! grep -q -- '-x cu' '$tmp/out'"
 check "proxy: link step" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc a.o b.o -o prog
 truth "proxy: objects not taken as CUDA" sh -c "! grep -q -- '-x cu' '$tmp/out'"
 check "amd: offload arch replaced" 0 sh "$w" amd "$tmp/bin/nvcc" gfx942 --offload-arch=gfx90a -c k.hip
