@@ -40,38 +40,7 @@ CU
 cp "$repo/a.cu" "$tmp/a.orig.cu"
 "$hipport" translate --target-hip=5.2 "$tmp/a.orig.cu" >"$tmp/a.port.cu" 2>/dev/null || exit 2
 
-# wait_for TEXT: until the pane shows TEXT, every proposal made (no
-# "proposals N/M" line under the file list), 10 s at most
-wait_for() {
-	n=0
-	while [ $n -lt 100 ]; do
-		tmux -S "$sock" capture-pane -p -t review >"$tmp/pane" 2>/dev/null && grep -qF -- "$1" "$tmp/pane" &&
-			! grep -qE "^ proposals [0-9]+/[0-9]+" "$tmp/pane" && return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
-# wait_gone: until the session has ended (10 s at most)
-wait_gone() {
-	n=0
-	while [ $n -lt 100 ] && tmux -S "$sock" has-session -t review 2>/dev/null; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-}
-
-# start [ARG...]: hipport review ARG... in a new tmux session
-start() {
-	tmux -S "$sock" new-session -d -s review -x 200 -y 50 \
-		"cd '$repo' && TERM=xterm-256color '$hipport' review --target-hip=5.2 $*; sleep 1"
-}
-# keys KEY...: sent one at a time
-keys() {
-	for key in "$@"; do
-		tmux -S "$sock" send-keys -t review "$key"
-	done
-}
+. "$src/tests/tui/tmux-lib.sh"
 
 start
 truth "review started" wait_for "original (CUDA)"
