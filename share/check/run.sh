@@ -135,24 +135,30 @@ print(" ".join(["-I" + p for p in shim + c.include_paths()] +
       (["-lc10_hip", "-ltorch_hip"] if torch.version.hip else []) + pylink))' "$(pwd)/$work/torch-shim" 2>/dev/null) ||
 		echo "run.sh: the sources use PyTorch, but ${PYTHON:-python3} cannot import torch: its headers are not found" >&2
 fi
-# the libraries the sources' headers stand for: a harness compiles the
-# program's file and links what its calls need (cuBLAS for llm.c's matmuls)
+# libs_of TREE HARNESS PATTERN LIB...: the libraries the headers of the file
+# a harness compiles stand for (that file and the files it includes by quotes):
+# it links what that file's calls need (cuBLAS for llm.c's matmuls), and no
+# library another file of the program uses, which may not be installed
 libs_of() {
-	tree=$1
-	shift
+	tree=$1 unit=$(sed -n 's/^#include "\(.*\)"$/\1/p' "$2" | head -n 1)
+	shift 2
+	[ -n "$unit" ] && [ -f "$tree/$unit" ] || return 0
+	files="$tree/$unit $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(.*\)".*/\1/p' "$tree/$unit" |
+		while read -r f; do [ -f "$(dirname "$tree/$unit")/$f" ] && printf '%s ' "$(dirname "$tree/$unit")/$f"; done)"
 	while [ $# -ge 2 ]; do
-		grep -rqE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]$1" "$tree" 2>/dev/null && printf ' %s' "$2"
+		# shellcheck disable=SC2086
+		grep -qE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]$1" $files 2>/dev/null && printf ' %s' "$2"
 		shift 2
 	done
 }
-cuda_libs=
-hip_libs=
-if [ "$prebuilt" != 1 ]; then
-	cuda_libs=$(libs_of orig 'cublas(_v2|_api)?\.h' -lcublas 'cublasLt\.h' -lcublasLt 'curand' -lcurand \
-		'cusparse' -lcusparse 'cufft' -lcufft 'cusolver' -lcusolver 'nvrtc\.h' -lnvrtc 'cuda\.h' -lcuda)
-	hip_libs=$(libs_of port 'hipblas/hipblas\.h' -lhipblas 'hipblaslt' -lhipblaslt 'hiprand' -lhiprand \
-		'hipsparse' -lhipsparse 'hipfft' -lhipfft 'hipsolver' -lhipsolver 'rocblas' -lrocblas 'hip/hiprtc\.h' -lhiprtc)
-fi
+cuda_libs() {
+	libs_of orig "$1" 'cublas(_v2|_api)?\.h' -lcublas 'cublasLt\.h' -lcublasLt 'curand' -lcurand 'cusparse' -lcusparse \
+		'cufft' -lcufft 'cusolver' -lcusolver 'nvrtc\.h' -lnvrtc 'cuda\.h' -lcuda
+}
+hip_libs() {
+	libs_of port "$1" 'hipblas/hipblas\.h' -lhipblas 'hipblaslt' -lhipblaslt 'hiprand' -lhiprand 'hipsparse' -lhipsparse \
+		'hipfft' -lhipfft 'hipsolver' -lhipsolver 'rocblas' -lrocblas 'hip/hiprtc\.h' -lhiprtc
+}
 
 # checks built and run side by side (each compiler run is one process)
 jobs=${JOBS:-$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
@@ -310,7 +316,7 @@ build_ref() {
 	# shellcheck disable=SC2046
 	limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=0 -include record/cuda_legacy.h \
 		-include proxy/include/hip_compat.h -Iproxy/include $(includes orig) $flags ${NVCC_FLAGS:-} $nvcc_gc \
-		-o "$work/bin/ref.$name" "$1" $torch_flags $cuda_libs </dev/null >"$log.ref-build" 2>&1
+		-o "$work/bin/ref.$name" "$1" $torch_flags $(cuda_libs "$1") </dev/null >"$log.ref-build" 2>&1
 }
 
 # judge_port: runs the port of the check check_one is at, against ref_dir
@@ -412,7 +418,7 @@ check_one() {
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$hipcc" -std=c++17 --offload-arch="$offload_arch" -DHIPPORT_PLATFORM_ID=2 \
 			$(includes port) $flags ${HIPCC_FLAGS:-} $hipcc_gc -o "$work/bin/port.$name" -x hip "$harness" \
-			$torch_flags $hip_libs </dev/null >"$log.port-build" 2>&1; then
+			$torch_flags $(hip_libs "$harness") </dev/null >"$log.port-build" 2>&1; then
 			port_bin=$work/bin/port.$name
 		else
 			port_why="port build failed ($(why $? "$build_timeout")): $(tail_of "$log.port-build")"
@@ -421,7 +427,7 @@ check_one() {
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=1 \
 			-include proxy/include/hip_compat.h -Iproxy/include $(includes port) $flags ${NVCC_FLAGS:-} $nvcc_gc \
-			-o "$work/bin/port.$name" "$harness" $torch_flags $cuda_libs </dev/null >"$log.port-build" 2>&1; then
+			-o "$work/bin/port.$name" "$harness" $torch_flags $(cuda_libs "$harness") </dev/null >"$log.port-build" 2>&1; then
 			port_bin=$work/bin/port.$name
 		else
 			port_why="port build failed ($(why $? "$build_timeout")): $(tail_of "$log.port-build")"
