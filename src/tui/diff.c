@@ -140,33 +140,22 @@ static bool shown_lines(tui_view *view, size_t *first, size_t *last)
 	return *first != 0;
 }
 
-/* Scrolls to the row of line (1-based) of the file as the working tree
- * holds it, the cursor on its hunk; false when there is none. */
-static bool show_tree_line(tui_view *view, size_t line)
-{
-	diff_state *st = tui_view_state(view);
-	tui_model *m = tui_view_model(view);
-	tui_file *f = tui_model_current(m);
-	diff_row *rows;
-	size_t n, i;
+/* Which numbering of the rows a line is in: the file as the working tree
+ * holds it, the original, or the proposal (not of an edit). */
+typedef enum line_side { SIDE_TREE, SIDE_ORIGINAL, SIDE_PROPOSAL } line_side;
 
-	if (!f || !line || !(rows = rows_of(f, &n)))
-		return false;
-	for (i = 0; i < n && rows[i].tree_no != line; i++)
-		;
-	if (i < n) {
-		tui_view_focus(view);
-		st->top = i > 2 ? i - 2 : 0;
-		if (rows[i].hunk >= 0)
-			m->hunk = (size_t)rows[i].hunk;
-	}
-	free(rows);
-	return i < n;
+static bool row_has(const tui_file *f, const diff_row *r, size_t line, line_side side)
+{
+	if (side == SIDE_TREE)
+		return r->tree_no == line;
+	if (side == SIDE_ORIGINAL)
+		return r->old_no == line;
+	return r->new_no == line && !(r->hunk >= 0 && is_edited(f, r->hunk));
 }
 
-/* Scrolls to the row of line (1-based) of the original, or of the proposal
- * (not of an edit), the diff focused and the cursor on its hunk. */
-static bool show_row(tui_view *view, size_t line, bool original)
+/* Scrolls to the row of line (1-based) on side, the diff focused and the
+ * cursor on its hunk; false when there is none. */
+static bool show_line(tui_view *view, size_t line, line_side side)
 {
 	diff_state *st = tui_view_state(view);
 	tui_model *m = tui_view_model(view);
@@ -176,10 +165,8 @@ static bool show_row(tui_view *view, size_t line, bool original)
 
 	if (!f || !line || !(rows = rows_of(f, &n)))
 		return false;
-	for (i = 0; i < n; i++)
-		if (original ? rows[i].old_no == line
-			     : rows[i].new_no == line && !(rows[i].hunk >= 0 && is_edited(f, rows[i].hunk)))
-			break;
+	for (i = 0; i < n && !row_has(f, &rows[i], line, side); i++)
+		;
 	if (i < n) {
 		tui_view_focus(view);
 		st->top = i > 2 ? i - 2 : 0;
@@ -568,9 +555,9 @@ static tui_handled request(tui_view *view, tui_request *req)
 			tui_core_message(tui_view_core(view), "not found: %s", req->text);
 		return TUI_DONE;
 	case TUI_REQUEST_SHOW_LINE:
-		return show_tree_line(view, req->line) ? TUI_DONE : TUI_PASS;
+		return show_line(view, req->line, SIDE_TREE) ? TUI_DONE : TUI_PASS;
 	case TUI_REQUEST_SHOW_ROW:
-		return show_row(view, req->line, req->original) ? TUI_DONE : TUI_PASS;
+		return show_line(view, req->line, req->original ? SIDE_ORIGINAL : SIDE_PROPOSAL) ? TUI_DONE : TUI_PASS;
 	case TUI_REQUEST_SCOPE:
 		req->focused = tui_view_focused(view);
 		shown_lines(view, &req->first, &req->last);
