@@ -20,23 +20,7 @@
 #include "util/error.h"
 #include "util/file.h"
 
-static char tmp[4096];
-
-static const char *tmp_path(const char *name)
-{
-	static char path[4][4200];
-	static int k;
-
-	k = (k + 1) % 4;
-	snprintf(path[k], sizeof(path[k]), "%s/%s", tmp, name);
-	return path[k];
-}
-
-static void write_bytes(const char *name, const void *data, size_t len)
-{
-	assert_int_equal(util_file_make_parents(tmp_path(name)), 0);
-	assert_int_equal(util_file_write_fast(tmp_path(name), data, len), 0);
-}
+#include "tmpdir.h"
 
 static const chk_arg *arg(const chk_spec *s, const char *name)
 {

@@ -18,21 +18,7 @@
 #include "util/error.h"
 #include "util/file.h"
 
-static char tmp[4096];
-
-static const char *tmp_path(const char *name)
-{
-	static char path[4200];
-
-	snprintf(path, sizeof(path), "%s/%s", tmp, name);
-	return path;
-}
-
-static void write_text(const char *name, const char *text)
-{
-	assert_int_equal(util_file_make_parents(tmp_path(name)), 0);
-	assert_int_equal(util_file_write_fast(tmp_path(name), text, strlen(text)), 0);
-}
+#include "tmpdir.h"
 
 static void test_config_defaults(void **state)
 {
