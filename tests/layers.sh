@@ -20,12 +20,14 @@ allowed() {
 }
 # check/'s rooms, each on the ones before it: the toolchain's facts, kernel
 # checks (specs, harnesses, comparison), record-and-compare, bundles (which
-# carry both), Slurm (which runs bundles)
+# carry both), Slurm (which runs bundles), and the GPU code in built files
+# (binary, on the toolchain's archs)
 room_allowed() {
 	case $1 in
 	toolchain) echo "toolchain" ;;
 	kernel) echo "kernel toolchain" ;;
 	record) echo "record kernel toolchain" ;;
+	binary) echo "binary toolchain" ;;
 	bundle) echo "bundle record kernel toolchain" ;;
 	slurm) echo "slurm bundle record kernel toolchain" ;;
 	*) echo "?" ;;
