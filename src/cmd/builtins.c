@@ -1,5 +1,6 @@
 /* The command table, in alphabetical order. */
 #include "cmd/cmd.h"
+#include "cmd/doctor_binary.h"
 
 const cmd_builtin cmd_builtins[] = {
 	{ .name = "apply", .run = cmd_apply,
@@ -43,13 +44,19 @@ const cmd_builtin cmd_builtins[] = {
 	  .usage = "diff [PATH...] [--fix=ID,...|all]",
 	  .summary = "Print unified diffs of the proposed ports (directories are walked: tracked and\n"
 		     "untracked, not ignored, files inside a git repository)." },
-	{ .name = "doctor", .run = cmd_doctor, .options = CMD_OPT_FORMAT | CMD_OPT_ARCH,
-	  .usage = "doctor [--offload-arch=gfxNNN] [--format text|json]",
+	{ .name = "doctor", .run = cmd_doctor, .options = CMD_OPT_FORMAT | CMD_OPT_ARCH | CMD_OPT_BINARY,
+	  .usage = "doctor [--offload-arch=gfxNNN] [--format text|json]\n"
+		   "       doctor --binary FILE... [--gpu ARCH]... [--format text|json]",
 	  .summary = "Report the toolchains (hipcc and its HIP, the clang behind it and the archs it knows,\n"
 		     "nvcc and its CUDA, rocminfo), the GPUs and their archs, the environment variables that\n"
 		     "choose code for a GPU, the offload arch (--offload-arch, else check.offloadArch of\n"
 		     ".hipport/config, else the AMD GPU found), and ENV findings with advice (docs/doctor.md).\n"
-		     "Exit 1 if a finding is an error." },
+		     "--binary lists the code objects of built files (HIP executables, shared libraries such as\n"
+		     "PyTorch extensions, objects, .hsaco code objects) with their target ids, and says which one\n"
+		     "each GPU (--gpu, else those found) loads under HIP_VISIBLE_DEVICES, HSA_OVERRIDE_GFX_VERSION\n"
+		     "and HSA_XNACK, and which archs of PYTORCH_ROCM_ARCH are missing.\n"
+		     "Exit 1 if a finding is an error (--binary: a file no GPU in use can run); 2 for bad\n"
+		     "options or a file that is not a HIP binary." },
 	{ .name = "explain", .run = cmd_explain, .options = 0,
 	  .usage = "explain [ID...]",
 	  .summary = "Print the catalog entry of a finding id (what it means on AMD GPUs, what to do),\n"

@@ -1,6 +1,6 @@
 /* hipport doctor [--offload-arch=gfxNNN] [--format text|json]: the
  * toolchains, the GPUs, the environment, the offload arch, and the ENV
- * findings with advice. */
+ * findings with advice. --binary FILE... is doctor_binary.c's. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include "analyze/finding.h"
 #include "check/toolchain/env.h"
 #include "cmd/cmd.h"
+#include "cmd/doctor_binary.h"
 #include "cmd/scan.h"
 #include "util/error.h"
 #include "vcs/config.h"
@@ -209,6 +210,10 @@ int cmd_doctor(cmd_context *ctx)
 
 	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0)
 		return cmd_fail(CMD_EXIT_USAGE, "doctor: --format must be text or json, not '%s'", format);
+	if (cmd_doctor_binary_mode())
+		return cmd_doctor_binary(ctx);
+	if (cmd_doctor_gpus(&i) && i)
+		return cmd_fail(CMD_EXIT_USAGE, "doctor: --gpu goes with --binary FILE...");
 	if (ctx->nargs)
 		return cmd_fail(CMD_EXIT_USAGE, "doctor: takes no arguments ('%s')", ctx->args[0]);
 	memset(&d, 0, sizeof(d));

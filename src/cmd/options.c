@@ -11,6 +11,7 @@
 #include "check/toolchain/toolchain.h"
 #include "util/file.h"
 #include "cmd/cmd.h"
+#include "cmd/doctor_binary.h"
 #include "util/error.h"
 
 typedef struct option_spec {
@@ -65,6 +66,10 @@ static const option_spec options[] = {
 	{ "timeout", 0, true, CMD_OPT_CHECK, "seconds one check's run may take (default: the spec's, 60)" },
 	{ "offload-arch", 0, true, CMD_OPT_ARCH,
 	  "the AMD GPU arch to build for, gfxNNN[:xnack+|-] (default: check.offloadArch, else the GPU found)" },
+	{ "binary", 0, false, CMD_OPT_BINARY,
+	  "list the GPU code objects of the named files (executables, libraries, objects, .hsaco) and compare them with the GPUs" },
+	{ "gpu", 0, true, CMD_OPT_BINARY,
+	  "with --binary: a GPU to compare with, gfxNNN[:xnack+|-] (repeatable; default: the GPUs found)" },
 	{ "message", 'm', true, CMD_OPT_COMMIT, "the commit's summary line (default: Port N files to HIP)" },
 	{ "branch", 0, true, CMD_OPT_COMMIT, "commit on a new branch NAME made from HEAD (and check it out)" },
 	{ "force", 0, false, CMD_OPT_COMMIT, "commit files whose checks did not pass, and say so in the message" },
@@ -84,6 +89,22 @@ static const char *from_record;
 const char *cmd_check_from_record(void)
 {
 	return from_record;
+}
+
+/* doctor --binary and its --gpu values, likewise read only by doctor. */
+static bool doctor_binary;
+static const char *doctor_gpus[CMD_DOCTOR_MAX_GPUS];
+static size_t ndoctor_gpus;
+
+bool cmd_doctor_binary_mode(void)
+{
+	return doctor_binary;
+}
+
+const char *const *cmd_doctor_gpus(size_t *count)
+{
+	*count = ndoctor_gpus;
+	return doctor_gpus;
 }
 
 int cmd_fail(int code, const char *fmt, ...)
@@ -284,6 +305,16 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 			return cmd_fail(CMD_EXIT_USAGE, "--offload-arch: %s", util_error_last());
 		ctx->offload_arch = value;
 		ctx->port.offload_arch = value;
+	} else if (strcmp(o->name, "binary") == 0) {
+		doctor_binary = true;
+	} else if (strcmp(o->name, "gpu") == 0) {
+		tc_arch arch;
+
+		if (tc_arch_parse(&arch, value) < 0)
+			return cmd_fail(CMD_EXIT_USAGE, "--gpu: %s", util_error_last());
+		if (ndoctor_gpus == CMD_DOCTOR_MAX_GPUS)
+			return cmd_fail(CMD_EXIT_USAGE, "--gpu: at most %d GPUs", CMD_DOCTOR_MAX_GPUS);
+		doctor_gpus[ndoctor_gpus++] = value;
 	} else if (strcmp(o->name, "no-mouse") == 0) {
 		ctx->mouse = false;
 	} else if (strcmp(o->name, "no-color") == 0) {
