@@ -4,7 +4,9 @@
 #include <git2.h>
 #include <unistd.h>
 
+#include "check/toolchain/root.h"
 #include "cmd/cmd.h"
+#include "util/error.h"
 
 static void print_usage(FILE *out)
 {
@@ -52,6 +54,8 @@ int main(int argc, char **argv)
 			break;
 	if (!b->name)
 		return cmd_fail(CMD_EXIT_USAGE, "'%s' is not a hipport command (see 'hipport --help')", argv[i]);
+	if (tc_root_activate() < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 	git_libgit2_init();
 	port_lexer_global_init();
 	memset(&ctx, 0, sizeof(ctx));

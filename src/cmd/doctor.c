@@ -7,6 +7,7 @@
 
 #include "analyze/finding.h"
 #include "check/toolchain/env.h"
+#include "check/toolchain/root.h"
 #include "cmd/cmd.h"
 #include "cmd/doctor_binary.h"
 #include "cmd/scan.h"
@@ -45,6 +46,8 @@ static void print_text(const doctor *d, bool color)
 
 	printf("%sToolchains%s\n", bold, reset);
 	print_tool("hipcc", tc->hipcc, "", NULL);
+	if (tc_root_holds(tc->hipcc))
+		printf("  %-10s %s (HIPPORT_ROCM_ROOT, made by tools/rocm-root)\n", "root", tc_root_dir());
 	if (tc->hip_version)
 		printf("  %-10s %s (%s)\n", "HIP", tc->hip_version, tc->hip_version_from);
 	printf("  %-10s %s\n", "platform", tc->hip_platform ? tc->hip_platform : "unknown");

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check/toolchain/arch.h"
+#include "check/toolchain/root.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -497,7 +498,12 @@ static int detect_hip(tc_toolchain *tc)
 				return error;
 		}
 	}
-	if (tc->hipcc && (error = find_hipcc_clang(tc)) < 0)
+	/* a root's hipcc runs the root's clang: the wrapper beside it */
+	if (tc_root_holds(tc->hipcc) && (dir = dir_of(tc->hipcc))) {
+		tc->clang = executable_in(dir, "clang");
+		free(dir);
+	}
+	if (tc->hipcc && !tc->clang && (error = find_hipcc_clang(tc)) < 0)
 		return error;
 	if (!tc->clang)
 		tc->clang = executable_in(getenv("HIP_CLANG_PATH"), "clang");
