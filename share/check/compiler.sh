@@ -97,7 +97,8 @@ ref)
 	[ "$sources" -gt 0 ] && legacy="-include $(q "$(dirname "$0")/cuda_legacy.h")"
 	eval "exec \"\$cc\" \${arch:+-arch=\"\$arch\"} $args $legacy" ;;
 amd)
-	eval "exec \"\$cc\" --offload-arch=\"\$arch\" $args" ;;
+	# HIP 6.2 to 6.4 declare the _sync warp builtins a port calls only with it (7.0 always)
+	eval "exec \"\$cc\" --offload-arch=\"\$arch\" -DHIP_ENABLE_WARP_SYNC_BUILTINS $args" ;;
 proxy)
 	# hipcc compiles every source as HIP; nvcc only .cu, unless told: a .hip
 	# or a C++ file with device code is told, a command of .cu and host C++

@@ -228,6 +228,8 @@ emit() {
 # them, so the linker drops what main does not reach instead of failing on it
 nvcc_gc="-Xcompiler -ffunction-sections -Xlinker --gc-sections"
 hipcc_gc="-ffunction-sections -Wl,--gc-sections"
+# HIP 6.2 to 6.4 declare the _sync warp builtins a port calls only with it (7.0 always)
+hipcc_sync=-DHIP_ENABLE_WARP_SYNC_BUILTINS
 
 # --- the checks ----------------------------------------------------------
 if [ "$port_platform" = amd ]; then port_cc=$hipcc; else port_cc=$nvcc; fi
@@ -417,7 +419,7 @@ check_one() {
 	*:amd)
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$hipcc" -std=c++17 --offload-arch="$offload_arch" -DHIPPORT_PLATFORM_ID=2 \
-			$(includes port) $flags ${HIPCC_FLAGS:-} $hipcc_gc -o "$work/bin/port.$name" -x hip "$harness" \
+			$(includes port) $flags ${HIPCC_FLAGS:-} $hipcc_gc $hipcc_sync -o "$work/bin/port.$name" -x hip "$harness" \
 			$torch_flags $(hip_libs "$harness") </dev/null >"$log.port-build" 2>&1; then
 			port_bin=$work/bin/port.$name
 		else

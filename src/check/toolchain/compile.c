@@ -263,6 +263,8 @@ int tc_compile_file(tc_compile_result *out, const tc_compile_options *o, const c
 	argv[n++] = arch_flag;
 	for (i = 0; i < o->nflags; i++)
 		argv[n++] = o->flags[i];
+	/* HIP 6.2 to 6.4 declare the _sync warp builtins a port calls only with it (7.0 always) */
+	argv[n++] = "-DHIP_ENABLE_WARP_SYNC_BUILTINS";
 	argv[n++] = "-fno-color-diagnostics"; /* what is parsed has no escapes */
 	argv[n++] = "-x";
 	argv[n++] = "hip";
