@@ -42,7 +42,7 @@ static bool comment_says(const xlate *x, size_t i, const char *what)
 	return (size_t)(end - t) == n && memcmp(t, what, n) == 0;
 }
 
-static void mark_protected(xlate *x)
+void xlate_mark_protected(xlate *x)
 {
 	bool off = false;
 	size_t i, line_start = 0;
@@ -259,7 +259,7 @@ int xlate_scan_directives(xlate *x)
 	memset(&s, 0, sizeof(s));
 	if ((error = check_gaps(x)) < 0)
 		return error;
-	mark_protected(x);
+	xlate_mark_protected(x);
 	for (i = 0; i < x->ntok && !error; i++) {
 		if ((error = check_token(x, &s, i)) < 0)
 			break;

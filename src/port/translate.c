@@ -81,7 +81,8 @@ void xlate_add_ref(xlate *x, uint32_t offset, uint32_t length, const port_rule *
 /* ---- lane masks ---- */
 
 /* Lane masks of the HIP 6.2+ warp intrinsics are 64-bit: 32-bit literal
- * masks and all-ones expressions are widened by the port. */
+ * masks and all-ones expressions are widened here, masks reaching the call
+ * through a name in mask.c. */
 static bool is_integer_literal(const xlate *x, size_t i)
 {
 	const char *t = xlate_tok_text(x, i);
@@ -114,8 +115,7 @@ static bool tokens_spell(const xlate *x, size_t i, const char *form, size_t *aft
 	return true;
 }
 
-/* The token after the all-ones expression that starts at i, or SIZE_MAX. */
-static size_t full_mask_expression_end(const xlate *x, size_t i)
+size_t xlate_full_mask_end(const xlate *x, size_t i)
 {
 	size_t k, after;
 
@@ -153,7 +153,7 @@ bool port_is_full_mask_expression(const char *text, size_t len)
 static size_t emit_widened_mask(xlate *x, size_t i, util_buf *out)
 {
 	const char *t = xlate_tok_text(x, i);
-	size_t n = xlate_tok_len(x, i), digits = n, end = full_mask_expression_end(x, i);
+	size_t n = xlate_tok_len(x, i), digits = n, end = xlate_full_mask_end(x, i);
 	bool upper = false;
 	size_t k;
 
@@ -187,7 +187,7 @@ static void mark_mask_argument(xlate *x, size_t name)
 		return;
 	if (args[0].end == args[0].begin + 1 && is_integer_literal(x, args[0].begin)) {
 		x->mark[args[0].begin] |= XLATE_WIDEN;
-	} else if (full_mask_expression_end(x, args[0].begin) == args[0].end) {
+	} else if (xlate_full_mask_end(x, args[0].begin) == args[0].end) {
 		x->mark[args[0].begin] |= XLATE_WIDEN;
 	}
 }
@@ -470,6 +470,8 @@ static size_t emit_token(xlate *x, size_t i, util_buf *out)
 		return xlate_emit_launch(x, i, out);
 	if (mark & XLATE_WIDEN) /* before identifiers: uint32_t(-1) starts with one */
 		return emit_widened_mask(x, i, out);
+	if (mark & XLATE_MASK) /* a mask's type or name, before identifiers */
+		return xlate_emit_mask(x, i, out);
 	if (x->tok[i].kind == PORT_TOKEN_IDENT)
 		return emit_identifier(x, i, out);
 copy:
@@ -572,6 +574,7 @@ static void dispose_xlate(xlate *x)
 	}
 	free(x->includes);
 	free(x->user_names);
+	free(x->mask_edits);
 	free(x->headers);
 	free(x->launches);
 	free(x->mark);
@@ -640,6 +643,7 @@ int port_translate(port_result *out, port_lexer *lexer, const port_rules *rules,
 	x.torch = includes_torch(&x) ? port_rules_torch(rules, opts->torch) : NULL;
 	xlate_plan_torch_headers(&x);
 	xlate_find_user_names(&x);
+	xlate_plan_masks(&x, lexer);
 	out->kernels = count_kernels(&x);
 	out->launches = x.nlaunches;
 	xlate_plan_runtime_header(&x);

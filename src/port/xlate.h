@@ -1,5 +1,5 @@
 /* Internal to src/port: the state of one translation, shared by the passes
- * in translate.c, directive.c, include.c, launch.c and call.c. */
+ * in translate.c, directive.c, include.c, launch.c, call.c and mask.c. */
 #ifndef HIPPORT_PORT_XLATE_H
 #define HIPPORT_PORT_XLATE_H
 
@@ -13,8 +13,18 @@ enum xlate_mark {
 	XLATE_PROTECT = 1, /* inside "hipport off"/"keep": copied verbatim */
 	XLATE_WIDEN = 2,   /* a 32-bit lane-mask literal to widen to 64 bits */
 	XLATE_LAUNCH = 4,  /* first token of a kernel launch */
-	XLATE_INCLUDE = 8  /* the '#' of an #include directive */
+	XLATE_INCLUDE = 8, /* the '#' of an #include directive */
+	XLATE_MASK = 16    /* first token of an xlate_mask_edit */
 };
+
+/* A lane mask widened through its name (mask.c): the tokens [begin, end)
+ * become text (a 32-bit type becomes a 64-bit one), or, text NULL, the name
+ * at begin is widened at its use (in parentheses when paren). */
+typedef struct xlate_mask_edit {
+	size_t begin, end;
+	const char *text;
+	bool paren;
+} xlate_mask_edit;
 
 typedef struct xlate_range {
 	size_t begin, end; /* tokens [begin, end) */
@@ -73,6 +83,8 @@ typedef struct xlate {
 	const char *eol;
 	xlate_range *user_names; /* declarations of names spelled like CUDA names (tokens) */
 	size_t nuser_names;
+	xlate_mask_edit *mask_edits;
+	size_t nmask_edits;
 	bool oom;
 } xlate;
 
@@ -87,6 +99,10 @@ void xlate_add_ref(xlate *x, uint32_t offset, uint32_t length, const port_rule *
 		   port_ref_status status);
 int xlate_error_at(const xlate *x, uint32_t offset, const char *fmt, ...) UTIL_PRINTF(3, 4);
 
+/* The token after the 32-bit all-ones expression (uint32_t(-1), ~0u) that
+ * starts at i, or SIZE_MAX. */
+size_t xlate_full_mask_end(const xlate *x, size_t i);
+
 /* Finds the names the file declares itself that the rules would rename. */
 void xlate_find_user_names(xlate *x);
 
@@ -96,6 +112,8 @@ void xlate_emit_range(xlate *x, size_t begin, size_t end, util_buf *out);
 /* directive.c: #if structure, includes, protected regions, lexical checks. */
 int xlate_scan_directives(xlate *x);
 void xlate_cond_path_dispose(xlate_cond_path *path);
+/* Marks the tokens of "hipport off"/"on" regions and "hipport keep" lines. */
+void xlate_mark_protected(xlate *x);
 
 /* include.c */
 /* Works out the headers the PyTorch folder rules rename (x->torch set). */
@@ -108,6 +126,12 @@ void xlate_finish_runtime_header(xlate *x);
 /* launch.c */
 int xlate_find_launches(xlate *x);
 size_t xlate_emit_launch(xlate *x, size_t kernel, util_buf *out);
+
+/* mask.c: lane masks that reach a _sync call through a name; lexer reads
+ * the headers the file includes by quotes (NULL: none are read). */
+void xlate_plan_masks(xlate *x, port_lexer *lexer);
+/* Emits the mask edit at token i; returns the token after it. */
+size_t xlate_emit_mask(xlate *x, size_t i, util_buf *out);
 
 /* call.c: argument lists and call templates. */
 /* Finds the ')' matching the '(' at lparen and the top-level commas between;
