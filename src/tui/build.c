@@ -44,15 +44,18 @@ static int start(tui_view *view)
 	st->running = false;
 	tui_model_refresh_states(m);
 	if (error < 0) {
-		tui_core_message(core, "%s", util_error_last());
+		tui_core_error(core, "%s", util_error_last());
 		return error;
 	}
 	if (m->build.nerrors)
-		tui_core_message(core, "compile check %s: %zu error%s; j/k pick one, Enter shows it, Esc closes",
+		tui_core_error(core, "compile check %s: %zu error%s; j/k pick one, Enter shows it, Esc closes",
 				 m->build.status, m->build.nerrors, m->build.nerrors == 1 ? "" : "s");
-	else
+	else if (strcmp(m->build.status, "pass") == 0)
 		tui_core_message(core, "compile check %s: %s (Esc closes)", m->build.status,
 				 m->build.summary ? m->build.summary : "");
+	else
+		tui_core_error(core, "compile check %s: %s (Esc closes)", m->build.status,
+			       m->build.summary ? m->build.summary : "");
 	return 0;
 }
 

@@ -26,7 +26,7 @@ static int commit_open(tui_view *view)
 		return UTIL_ENOTFOUND;
 	}
 	if ((error = hooks->commit_prepare(hooks->payload, &st->info)) < 0) {
-		tui_core_message(core, "%s", util_error_last());
+		tui_core_error(core, "%s", util_error_last());
 		return error;
 	}
 	if (!st->info.nfiles) {
@@ -52,10 +52,10 @@ static void commit(tui_view *view)
 	char done[256];
 
 	if (st->info.refused)
-		tui_core_message(core, "nothing committed: %zu file%s not validated (hipport check; --force is on the "
+		tui_core_error(core, "nothing committed: %zu file%s not validated (hipport check; --force is on the "
 				 "command line only)", st->info.refused, st->info.refused == 1 ? "" : "s");
 	else if (m->hooks.commit_run(m->hooks.payload, st->info.message, done, sizeof(done)) < 0)
-		tui_core_message(core, "%s", util_error_last());
+		tui_core_error(core, "%s", util_error_last());
 	else
 		tui_core_message(core, "%s", done);
 	tui_core_pop(core, view);
@@ -74,9 +74,9 @@ static void edit_message(tui_view *view)
 		free(st->info.message);
 		st->info.message = util_buf_detach(&text);
 	} else if (error == UTIL_EINPUT) {
-		tui_core_message(core, "%s", util_error_last());
+		tui_core_error(core, "%s", util_error_last());
 	} else {
-		tui_core_message(core, "the editor failed; the message is as it was");
+		tui_core_error(core, "the editor failed; the message is as it was");
 	}
 	util_buf_dispose(&text);
 }

@@ -465,7 +465,7 @@ static void decide(tui_view *view, rv_decision d)
 	tui_file *f = tui_model_current(m);
 
 	if (tui_model_decide(m, m->hunk, d, NULL, true) < 0) {
-		tui_core_message(tui_view_core(view), "%s", util_error_last());
+		tui_core_error(tui_view_core(view), "%s", util_error_last());
 		return;
 	}
 	m->hunk = tui_model_first_pending(f, m->hunk);
@@ -477,7 +477,7 @@ static void decide_pending(tui_view *view, rv_decision d)
 	size_t n;
 
 	if (tui_model_decide_pending(tui_view_model(view), d, &n) < 0)
-		tui_core_message(tui_view_core(view), "%s", util_error_last());
+		tui_core_error(tui_view_core(view), "%s", util_error_last());
 	else
 		tui_core_message(tui_view_core(view), "%s %zu hunks", d == RV_ACCEPTED ? "accepted" : "rejected", n);
 }
@@ -503,11 +503,11 @@ static void edit(tui_view *view)
 		rv_lines_copy(&text, f->p->port.output.ptr, f->p->port.output.len, h->new_start, h->new_lines);
 	error = tui_editor_edit(tui_core_screen(core), ".cu", text.ptr ? text.ptr : "", &edited);
 	if (error == UTIL_EINPUT)
-		tui_core_message(core, "%s", util_error_last());
+		tui_core_error(core, "%s", util_error_last());
 	else if (error < 0)
-		tui_core_message(core, "the editor failed; the hunk is as it was");
+		tui_core_error(core, "the editor failed; the hunk is as it was");
 	else if (tui_model_decide(m, m->hunk, RV_EDITED, edited.ptr ? edited.ptr : "", true) < 0)
-		tui_core_message(core, "%s", util_error_last());
+		tui_core_error(core, "%s", util_error_last());
 	else
 		tui_core_message(core, "hunk %zu edited", m->hunk + 1);
 	util_buf_dispose(&text);
@@ -524,7 +524,7 @@ static void split(tui_view *view)
 	size_t before = f->hunks.count, at;
 
 	if (tui_model_split(m, m->hunk, &at) < 0) {
-		tui_core_message(tui_view_core(view), "%s", util_error_last());
+		tui_core_error(tui_view_core(view), "%s", util_error_last());
 		return;
 	}
 	m->hunk = at;

@@ -171,7 +171,7 @@ static void mark_reviewed(tui_view *view)
 	if (!f)
 		return;
 	if (tui_model_mark_reviewed(m, !f->reviewed) < 0)
-		tui_core_message(core, "%s", util_error_last());
+		tui_core_error(core, "%s", util_error_last());
 	else
 		tui_core_message(core, "%s %s", f->p->path, f->reviewed ? "marked reviewed" : "no longer marked reviewed");
 }

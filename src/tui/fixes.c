@@ -223,7 +223,7 @@ static void choose(tui_core *core, const char *id)
 	if (rv_session_choose_fix(m->session, f->p->path, f->p->fs_path, f->p->source.ptr, f->p->source.len, id) < 0 ||
 	    !m->hooks.repropose || m->hooks.repropose(m->hooks.payload, m->selected, &p) < 0 || !p ||
 	    tui_model_repropose(m, m->selected, p) < 0) {
-		tui_core_message(core, "%s", util_error_last());
+		tui_core_error(core, "%s", util_error_last());
 		return;
 	}
 	tui_core_request(core, &open);

@@ -168,7 +168,7 @@ static void search_enter(tui_view *view)
 
 	if (st->all && st->query[0]) {
 		if (!search_all(st, tui_view_model(view))) {
-			tui_core_message(core, "out of memory");
+			tui_core_error(core, "out of memory");
 			tui_core_pop(core, view);
 		} else if (!st->nmatches) {
 			tui_core_message(core, "not found in any file: %s", st->query);

@@ -38,6 +38,7 @@ struct tui_core {
 	size_t focus;      /* the pane keys go to first */
 	bool quit;
 	char message[256]; /* shown in the status bar until the next key */
+	bool message_is_error;
 };
 
 /* The panes' places for the screen's size: the file list left, a column
@@ -113,6 +114,17 @@ void tui_core_message(tui_core *core, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(core->message, sizeof(core->message), fmt, ap);
 	va_end(ap);
+	core->message_is_error = false;
+}
+
+void tui_core_error(tui_core *core, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(core->message, sizeof(core->message), fmt, ap);
+	va_end(ap);
+	core->message_is_error = true;
 }
 
 static void view_free(tui_view *view)
@@ -235,7 +247,7 @@ static void undo(tui_core *core)
 	if (error == 1)
 		tui_core_message(core, "nothing to undo");
 	else if (error < 0)
-		tui_core_message(core, "%s", util_error_last());
+		tui_core_error(core, "%s", util_error_last());
 	else
 		tui_core_message(core, "hunk %zu back to %s", u.hunk + 1, rv_decision_name(u.decision));
 }
@@ -254,7 +266,7 @@ static void edit_specs(tui_core *core)
 		return;
 	}
 	if (m->hooks.specs(m->hooks.payload, m->selected, &paths, &n, &drafted) < 0) {
-		tui_core_message(core, "%s", util_error_last());
+		tui_core_error(core, "%s", util_error_last());
 		return;
 	}
 	if (!n) {
@@ -437,7 +449,7 @@ static void status_draw(tui_core *core)
 	const tui_file *f = m->nfiles ? &m->files[m->selected] : NULL;
 	char line[512];
 	size_t i, pending = 0, files_pending = 0;
-	tui_attr attr = core->message[0] ? TUI_ERROR : TUI_TITLE;
+	tui_attr attr = core->message[0] && core->message_is_error ? TUI_ERROR : TUI_TITLE;
 
 	for (i = 0; i < m->nfiles; i++) {
 		size_t left = tui_model_pending(&m->files[i]);

@@ -98,8 +98,10 @@ void tui_core_draw(tui_core *core);
 void tui_core_show(tui_core *core);
 /* Whether the review was quit. */
 bool tui_core_done(const tui_core *core);
-/* The status bar's message, shown until the next key. */
+/* The status bar's message, shown until the next key: what was done, in the
+ * bar's own colours; tui_core_error: what went wrong, in the error colour. */
 void tui_core_message(tui_core *core, const char *fmt, ...) UTIL_PRINTF(2, 3);
+void tui_core_error(tui_core *core, const char *fmt, ...) UTIL_PRINTF(2, 3);
 
 /* Opens a view of ops over the others; < 0 when its open refused. */
 int tui_core_push(tui_core *core, const tui_view_ops *ops);
