@@ -324,13 +324,14 @@ static void mask_variable(an_ctx *ctx, CXCursor call, const char *name)
 		return;
 	if (!an_var_of(arg, &var) || clang_getCursorKind(var) != CXCursor_VarDecl ||
 	    clang_Cursor_isNull(init = var_init(var)) || !an_eval_int(init, &v) || (v != 0xffffffffLL && v != -1)) {
-		an_add_at(ctx, "WARP-006", AN_ERROR, arg,
-			  "32-bit lane mask passed to %s: HIP 6.2 and newer take a 64-bit mask", name);
+		an_add_at(ctx, "WARP-006", AN_WARNING, arg,
+			  "32-bit lane mask passed to %s: the port widens it to 64 bits as it is, which names lanes 0-31 "
+			  "only; check which lanes of a 64-lane wavefront it means", name);
 		return;
 	}
-	h = an_add_at(ctx, "WARP-006", AN_ERROR, var,
+	h = an_add_at(ctx, "WARP-006", AN_WARNING, var,
 		      "32-bit full mask passed to %s: HIP 6.2 and newer take a 64-bit mask, all lanes being "
-		      "0xffffffffffffffff",
+		      "0xffffffffffffffff (the port widens it at its definition or at the call)",
 		      name);
 	if (h && !h->nedits && type_range(ctx, var, &ts, &te) && an_written(ctx, init)) {
 		an_range r[2] = { { "type", ts, te }, { "value", 0, 0 } };
