@@ -18,6 +18,8 @@ arch=${HIPPORT_TEST_ARCH:-gfx90a}
 nvcc=$(command -v nvcc 2>/dev/null)
 [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
 hipcc=$(command -v hipcc 2>/dev/null)
+# the gfx942 lane (tests/lane-gfx942.sh) builds only the AMD side
+[ -n "${HIPPORT_TEST_AMD_ONLY:-}" ] && nvcc=
 if [ -z "$nvcc" ] && [ -z "$hipcc" ]; then
 	echo "skipped: neither nvcc nor hipcc is installed"
 	exit 77

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The kernel-check harnesses of the bundled example build: the reference
 # (original CUDA, nvcc) and the port through the nvidia-proxy header (nvcc),
-# and the port for gfx90a (hipcc). Each half is skipped without its compiler;
+# and the port for gfx90a (hipcc). In the gfx942 lane the port is made for
+# HIP 6.4, and the proxy builds it too (64-bit lane masks). Each half is skipped without its compiler;
 # exit 77 (skipped) with neither.
 # usage: test-harnesses.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
@@ -21,7 +22,7 @@ repo="$tmp/repo"
 cp -r "$src/share/examples/fastops" "$repo" &&
 	(cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm x) || exit 2
 # the ports with their fixes: HIP 5.2 has no fp16 atomicAdd
-check "bundle" 0 "$hipport" -C "$repo" check --bundle "$tmp/bundle" --fix=all --target-hip=5.2
+check "bundle" 0 "$hipport" -C "$repo" check --bundle "$tmp/bundle" --fix=all --target-hip="${HIPPORT_TEST_HIP:-5.2}"
 built='
 import json, sys
 checks = json.load(open(sys.argv[1]))["checks"]
@@ -58,6 +59,6 @@ if [ -n "$nvcc" ]; then
 fi
 if [ -n "$hipcc" ]; then
 	check "record: port for $arch, hipcc" 0 sh -c "cd '$rec/port' && for f in $files; do
-		'$hipcc' -std=c++17 --offload-arch=$arch -Iinclude -c -o '$tmp/rec.o' -x hip \$f || exit 1; done"
+		'$hipcc' -std=c++17 --offload-arch=$arch ${HIPPORT_TEST_HIPCC_FLAGS:-} -Iinclude -c -o '$tmp/rec.o' -x hip \$f || exit 1; done"
 fi
 finish

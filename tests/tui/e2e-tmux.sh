@@ -5,7 +5,8 @@
 #     row; Enter A q leaves the file equal to hipport translate of it;
 #  2. started again, j Enter a accepts the first hunk of the second file; after
 #     kill -9, hipport status shows that hunk accepted and the first file accepted;
-#  3. (with hipcc) started again: b builds the first file for gfx90a, c and y
+#  3. (with hipcc) started again: b builds the first file for gfx90a (or
+#     HIPPORT_TEST_ARCH, at HIPPORT_TEST_HIP: tests/lane-gfx942.sh), c and y
 #     commit it alone, validated; the second file, accepted but not built, is
 #     refused by c y, HEAD unchanged.
 # usage: e2e-tmux.sh HIPPORT SOURCE_DIR TMP_DIR
@@ -13,6 +14,8 @@ hipport=$1
 src=$2
 tmp=$3
 command -v tmux >/dev/null 2>&1 || { echo "skipped: tmux is not installed"; exit 77; }
+arch=${HIPPORT_TEST_ARCH:-gfx90a}
+hip=${HIPPORT_TEST_HIP:-5.2}
 rm -rf "$tmp" && mkdir -p "$tmp/repo" || exit 2
 . "$src/tests/cli/lib.sh"
 repo="$tmp/repo"
@@ -38,7 +41,7 @@ void wait(cudaStream_t s) { cudaStreamSynchronize(s); }
 CU
 (cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -q -m cuda) || exit 2
 cp "$repo/a.cu" "$tmp/a.orig.cu"
-"$hipport" translate --target-hip=5.2 "$tmp/a.orig.cu" >"$tmp/a.port.cu" 2>/dev/null || exit 2
+"$hipport" translate --target-hip=$hip "$tmp/a.orig.cu" >"$tmp/a.port.cu" 2>/dev/null || exit 2
 
 . "$src/tests/tui/tmux-lib.sh"
 
@@ -55,11 +58,11 @@ start
 truth "review started again" wait_for "original (CUDA)"
 keys j Enter a
 truth "hunk decided" wait_for "hunk 2/"
-pid=$(pgrep -f "$hipport review --target-hip=5.2" | head -1)
+pid=$(pgrep -f "$hipport review --target-hip=$hip" | head -1)
 truth "hipport running" test -n "$pid"
 kill -9 "$pid" 2>/dev/null
 tmux -S "$sock" kill-server 2>/dev/null
-check "status after kill -9" 0 "$hipport" -C "$repo" status --format json --target-hip=5.2
+check "status after kill -9" 0 "$hipport" -C "$repo" status --format json --target-hip=$hip
 truth "session survived kill -9" python3 -c '
 import json, sys
 files = {f["path"]: f for f in json.load(open(sys.argv[1]))["files"]}
@@ -72,21 +75,21 @@ truth "b.cu holds its first hunk" grep -q "hip/hip_runtime.h" "$repo/b.cu"
 if command -v hipcc >/dev/null 2>&1; then
 	git -C "$repo" config user.name "Review Test" && git -C "$repo" config user.email review@example.com
 	first=$(git -C "$repo" rev-parse HEAD)
-	start --offload-arch=gfx90a a.cu
+	start --offload-arch=$arch a.cu
 	truth "review of a.cu started" wait_for "original (CUDA)"
 	keys b
 	truth "a.cu built" sh -c "n=0; while [ \$n -lt 600 ]; do tmux -S '$sock' capture-pane -p -t review | grep -q 'compile check pass' && exit 0; sleep 0.1; n=\$((n + 1)); done; exit 1"
 	keys Escape c
-	truth "commit dialog" wait_for "validated: compile for gfx90a pass"
+	truth "commit dialog" wait_for "validated: compile for $arch pass"
 	keys y
 	truth "committed" wait_for "Port 1 file to HIP (1 file)"
 	keys q
 	wait_gone
 	truth "one new commit" test "$(git -C "$repo" rev-parse HEAD~1)" = "$first"
 	truth "only a.cu in it" test "$(git -C "$repo" diff --name-only HEAD~1 HEAD)" = "a.cu"
-	truth "validated on gfx90a" sh -c "git -C '$repo' log -1 --format=%B | grep -q '^Validated-on: gfx90a$'"
+	truth "validated on $arch" sh -c "git -C '$repo' log -1 --format=%B | grep -q '^Validated-on: $arch\$'"
 	second=$(git -C "$repo" rev-parse HEAD)
-	start --offload-arch=gfx90a b.cu
+	start --offload-arch=$arch b.cu
 	truth "review of b.cu started" wait_for "original (CUDA)"
 	keys Enter A
 	truth "b.cu accepted" wait_for "accepted"

@@ -40,7 +40,7 @@ wait_gone() {
 # $height (200x50 unless set)
 start() {
 	tmux -S "$sock" new-session -d -s review -x "${width:-200}" -y "${height:-50}" \
-		"cd '$repo' && TERM=xterm-256color '$hipport' review --target-hip=5.2 $*; sleep 1"
+		"cd '$repo' && TERM=xterm-256color '$hipport' review --target-hip=${HIPPORT_TEST_HIP:-5.2} $*; sleep 1"
 }
 # keys KEY...: sent one at a time
 keys() {

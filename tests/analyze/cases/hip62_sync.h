@@ -3,6 +3,8 @@
 // as a 64-bit integer and reject a narrower one at compile time.
 #pragma once
 #include <hip/hip_runtime.h>
+/* a HIP 6.2 or newer has its own */
+#if HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR < 602
 
 #define HIPPORT_MASK_CHECK(MaskT) \
 	static_assert(sizeof(MaskT) == 8, "The mask must be a 64-bit integer.")
@@ -37,3 +39,4 @@ __device__ unsigned long long __ballot_sync(MaskT mask, int predicate)
 	HIPPORT_MASK_CHECK(MaskT);
 	return __ballot(predicate);
 }
+#endif
