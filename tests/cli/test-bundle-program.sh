@@ -170,6 +170,6 @@ truth "proxy: nvcc tells them apart" sh -c "! grep -q -- '-x cu' '$tmp/out'"
 check "proxy: link step" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc a.o b.o -o prog
 truth "proxy: objects not taken as CUDA" sh -c "! grep -q -- '-x cu' '$tmp/out'"
 check "amd: offload arch replaced" 0 sh "$w" amd "$tmp/bin/nvcc" gfx942 --offload-arch=gfx90a -c k.hip
-expect "amd: one offload arch" "$tmp/out" "--offload-arch=gfx942 -c k.hip"
+expect "amd: one offload arch" "$tmp/out" "--offload-arch=gfx942 -DHIP_ENABLE_WARP_SYNC_BUILTINS -c k.hip"
 check "bad mode" 2 sh "$w" cuda "$tmp/bin/nvcc" sm_90 x.cu
 finish
