@@ -47,6 +47,8 @@ cp "$repo/a.cu" "$tmp/a.orig.cu"
 
 start
 truth "review started" wait_for "original (CUDA)"
+# the proposal on screen before the keys (on a busy machine it comes a moment after the panes)
+truth "proposal shown" wait_for "hipMalloc(&p"
 truth "cudaMalloc and hipMalloc on one row" grep -q "cudaMalloc(&p.*hipMalloc(&p" "$tmp/pane"
 keys Enter A
 truth "accepted" wait_for "accepted"
