@@ -40,7 +40,7 @@ static void put_le(bytes *b, uint64_t v, int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)(v >> (8 * i));
+		unsigned char c = i < 8 ? (unsigned char)(v >> (8 * i)) : 0; /* n may be past v's 8 bytes: zeros */
 
 		put(b, &c, 1);
 	}
