@@ -12,9 +12,10 @@ allowed() {
 	build) echo "build analyze util" ;;
 	vcs) echo "vcs build util" ;;
 	review) echo "review analyze build port util vcs" ;;
+	sync) echo "sync analyze build port review util vcs" ;;
 	check) echo "check analyze port review util vcs" ;;
 	tui) echo "tui analyze build port review util" ;;
-	cmd) echo "cmd analyze build check port review tui util vcs" ;;
+	cmd) echo "cmd analyze build check port review sync tui util vcs" ;;
 	*) echo "?" ;;
 	esac
 }

@@ -41,6 +41,24 @@ static void hash_lines(uint64_t *h, const char *text, size_t len, size_t start, 
 	}
 }
 
+bool rv_ranges_meet(size_t a, size_t n, size_t b, size_t m)
+{
+	if (n && m)
+		return a < b + m && b < a + n;
+	return b <= a + n && a <= b + m;
+}
+
+void rv_hunk_set_key(rv_hunk *h, const char *source, size_t source_len, const char *port, size_t port_len)
+{
+	uint64_t hash = 14695981039346656037ULL;
+
+	hash_lines(&hash, source, source_len, h->old_start, h->old_lines);
+	hash ^= 0xff;
+	hash *= 1099511628211ULL;
+	hash_lines(&hash, port, port_len, h->new_start, h->new_lines);
+	snprintf(h->key, sizeof(h->key), "%016llx", (unsigned long long)hash);
+}
+
 int rv_hunks_make(rv_hunks *out, const char *source, size_t source_len, const char *port, size_t port_len)
 {
 	git_diff_options opts;
@@ -63,7 +81,6 @@ int rv_hunks_make(rv_hunks *out, const char *source, size_t source_len, const ch
 		const git_diff_hunk *gh;
 		size_t lines;
 		rv_hunk *h = &out->items[i];
-		uint64_t hash = 14695981039346656037ULL;
 
 		if (git_patch_get_hunk(&gh, &lines, patch, i) < 0)
 			continue;
@@ -72,11 +89,7 @@ int rv_hunks_make(rv_hunks *out, const char *source, size_t source_len, const ch
 		h->new_lines = (size_t)gh->new_lines;
 		h->old_start = gh->old_lines ? (size_t)gh->old_start - 1 : (size_t)gh->old_start;
 		h->new_start = gh->new_lines ? (size_t)gh->new_start - 1 : (size_t)gh->new_start;
-		hash_lines(&hash, source, source_len, h->old_start, h->old_lines);
-		hash ^= 0xff;
-		hash *= 1099511628211ULL;
-		hash_lines(&hash, port, port_len, h->new_start, h->new_lines);
-		snprintf(h->key, sizeof(h->key), "%016llx", (unsigned long long)hash);
+		rv_hunk_set_key(h, source, source_len, port, port_len);
 		out->count++;
 	}
 	git_patch_free(patch);
@@ -157,7 +170,7 @@ int rv_hunks_compose(util_buf *out, const char *source, size_t source_len, const
 		rv_lines_copy(out, source, source_len, line, h->old_start - line);
 		if (decisions[i] == RV_ACCEPTED)
 			rv_lines_copy(out, port, port_len, h->new_start, h->new_lines);
-		else if (decisions[i] == RV_EDITED && texts && texts[i])
+		else if ((decisions[i] == RV_EDITED || decisions[i] == RV_CONFLICT) && texts && texts[i])
 			util_buf_puts(out, texts[i]);
 		else
 			rv_lines_copy(out, source, source_len, h->old_start, h->old_lines);
@@ -176,6 +189,8 @@ const char *rv_decision_name(rv_decision d)
 		return "rejected";
 	case RV_EDITED:
 		return "edited";
+	case RV_CONFLICT:
+		return "conflict";
 	default:
 		return "pending";
 	}
@@ -183,7 +198,7 @@ const char *rv_decision_name(rv_decision d)
 
 int rv_decision_parse(const char *name)
 {
-	static const rv_decision all[] = { RV_PENDING, RV_ACCEPTED, RV_REJECTED, RV_EDITED };
+	static const rv_decision all[] = { RV_PENDING, RV_ACCEPTED, RV_REJECTED, RV_EDITED, RV_CONFLICT };
 	size_t i;
 
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)

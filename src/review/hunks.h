@@ -13,8 +13,12 @@ typedef enum rv_decision {
 	RV_PENDING,
 	RV_ACCEPTED, /* the port's lines */
 	RV_REJECTED, /* the source's lines */
-	RV_EDITED    /* lines the engineer wrote */
+	RV_EDITED,   /* lines the engineer wrote */
+	RV_CONFLICT  /* a sync's conflict: upstream and the port both changed it; holds the port's
+		      * lines (its text) until resolved, and counts as undecided */
 } rv_decision;
+
+#define RV_DECISIONS 5
 
 typedef struct rv_hunk {
 	size_t old_start, old_lines; /* 0-based first line and count in the source */
@@ -32,8 +36,16 @@ typedef struct rv_hunks {
 int rv_hunks_make(rv_hunks *out, const char *source, size_t source_len, const char *port, size_t port_len);
 void rv_hunks_dispose(rv_hunks *hunks);
 
+/* Whether line ranges [a, a + n) and [b, b + m) overlap, or touch where one
+ * is empty (an insertion beside a change is part of it). */
+bool rv_ranges_meet(size_t a, size_t n, size_t b, size_t m);
+
+/* Sets h->key from its lines on both sides, as rv_hunks_make does. */
+void rv_hunk_set_key(rv_hunk *h, const char *source, size_t source_len, const char *port, size_t port_len);
+
 /* The text of source with each hunk as decided: accepted takes the port's
- * lines, edited takes texts[i], pending and rejected keep the source's. */
+ * lines, edited and conflict take texts[i], pending and rejected keep the
+ * source's. */
 int rv_hunks_compose(util_buf *out, const char *source, size_t source_len, const char *port, size_t port_len,
 		     const rv_hunks *hunks, const rv_decision *decisions, const char *const *texts);
 
@@ -53,7 +65,7 @@ void rv_hunks_fingerprint(const rv_hunks *hunks, char out[17]);
 void rv_lines_copy(util_buf *out, const char *text, size_t len, size_t start, size_t count);
 
 const char *rv_decision_name(rv_decision d);
-/* Parses "accepted", "rejected", "edited", "pending"; -1 if none. */
+/* Parses "accepted", "rejected", "edited", "conflict", "pending"; -1 if none. */
 int rv_decision_parse(const char *name);
 
 #endif

@@ -2,6 +2,7 @@
 
 #include <git2.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +19,15 @@ static void file_dispose(rv_session_file *f)
 {
 	size_t i;
 
-	for (i = 0; i < f->nhunks; i++)
+	for (i = 0; i < f->nhunks; i++) {
 		free(f->hunks[i].text);
+		free(f->hunks[i].base);
+	}
 	free(f->hunks);
 	free(f->path);
 	free(f->fixes);
 	free(f->splits);
+	free(f->regions);
 }
 
 void rv_session_check_dispose(rv_session_check *c)
@@ -94,6 +98,31 @@ static bool parse_review(rv_session_file *f, json_t *obj)
 	return true;
 }
 
+/* "regions": what a sync decided as one hunk, [{start, lines, key}] (absent when none). */
+static bool parse_regions(rv_session_file *f, json_t *obj)
+{
+	json_t *regions = json_object_get(obj, "regions"), *r;
+	size_t i;
+
+	if (!regions)
+		return true;
+	if (!json_is_array(regions) || !(f->regions = calloc(json_array_size(regions) + 1, sizeof(*f->regions))))
+		return false;
+	json_array_foreach(regions, i, r) {
+		json_t *start = json_object_get(r, "start"), *lines = json_object_get(r, "lines");
+		rv_session_region *out = &f->regions[f->nregions];
+
+		if (!json_is_integer(start) || !json_is_integer(lines) || json_integer_value(start) < 0 ||
+		    json_integer_value(lines) < 0 || !is_key(json_string_value(json_object_get(r, "key"))))
+			return false;
+		out->start = (size_t)json_integer_value(start);
+		out->lines = (size_t)json_integer_value(lines);
+		memcpy(out->key, json_string_value(json_object_get(r, "key")), 17);
+		f->nregions++;
+	}
+	return true;
+}
+
 static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
 {
 	json_t *hunks = json_object_get(obj, "hunks"), *h;
@@ -111,7 +140,7 @@ static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
 	if (json_is_string(json_object_get(obj, "fixes")) &&
 	    !(f->fixes = strdup(json_string_value(json_object_get(obj, "fixes")))))
 		return false;
-	if (!parse_review(f, obj))
+	if (!parse_review(f, obj) || !parse_regions(f, obj))
 		return false;
 	f->hunks = calloc(json_array_size(hunks) + 1, sizeof(*f->hunks));
 	if (!f->hunks)
@@ -122,13 +151,16 @@ static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
 		const char *decision = json_string_value(json_object_get(h, "decision"));
 		const char *text = json_string_value(json_object_get(h, "text"));
 		const char *bulk = json_string_value(json_object_get(h, "bulk"));
+		const char *base = json_string_value(json_object_get(h, "base"));
 		int d = decision ? rv_decision_parse(decision) : -1;
 
-		if (!key || strlen(key) != 16 || d <= RV_PENDING || (d == RV_EDITED && !text))
+		if (!key || strlen(key) != 16 || d <= RV_PENDING || ((d == RV_EDITED || d == RV_CONFLICT) && !text))
 			return false;
 		memcpy(sh->key, key, 17);
 		sh->decision = (rv_decision)d;
 		if (text && !(sh->text = strdup(text)))
+			return false;
+		if (base && d == RV_CONFLICT && !(sh->base = strdup(base)))
 			return false;
 		if (bulk)
 			snprintf(sh->bulk, sizeof(sh->bulk), "%s", bulk);
@@ -245,19 +277,27 @@ static int save(const rv_session *s)
 	for (i = 0; i < s->nfiles; i++) {
 		const rv_session_file *f = &s->files[i];
 		json_t *hunks = json_array(), *splits = f->nsplits ? json_array() : NULL, *file;
+		json_t *regions = f->nregions ? json_array() : NULL;
 
 		for (k = 0; k < f->nhunks; k++)
-			json_array_append_new(hunks, json_pack("{s:s, s:s, s:s?, s:s*}", "key", f->hunks[k].key, "decision",
-							       rv_decision_name(f->hunks[k].decision), "text",
-							       f->hunks[k].text, "bulk",
-							       f->hunks[k].bulk[0] ? f->hunks[k].bulk : NULL));
+			json_array_append_new(hunks, json_pack("{s:s, s:s, s:s?, s:s*, s:s*}", "key", f->hunks[k].key,
+							       "decision", rv_decision_name(f->hunks[k].decision),
+							       "text", f->hunks[k].text, "bulk",
+							       f->hunks[k].bulk[0] ? f->hunks[k].bulk : NULL, "base",
+							       f->hunks[k].base));
 		for (k = 0; k < f->nsplits; k++)
 			json_array_append_new(splits, json_string(f->splits[k]));
+		for (k = 0; k < f->nregions; k++)
+			json_array_append_new(regions, json_pack("{s:I, s:I, s:s}", "start", (json_int_t)f->regions[k].start,
+								 "lines", (json_int_t)f->regions[k].lines, "key",
+								 f->regions[k].key));
 		file = json_pack("{s:s, s:s?, s:s?, s:o, s:s*, s:s*, s:s*, s:o*, s:s*}", "base", f->base, "written",
 				 f->written[0] ? f->written : NULL, "previous", f->previous[0] ? f->previous : NULL, "hunks",
 				 hunks, "fixes", f->fixes, "committed", f->committed[0] ? f->committed : NULL, "commit",
 				 f->commit[0] ? f->commit : NULL, "splits", splits, "reviewed",
 				 f->reviewed[0] ? f->reviewed : NULL);
+		if (file && regions)
+			json_object_set_new(file, "regions", regions);
 		json_object_set_new(files, f->path, file);
 	}
 	root = json_pack("{s:i, s:o}", "version", SESSION_VERSION, "files", files);
@@ -376,7 +416,7 @@ bool rv_session_split_has(const rv_session_file *f, const char *key)
 /* A split hunk's decision, from its pieces'. */
 static rv_decision split_decision(const rv_session_file *f, const rv_hunk *h)
 {
-	size_t n = rv_hunk_pieces(h), i, count[RV_EDITED + 1] = { 0 };
+	size_t n = rv_hunk_pieces(h), i, count[RV_DECISIONS] = { 0 };
 
 	for (i = 0; i < n; i++) {
 		rv_hunk piece;
@@ -409,17 +449,147 @@ void rv_session_decisions(const rv_session_file *f, const rv_hunks *hunks, rv_de
 	}
 }
 
-int rv_session_hunks(const rv_session_file *f, const rv_hunks *hunks, rv_hunks *out)
+/* A region's key: its own while it spans what the sync decided, another
+ * (with no decision) once a new proposal's hunks made it larger. */
+static void region_key(const rv_session_region *g, size_t start, size_t lines, char out[17])
 {
-	size_t i, k, n = 0;
+	uint64_t hash = 14695981039346656037ULL;
+	char place[48];
+	size_t k;
+
+	if (start == g->start && lines == g->lines) {
+		memcpy(out, g->key, 17);
+		return;
+	}
+	snprintf(place, sizeof(place), "%s:%zu+%zu", g->key, start, lines);
+	for (k = 0; place[k]; k++) {
+		hash ^= (unsigned char)place[k];
+		hash *= 1099511628211ULL;
+	}
+	snprintf(out, 17, "%016llx", (unsigned long long)hash);
+}
+
+/* Whether hunks already holds region g (this list went through here). */
+static bool region_in(const rv_hunks *hunks, const rv_session_region *g)
+{
+	size_t i;
+
+	for (i = 0; i < hunks->count; i++)
+		if (strcmp(hunks->items[i].key, g->key) == 0 || strcmp(hunks->items[i].parent, g->key) == 0)
+			return true;
+	return false;
+}
+
+/* Region g as one hunk in place of the whole hunks of in it meets (taken[]
+ * marks them), or false when it meets a region made before. */
+static bool region_hunk(const rv_session_region *g, const rv_hunks *in, bool *taken, const rv_hunks *made,
+			rv_hunk *out)
+{
+	size_t start = g->start, end = g->start + g->lines, i, k;
+	bool grew = true, *mine = calloc(in->count + 1, sizeof(*mine));
+	long long delta = 0, inside = 0;
+
+	if (!mine)
+		return false;
+	while (grew) { /* a hunk taken in can make it meet the next */
+		grew = false;
+		for (i = 0; i < in->count; i++) {
+			const rv_hunk *h = &in->items[i];
+
+			if (mine[i] || h->parent[0] || !rv_ranges_meet(start, end - start, h->old_start, h->old_lines))
+				continue;
+			if (taken[i]) {
+				free(mine);
+				return false;
+			}
+			mine[i] = grew = true;
+			start = h->old_start < start ? h->old_start : start;
+			end = h->old_start + h->old_lines > end ? h->old_start + h->old_lines : end;
+		}
+	}
+	for (k = 0; k < made->count; k++)
+		if (rv_ranges_meet(start, end - start, made->items[k].old_start, made->items[k].old_lines)) {
+			free(mine);
+			return false;
+		}
+	for (i = 0; i < in->count; i++) {
+		const rv_hunk *h = &in->items[i];
+		long long d = (long long)h->new_lines - (long long)h->old_lines;
+
+		if (mine[i])
+			inside += d, taken[i] = true;
+		else if (h->old_start < start)
+			delta += d;
+	}
+	free(mine);
+	memset(out, 0, sizeof(*out));
+	out->old_start = start;
+	out->old_lines = end - start;
+	out->new_start = (size_t)((long long)start + delta);
+	out->new_lines = (size_t)((long long)(end - start) + inside);
+	region_key(g, start, end - start, out->key);
+	return true;
+}
+
+static int by_place(const void *a, const void *b)
+{
+	const rv_hunk *x = a, *y = b;
+
+	if (x->old_start != y->old_start)
+		return x->old_start < y->old_start ? -1 : 1;
+	return x->old_lines < y->old_lines ? -1 : x->old_lines > y->old_lines;
+}
+
+/* The hunks with the regions of a sync in place of those they meet. */
+static int absorb_regions(const rv_session_file *f, const rv_hunks *in, rv_hunks *out)
+{
+	bool *taken = calloc(in->count + 1, sizeof(*taken));
+	rv_hunks made = { calloc(f->nregions + 1, sizeof(rv_hunk)), 0 };
+	size_t i;
 
 	memset(out, 0, sizeof(*out));
+	out->items = calloc(in->count + f->nregions + 1, sizeof(*out->items));
+	if (!taken || !made.items || !out->items) {
+		free(taken);
+		free(made.items);
+		rv_hunks_dispose(out);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < f->nregions; i++)
+		if (!region_in(in, &f->regions[i]) && region_hunk(&f->regions[i], in, taken, &made, &made.items[made.count]))
+			made.count++;
+	for (i = 0; i < in->count; i++)
+		if (!taken[i])
+			out->items[out->count++] = in->items[i];
+	for (i = 0; i < made.count; i++)
+		out->items[out->count++] = made.items[i];
+	qsort(out->items, out->count, sizeof(*out->items), by_place);
+	free(taken);
+	free(made.items);
+	return 0;
+}
+
+int rv_session_hunks(const rv_session_file *f, const rv_hunks *whole, rv_hunks *out)
+{
+	rv_hunks absorbed = { NULL, 0 };
+	const rv_hunks *hunks = whole;
+	size_t i, k, n = 0;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if (f && f->nregions) {
+		if ((error = absorb_regions(f, whole, &absorbed)) < 0)
+			return error;
+		hunks = &absorbed;
+	}
 	for (i = 0; i < hunks->count; i++)
 		n += !hunks->items[i].parent[0] && rv_session_split_has(f, hunks->items[i].key)
 			     ? rv_hunk_pieces(&hunks->items[i])
 			     : 1;
-	if (!(out->items = calloc(n + 1, sizeof(*out->items))))
+	if (!(out->items = calloc(n + 1, sizeof(*out->items)))) {
+		rv_hunks_dispose(&absorbed);
 		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
 	for (i = 0; i < hunks->count; i++) {
 		const rv_hunk *h = &hunks->items[i];
 
@@ -429,6 +599,7 @@ int rv_session_hunks(const rv_session_file *f, const rv_hunks *hunks, rv_hunks *
 			for (k = 0; k < rv_hunk_pieces(h); k++)
 				rv_hunk_piece(h, k, &out->items[out->count++]);
 	}
+	rv_hunks_dispose(&absorbed);
 	return 0;
 }
 
@@ -492,12 +663,14 @@ static int record(rv_session_file *f, const char *key, rv_decision decision, con
 	size_t k;
 	char *copy = NULL;
 
-	if (decision == RV_EDITED && !(copy = strdup(text ? text : "")))
+	if ((decision == RV_EDITED || decision == RV_CONFLICT) && !(copy = strdup(text ? text : "")))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	for (k = 0; k < f->nhunks && strcmp(f->hunks[k].key, key) != 0; k++)
 		;
 	if (k < f->nhunks) {
 		free(f->hunks[k].text);
+		free(f->hunks[k].base); /* a conflict's, resolved now */
+		f->hunks[k].base = NULL;
 		if (decision == RV_PENDING) {
 			f->hunks[k] = f->hunks[--f->nhunks];
 			return 0;
@@ -510,6 +683,7 @@ static int record(rv_session_file *f, const char *key, rv_decision decision, con
 			return util_error_set(UTIL_ENOMEM, "out of memory");
 		}
 		f->hunks = n;
+		memset(&f->hunks[f->nhunks], 0, sizeof(*n));
 		memcpy(f->hunks[f->nhunks++].key, key, 17);
 	} else {
 		return 0;
@@ -809,9 +983,9 @@ static int split(rv_session_file *f, const rv_hunk *h, size_t index)
 
 	if (rv_hunk_pieces(h) < 2)
 		return util_error_set(UTIL_EINPUT, "hunk %zu is one line: it splits no further", index + 1);
-	if (d == RV_EDITED)
-		return util_error_set(UTIL_EINPUT, "hunk %zu is edited: accept or reject it before splitting it",
-				      index + 1);
+	if (d == RV_EDITED || d == RV_CONFLICT)
+		return util_error_set(UTIL_EINPUT, "hunk %zu is %s: accept or reject it before splitting it",
+				      index + 1, rv_decision_name(d));
 	if (!(splits = realloc(f->splits, (f->nsplits + 1) * sizeof(*splits))))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	f->splits = splits;
@@ -945,6 +1119,85 @@ int rv_session_resume(rv_session *s, const char *path, const char *fs_path, cons
 		error = util_file_write_atomic(fs_path, next.ptr ? next.ptr : "", next.len);
 	util_buf_dispose(&next);
 	return error < 0 ? error : 1;
+}
+
+const char *rv_session_conflict_base(const rv_session_file *f, const char *key)
+{
+	size_t k;
+
+	for (k = 0; f && k < f->nhunks; k++)
+		if (strcmp(f->hunks[k].key, key) == 0)
+			return f->hunks[k].decision == RV_CONFLICT ? f->hunks[k].base : NULL;
+	return NULL;
+}
+
+/* f's regions and hunks as in's (copied); false when out of memory. */
+static bool take_synced(rv_session_file *f, const rv_session_synced *in)
+{
+	size_t k;
+
+	if ((in->fixes && !(f->fixes = strdup(in->fixes))) ||
+	    !(f->regions = calloc(in->nregions + 1, sizeof(*f->regions))) ||
+	    !(f->hunks = calloc(in->nhunks + 1, sizeof(*f->hunks))))
+		return false;
+	memcpy(f->regions, in->regions, in->nregions * sizeof(*f->regions));
+	f->nregions = in->nregions;
+	for (k = 0; k < in->nhunks; k++) {
+		rv_session_hunk *h = &f->hunks[f->nhunks++];
+
+		*h = in->hunks[k];
+		h->text = h->base = NULL;
+		if ((in->hunks[k].text && !(h->text = strdup(in->hunks[k].text))) ||
+		    (in->hunks[k].base && !(h->base = strdup(in->hunks[k].base))))
+			return false;
+	}
+	return true;
+}
+
+int rv_session_sync_file(rv_session *s, const char *path, const char *fs_path, const rv_session_synced *in,
+			 const char *holds)
+{
+	rv_session_file next, *f;
+	rv_hunks whole;
+	util_buf text = UTIL_BUF_INIT;
+	char tree_id[41];
+	int error;
+
+	memset(&next, 0, sizeof(next));
+	if ((error = file_blob_id(fs_path, tree_id)) < 0)
+		return error;
+	if (!(next.path = strdup(path)) || !take_synced(&next, in)) {
+		file_dispose(&next);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	if ((error = rv_hunks_make(&whole, in->original, in->original_len, in->port, in->port_len)) == 0) {
+		error = compose(&next, in->original, in->original_len, in->port, in->port_len, &whole, &text);
+		rv_hunks_dispose(&whole);
+	}
+	if (error == 0) {
+		rv_blob_id(next.written, text.ptr ? text.ptr : "", text.len);
+		if (strcmp(tree_id, holds) != 0 && strcmp(tree_id, next.written) != 0)
+			error = util_error_set(UTIL_EINPUT, "%s: changed since it was committed; commit or stash it first",
+					       path);
+	}
+	if (error == 0)
+		error = store_original(s, in->original, in->original_len, next.base);
+	if (error == 0 && !(f = rv_session_find(s, path)) && !(f = add_file(s, path)))
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+	if (error < 0) {
+		file_dispose(&next);
+		util_buf_dispose(&text);
+		return error;
+	}
+	memcpy(next.previous, holds, 41);
+	memcpy(next.committed, f->committed, 41); /* what it was validated on stays known */
+	memcpy(next.commit, f->commit, 41);
+	file_dispose(f);
+	*f = next;
+	if ((error = save(s)) == 0 && strcmp(tree_id, f->written) != 0)
+		error = util_file_write_atomic(fs_path, text.ptr ? text.ptr : "", text.len);
+	util_buf_dispose(&text);
+	return error;
 }
 
 int rv_session_mark_committed(rv_session *s, const char *path, const char *blob, const char *commit)

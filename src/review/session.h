@@ -15,9 +15,18 @@
 typedef struct rv_session_hunk {
 	char key[17];
 	rv_decision decision; /* accepted, rejected or edited (pending ones are not kept) */
-	char *text;           /* the edited lines, for edited */
+	char *text;           /* the edited lines, for edited; the port's lines, for conflict */
+	char *base;           /* a conflict's lines in the proposal it was ported from (shown beside) */
 	char bulk[16];        /* accepted in bulk (B in the review): the kind, "rename-only"; "" by hand */
 } rv_session_hunk;
+
+/* A range of the original a sync decided as one hunk (sync/merge.h): the
+ * engineer's change there spans more than one hunk of the proposal, or none.
+ * It takes in the proposal's hunks it overlaps; key is its key then. */
+typedef struct rv_session_region {
+	size_t start, lines; /* 0-based lines of the original */
+	char key[17];
+} rv_session_region;
 
 typedef struct rv_session_file {
 	char *path;        /* relative to the work tree */
@@ -32,6 +41,8 @@ typedef struct rv_session_file {
 	char (*splits)[17]; /* the keys of the hunks split into pieces (decided each on its own) */
 	size_t nsplits;
 	char reviewed[17];  /* marked reviewed: the fingerprint of the proposal's hunks then, or "" */
+	rv_session_region *regions; /* what a sync decided beyond the proposal's hunks */
+	size_t nregions;
 } rv_session_file;
 
 /* A kernel check's last result on a file, recorded against the blob id of
@@ -85,7 +96,8 @@ int rv_session_original(const rv_session *s, const rv_session_file *f, util_buf 
 void rv_session_decisions(const rv_session_file *f, const rv_hunks *hunks, rv_decision *decisions,
 			  const char **texts);
 
-/* The hunks as the file's review has them: each split hunk replaced by its
+/* The hunks as the file's review has them: the proposal's hunks a region
+ * of a sync overlaps taken into it, and each split hunk replaced by its
  * pieces (rv_hunk_piece). out is allocated; f may be NULL. */
 int rv_session_hunks(const rv_session_file *f, const rv_hunks *hunks, rv_hunks *out);
 bool rv_session_split_has(const rv_session_file *f, const char *key);
@@ -153,6 +165,30 @@ int rv_session_rebase(rv_session *s, const char *path, const char *text, size_t 
  * what it held before the last decision. 1 when it was rewritten. */
 int rv_session_resume(rv_session *s, const char *path, const char *fs_path, const char *original,
 		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks);
+
+/* A conflict's base lines (the proposal's before the sync), or NULL. */
+const char *rv_session_conflict_base(const rv_session_file *f, const char *key);
+
+/* What a sync decided for one file (sync/merge.c makes it). */
+typedef struct rv_session_synced {
+	const char *original; /* upstream's new file: the new original */
+	size_t original_len;
+	const char *port; /* its proposal, fixes taken */
+	size_t port_len;
+	const char *fixes; /* the fixes the proposal takes, or NULL */
+	const rv_session_region *regions;
+	size_t nregions;
+	const rv_session_hunk *hunks; /* decided hunks (and regions), by key */
+	size_t nhunks;
+} rv_session_synced;
+
+/* Replaces what the session knows of a file with what a sync decided: the
+ * new original is stored, the record saved, then the file written (the
+ * original with those decisions); a kill between the two is resumed as a
+ * decision's is. The file must hold `holds` (blob id: the committed port),
+ * or already what the sync writes. */
+int rv_session_sync_file(rv_session *s, const char *path, const char *fs_path, const rv_session_synced *in,
+			 const char *holds);
 
 /* Marks a file committed (commit: the commit's id) with what it holds now
  * (blob: its blob id); not saved: rv_session_save does, once for all. */
