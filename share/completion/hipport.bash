@@ -20,7 +20,7 @@ _hipport() {
 	local walk="--jobs --no-cache --max-size= -p --compile-commands"
 	case $cmd in
 	"")
-		COMPREPLY=($(compgen -W "apply check commit diff doctor explain query review scan status translate --version --help -C" -- "$cur"))
+		COMPREPLY=($(compgen -W "apply check commit diff doctor explain query review scan status sync translate --version --help -C" -- "$cur"))
 		return ;;
 	explain)
 		COMPREPLY=($(compgen -W "$(_hipport_ids)" -- "$cur"))
@@ -57,6 +57,7 @@ _hipport() {
 		doctor) opts="--offload-arch= --format= --color --no-color --quiet --verbose --help" ;;
 		check) opts="$opts $walk --offload-arch= --fix= --draft-spec --from-record --bundle --slurm --submit --import --record --compare --timeout" ;;
 		commit) opts="$opts $walk --offload-arch= -m --message --branch --force" ;;
+		sync) opts="$opts --from --to -p --compile-commands" ;;
 		esac
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		[[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null

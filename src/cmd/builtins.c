@@ -85,6 +85,18 @@ const cmd_builtin cmd_builtins[] = {
 		     "partial, accepted, committed, stale), its hunks by decision (accepted, rejected,\n"
 		     "edited, pending) and its findings.\n"
 		     "The session lives in .git/hipport/session.json; docs/review.md describes it." },
+	{ .name = "sync", .run = cmd_sync, .options = CMD_OPT_PORT | CMD_OPT_SYNC | CMD_OPT_ANALYZE,
+	  .usage = "sync [--from OLD] --to NEW\n"
+		   "       sync remove|keep PATH...",
+	  .summary = "Re-port after the CUDA code changed upstream (docs/sync.md). For each file changed between\n"
+		     "OLD (the Ported-from trailer of the port's commits, or --from) and NEW: a file the port\n"
+		     "left alone takes upstream's; a ported one gets a three-way merge of the proposal for OLD,\n"
+		     "the committed port and the proposal for NEW, into the review: hunks upstream left alone\n"
+		     "keep their decisions, hand edits are kept byte for byte, changed hunks are proposed, and\n"
+		     "where both changed a conflict waits in the review. New files are proposed fresh. A ported\n"
+		     "file upstream removed waits for 'sync remove' or 'sync keep'. Nothing in the working tree\n"
+		     "is overwritten: its files must hold the port's commit. A killed sync resumes when run\n"
+		     "again; hipport commit then commits it, with Synced-from: OLD..NEW." },
 	{ .name = "translate", .run = cmd_translate,
 	  .options = CMD_OPT_PORT | CMD_OPT_OUTPUT | CMD_OPT_FIX | CMD_OPT_ANALYZE | CMD_OPT_ARCH,
 	  .usage = "translate FILE [-o OUT] [--fix=ID,...|all] [options]",

@@ -30,7 +30,8 @@ enum cmd_option_set {
 	CMD_OPT_SCRIPT = 512, /* --script, --size, --no-mouse: the review's screen */
 	CMD_OPT_ARCH = 1024, /* --offload-arch */
 	CMD_OPT_CHECK = 2048, /* --draft-spec, --bundle, --import, --record, --timeout, --slurm, --submit */
-	CMD_OPT_COMMIT = 4096 /* -m, --branch, --force */
+	CMD_OPT_COMMIT = 4096, /* -m, --branch, --force */
+	CMD_OPT_SYNC = 8192    /* --from, --to */
 };
 
 typedef struct cmd_context {
@@ -76,6 +77,8 @@ typedef struct cmd_context {
 	const char *message;     /* commit -m: the summary line */
 	const char *branch;      /* commit --branch NAME */
 	bool force;              /* commit --force */
+	const char *sync_from;   /* sync --from OLD: upstream's commit the port was made from */
+	const char *sync_to;     /* sync --to NEW */
 	char **args;             /* positional arguments */
 	int nargs;
 	port_rules *rules;
@@ -101,6 +104,7 @@ int cmd_query(cmd_context *ctx);
 int cmd_review(cmd_context *ctx);
 int cmd_scan(cmd_context *ctx);
 int cmd_status(cmd_context *ctx);
+int cmd_sync(cmd_context *ctx);
 int cmd_translate(cmd_context *ctx);
 
 /* Parses argv (after the command name) into ctx; prints and returns

@@ -32,6 +32,7 @@ void cmd_commit_plan_dispose(cmd_commit_plan *plan)
 	port_lexer_free(plan->lexer);
 	if (plan->session_open)
 		rv_session_dispose(&plan->session);
+	cmd_commit_plan_upstream_dispose(plan);
 	cmd_proposals_dispose(&plan->set);
 	memset(plan, 0, sizeof(*plan));
 }
@@ -69,7 +70,7 @@ static int plan_file(cmd_context *ctx, cmd_commit_plan *plan, rv_proposal *p, rv
 	}
 	rv_session_decisions(rec, &hunks, d, NULL);
 	for (i = 0; i < hunks.count; i++) {
-		pending += d[i] == RV_PENDING;
+		pending += !rv_decided(d[i]); /* a sync's conflicts too */
 		f->edited += d[i] == RV_EDITED;
 		f->rejected += d[i] == RV_REJECTED;
 		f->bulk += d[i] == RV_ACCEPTED && rv_session_hunk_bulk(rec, &hunks.items[i]);
@@ -123,12 +124,12 @@ int cmd_commit_plan_make(cmd_context *ctx, cmd_commit_plan *plan)
 		if ((error = plan_file(ctx, plan, p, rec)) < 0)
 			return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	}
-	return 0;
+	return cmd_commit_plan_upstream(ctx, plan);
 }
 
 int cmd_commit_run(cmd_context *ctx, cmd_commit_plan *plan, const char *message, char id[41], char branch[256])
 {
-	const char **paths = calloc(plan->n + 1, sizeof(*paths));
+	const char **paths = calloc(plan->n + plan->nextra + 1, sizeof(*paths));
 	vcs_commit_request req;
 	size_t i;
 	int error;
@@ -137,9 +138,15 @@ int cmd_commit_run(cmd_context *ctx, cmd_commit_plan *plan, const char *message,
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	for (i = 0; i < plan->n; i++)
 		paths[i] = plan->files[i].path;
+	for (i = 0; i < plan->nextra; i++)
+		paths[plan->n + i] = plan->extra[i];
+	memset(&req, 0, sizeof(req));
 	req.root = plan->set.walk.root;
 	req.paths = paths;
-	req.npaths = plan->n;
+	req.npaths = plan->n + plan->nextra;
+	req.removed = plan->removed;
+	req.nremoved = plan->nremoved;
+	req.merge_parent = plan->syncing ? plan->sync.to : NULL;
 	req.message = message;
 	req.branch = ctx->branch;
 	if ((error = vcs_commit_files(&req, id, branch)) == 0) {
@@ -148,6 +155,9 @@ int cmd_commit_run(cmd_context *ctx, cmd_commit_plan *plan, const char *message,
 		if (!error && (error = rv_session_save(&plan->session)) < 0)
 			error = util_error_set(error, "the commit %.12s is made, but the session could not record it: %s",
 					       id, util_error_last());
+		if (!error && plan->syncing && (error = sy_state_finish(&plan->sync)) < 0)
+			error = util_error_set(error, "the commit %.12s is made, but the sync stays under way: %s", id,
+					       util_error_last());
 	}
 	free(paths);
 	return error;
@@ -156,13 +166,15 @@ int cmd_commit_run(cmd_context *ctx, cmd_commit_plan *plan, const char *message,
 int cmd_commit_message(cmd_context *ctx, const cmd_commit_plan *plan, util_buf *out)
 {
 	char target[32];
+	rv_commit_upstream up = { plan->ported_from, plan->syncing ? plan->sync.from : NULL,
+				  (const char *const *)plan->taken, plan->ntaken };
 
 	port_version_format(target, sizeof(target), ctx->port.target_hip);
 	return rv_commit_message(out, ctx->message, plan->files, plan->n, target,
 				 ctx->port.torch == PORT_TORCH_V1   ? "before 2.11 (MasqueradingAsCUDA names)"
 				 : ctx->port.torch == PORT_TORCH_V2 ? "2.11 and newer"
 								    : NULL,
-				 ctx->force && plan->refused);
+				 ctx->force && plan->refused, &up);
 }
 
 int cmd_commit(cmd_context *ctx)
@@ -175,7 +187,14 @@ int cmd_commit(cmd_context *ctx)
 
 	if ((code = cmd_commit_plan_make(ctx, &plan)) != 0)
 		goto done;
-	if (!plan.n) {
+	if (plan.nblocked) {
+		for (i = 0; i < plan.nblocked; i++)
+			fprintf(stderr, "hipport: %s\n", plan.blocked[i]);
+		code = cmd_fail(CMD_EXIT_FINDINGS, "nothing committed: the sync with upstream %.12s is not finished",
+				plan.sync.to);
+		goto done;
+	}
+	if (!plan.n && !plan.nextra && !plan.nremoved) {
 		code = cmd_fail(CMD_EXIT_FINDINGS, "nothing to commit: no reviewed file holds a port that is not committed");
 		goto done;
 	}
@@ -196,6 +215,8 @@ int cmd_commit(cmd_context *ctx)
 	printf("[%s %.7s] %.*s\n", branch, id, (int)strcspn(message.ptr, "\n"), message.ptr);
 	for (i = 0; i < plan.n; i++)
 		printf(" %s\n", plan.files[i].path);
+	for (i = 0; i < plan.ntaken; i++)
+		printf(" %s\n", plan.taken[i]);
 	if (plan.refused)
 		fprintf(stderr, "hipport: %zu file%s committed without validation (--force, said in the message)\n",
 			plan.refused, plan.refused == 1 ? "" : "s");

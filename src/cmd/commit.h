@@ -9,6 +9,7 @@
 #include "review/message.h"
 #include "review/session.h"
 #include "review/validate.h"
+#include "sync/state.h"
 
 typedef struct cmd_commit_plan {
 	cmd_proposals set;          /* the walk of the paths named */
@@ -24,11 +25,25 @@ typedef struct cmd_commit_plan {
 	char (*blobs)[41];          /* what each holds now */
 	size_t n;
 	size_t refused;             /* files not validated */
+	char ported_from[41];       /* the upstream commit the port follows ("" when unknown) */
+	sy_state sync;              /* a sync under way (sync.n files), or none */
+	bool syncing;
+	char **taken;               /* the sync's files committed as upstream has them: "added PATH"... */
+	const char **extra;         /* of those, the files in the working tree (paths into taken) */
+	const char **removed;       /* and the files removed */
+	size_t ntaken, nextra, nremoved;
+	char **blocked;             /* why the sync cannot be committed yet, one line a file */
+	size_t nblocked;
 } cmd_commit_plan;
 
 /* Returns 0, or an exit code after printing why. */
 int cmd_commit_plan_make(cmd_context *ctx, cmd_commit_plan *plan);
 void cmd_commit_plan_dispose(cmd_commit_plan *plan);
+
+/* The upstream side of a plan (commit_upstream.c): Ported-from, and the
+ * files of a sync under way; 0, or an exit code after printing why. */
+int cmd_commit_plan_upstream(cmd_context *ctx, cmd_commit_plan *plan);
+void cmd_commit_plan_upstream_dispose(cmd_commit_plan *plan);
 
 /* The message (ctx->message as its summary; forced when ctx->force and some
  * file is not validated). */

@@ -73,6 +73,8 @@ static const option_spec options[] = {
 	{ "message", 'm', true, CMD_OPT_COMMIT, "the commit's summary line (default: Port N files to HIP)" },
 	{ "branch", 0, true, CMD_OPT_COMMIT, "commit on a new branch NAME made from HEAD (and check it out)" },
 	{ "force", 0, false, CMD_OPT_COMMIT, "commit files whose checks did not pass, and say so in the message" },
+	{ "from", 0, true, CMD_OPT_SYNC, "upstream's commit the port was made from (default: its Ported-from trailer)" },
+	{ "to", 0, true, CMD_OPT_SYNC, "upstream's commit to sync to" },
 	{ "color", 0, false, 0, "colour even when standard output is not a terminal" },
 	{ "no-color", 0, false, 0, "no colour (NO_COLOR in the environment does the same)" },
 	{ "quiet", 'q', false, 0, "print only errors" },
@@ -295,6 +297,10 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		ctx->branch = value;
 	} else if (strcmp(o->name, "force") == 0) {
 		ctx->force = true;
+	} else if (strcmp(o->name, "from") == 0) {
+		ctx->sync_from = value;
+	} else if (strcmp(o->name, "to") == 0) {
+		ctx->sync_to = value;
 	} else if (strcmp(o->name, "timeout") == 0) {
 		if (!in_range(value, 86400, &ctx->check_timeout))
 			return cmd_fail(CMD_EXIT_USAGE, "--timeout: '%s' is not a number of seconds", value);

@@ -53,6 +53,56 @@ static void show_progress(size_t done, size_t total, void *payload)
 	pthread_mutex_unlock(&pg->lock);
 }
 
+int cmd_repository_config(cmd_context *ctx, const char *root)
+{
+	vcs_config cfg;
+	int code, error;
+
+	if ((error = vcs_config_read(&cfg, root)) < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	if (cfg.port_target_torch && !ctx->torch_given && cmd_set_target_torch(ctx, cfg.port_target_torch) < 0) {
+		code = cmd_fail(CMD_EXIT_USAGE, "%s.hipport/config: port.targetTorch: '%s' is not a version like "
+				"2.11, or none", root, cfg.port_target_torch);
+		vcs_config_dispose(&cfg);
+		return code;
+	}
+	if (cfg.port_single_source && strcmp(cfg.port_single_source, "true") != 0 &&
+	    strcmp(cfg.port_single_source, "false") != 0 && !cmd_is_macro_name(cfg.port_single_source)) {
+		code = cmd_fail(CMD_EXIT_USAGE, "%s.hipport/config: port.singleSource: '%s' is not true, false or "
+				"a macro name", root, cfg.port_single_source);
+		vcs_config_dispose(&cfg);
+		return code;
+	}
+	if (cfg.port_single_source && !ctx->port.single_source &&
+	    strcmp(cfg.port_single_source, "false") != 0) {
+		/* kept for the walk: check and commit must build what apply wrote */
+		ctx->configured_single_source = cfg.port_single_source;
+		cfg.port_single_source = NULL;
+		ctx->port.single_source = strcmp(ctx->configured_single_source, "true") == 0
+						  ? ""
+						  : ctx->configured_single_source;
+	}
+	if (cfg.scan_max_size && !ctx->max_size_given)
+		ctx->max_size = (size_t)cfg.scan_max_size;
+	if (!ctx->port.offload_arch && cfg.check_offload_arch) {
+		tc_arch arch;
+
+		/* a bad value is check's and doctor's to report */
+		if (tc_arch_parse(&arch, cfg.check_offload_arch) == 0) {
+			ctx->configured_arch = cfg.check_offload_arch;
+			cfg.check_offload_arch = NULL;
+			ctx->port.offload_arch = ctx->configured_arch;
+		}
+		util_error_clear();
+	}
+	if (cfg.scan_suppress && cmd_add_suppressed(ctx, cfg.scan_suppress) < 0) {
+		vcs_config_dispose(&cfg);
+		return cmd_fail(CMD_EXIT_USAGE, "out of memory");
+	}
+	vcs_config_dispose(&cfg);
+	return 0;
+}
+
 /* The walk and what the repository's configuration says, the session's
  * files marked, and room for the proposals. */
 static int setup(cmd_context *ctx, cmd_proposals *out)
@@ -63,52 +113,8 @@ static int setup(cmd_context *ctx, cmd_proposals *out)
 	memset(out, 0, sizeof(*out));
 	if ((error = vcs_walk_paths_with(&out->walk, ctx->args, (size_t)ctx->nargs, ctx->build_files)) < 0)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-	if (out->walk.root) {
-		vcs_config cfg;
-
-		if ((error = vcs_config_read(&cfg, out->walk.root)) < 0)
-			return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
-		if (cfg.port_target_torch && !ctx->torch_given && cmd_set_target_torch(ctx, cfg.port_target_torch) < 0) {
-			code = cmd_fail(CMD_EXIT_USAGE, "%s.hipport/config: port.targetTorch: '%s' is not a version like "
-					"2.11, or none", out->walk.root, cfg.port_target_torch);
-			vcs_config_dispose(&cfg);
-			return code;
-		}
-		if (cfg.port_single_source && strcmp(cfg.port_single_source, "true") != 0 &&
-		    strcmp(cfg.port_single_source, "false") != 0 && !cmd_is_macro_name(cfg.port_single_source)) {
-			code = cmd_fail(CMD_EXIT_USAGE, "%s.hipport/config: port.singleSource: '%s' is not true, false or "
-					"a macro name", out->walk.root, cfg.port_single_source);
-			vcs_config_dispose(&cfg);
-			return code;
-		}
-		if (cfg.port_single_source && !ctx->port.single_source &&
-		    strcmp(cfg.port_single_source, "false") != 0) {
-			/* kept for the walk: check and commit must build what apply wrote */
-			ctx->configured_single_source = cfg.port_single_source;
-			cfg.port_single_source = NULL;
-			ctx->port.single_source = strcmp(ctx->configured_single_source, "true") == 0
-							  ? ""
-							  : ctx->configured_single_source;
-		}
-		if (cfg.scan_max_size && !ctx->max_size_given)
-			ctx->max_size = (size_t)cfg.scan_max_size;
-		if (!ctx->port.offload_arch && cfg.check_offload_arch) {
-			tc_arch arch;
-
-			/* a bad value is check's and doctor's to report */
-			if (tc_arch_parse(&arch, cfg.check_offload_arch) == 0) {
-				ctx->configured_arch = cfg.check_offload_arch;
-				cfg.check_offload_arch = NULL;
-				ctx->port.offload_arch = ctx->configured_arch;
-			}
-			util_error_clear();
-		}
-		if (cfg.scan_suppress && cmd_add_suppressed(ctx, cfg.scan_suppress) < 0) {
-			vcs_config_dispose(&cfg);
-			return cmd_fail(CMD_EXIT_USAGE, "out of memory");
-		}
-		vcs_config_dispose(&cfg);
-	}
+	if (out->walk.root && (code = cmd_repository_config(ctx, out->walk.root)) != 0)
+		return code;
 	if (out->walk.git_dir) { /* a ported file holds no CUDA any more, but is still the review's */
 		rv_session session;
 

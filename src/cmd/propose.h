@@ -14,6 +14,10 @@ typedef struct cmd_proposals {
 	bool named_bad;     /* a file the user named is bad input */
 } cmd_proposals;
 
+/* Applies the repository's .hipport/config (root: its work tree) to ctx's
+ * options: 0, or an exit code after printing why. */
+int cmd_repository_config(cmd_context *ctx, const char *root);
+
 /* Returns 0, or an exit code after printing why. Bad files found by the walk
  * are noted on stderr and skipped; bad files the user named set named_bad. */
 int cmd_proposals_make(cmd_context *ctx, cmd_proposals *out);

@@ -11,12 +11,14 @@
 #include "cmd/scan.h"
 #include "review/hunks.h"
 #include "review/session.h"
+#include "sync/state.h"
 #include "util/error.h"
 
 typedef struct file_status {
 	const char *path;
 	rv_file_state state;
-	size_t hunks, by_decision[4];  /* indexed by rv_decision */
+	size_t hunks, by_decision[RV_DECISIONS]; /* indexed by rv_decision */
+	size_t merged_clean;           /* of the conflicts, those git merged clean (to confirm) */
 	size_t findings[3];            /* indexed by an_severity */
 	size_t checks[5];              /* kernel checks of this content, by status (check_statuses) */
 	size_t checks_stale;           /* kernel checks of an earlier content */
@@ -85,7 +87,10 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 	rv_session_decisions(rec, &hunks, d, NULL);
 	st->hunks = hunks.count;
 	for (i = 0; i < hunks.count; i++) {
+		const rv_session_hunk *sh = d[i] == RV_CONFLICT ? rv_session_hunk_of(rec, hunks.items[i].key) : NULL;
+
 		st->by_decision[d[i]]++;
+		st->merged_clean += sh && sh->clean;
 		st->bulk += d[i] == RV_ACCEPTED && rv_session_hunk_bulk(rec, &hunks.items[i]);
 	}
 	st->state = rv_session_state(rec, &hunks, now->source.ptr, now->source.len);
@@ -118,6 +123,9 @@ static void print_text(const file_status *st, size_t n)
 		for (k = 0; k < 5; k++)
 			if (st[i].checks[k])
 				printf("; %zu checks %s", st[i].checks[k], check_statuses[k]);
+		if (st[i].by_decision[RV_CONFLICT])
+			printf("; %zu conflict%s to resolve (%zu merged clean, to confirm)", st[i].by_decision[RV_CONFLICT],
+			       st[i].by_decision[RV_CONFLICT] == 1 ? "" : "s", st[i].merged_clean);
 		if (st[i].checks_stale)
 			printf("; %zu checks of an earlier content", st[i].checks_stale);
 		if (st[i].bulk)
@@ -128,7 +136,84 @@ static void print_text(const file_status *st, size_t n)
 	}
 }
 
-static int print_json(const file_status *st, size_t n)
+static const file_status *status_of(const file_status *st, size_t n, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(st[i].path, path) == 0)
+			return &st[i];
+	return NULL;
+}
+
+/* What a sync under way leaves: hunks to decide, conflicts to resolve,
+ * files to check again, files to decide. */
+typedef struct sync_left {
+	size_t decide, resolve, check, files;
+} sync_left;
+
+static sync_left left_of(const sy_state *sync, const file_status *st, size_t n)
+{
+	sync_left left = { 0, 0, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < sync->n; i++) {
+		const sy_file *f = &sync->files[i];
+		const file_status *s = status_of(st, n, f->path);
+
+		left.files += !f->done || ((f->kind == SY_REMOVE || f->kind == SY_BY_HAND) && !f->decision);
+		if (!s || (f->kind != SY_MERGE && f->kind != SY_ADD))
+			continue;
+		left.decide += s->by_decision[RV_PENDING];
+		left.resolve += s->by_decision[RV_CONFLICT];
+		left.check += s->checks_stale > 0 || (f->kind == SY_MERGE && !s->checks[0]);
+	}
+	return left;
+}
+
+static void print_sync(const sy_state *sync, const file_status *st, size_t n)
+{
+	sync_left left = left_of(sync, st, n);
+	size_t i;
+
+	printf("sync %.12s..%.12s under way: %zu file%s changed upstream; %zu hunk%s to decide, %zu conflict%s to "
+	       "resolve, %zu file%s to check, %zu file%s to decide (hipport commit finishes it)\n",
+	       sync->from, sync->to, sync->n, sync->n == 1 ? "" : "s", left.decide, left.decide == 1 ? "" : "s",
+	       left.resolve, left.resolve == 1 ? "" : "s", left.check, left.check == 1 ? "" : "s", left.files,
+	       left.files == 1 ? "" : "s");
+	for (i = 0; i < sync->n; i++) {
+		const sy_file *f = &sync->files[i];
+
+		if (!f->done)
+			printf("  %s: not synced yet (hipport sync resumes)\n", f->path);
+		else if (f->kind == SY_REMOVE && !f->decision)
+			printf("  %s: removed upstream, ported here (hipport sync remove|keep)\n", f->path);
+		else if (f->kind == SY_BY_HAND && !f->decision)
+			printf("  %s: changed on both sides; merge it by hand, then hipport sync keep\n", f->path);
+	}
+}
+
+static json_t *sync_json(const sy_state *sync, const file_status *st, size_t n)
+{
+	sync_left left = left_of(sync, st, n);
+	json_t *files = json_array();
+	size_t i;
+
+	for (i = 0; i < sync->n; i++) {
+		const sy_file *f = &sync->files[i];
+
+		json_array_append_new(files, json_pack("{s:s, s:s, s:b, s:s*}", "path", f->path, "kind",
+						       sy_kind_name(f->kind), "done", f->done, "decision",
+						       f->decision == SY_REMOVED ? "removed"
+						       : f->decision == SY_KEPT  ? "kept"
+										 : NULL));
+	}
+	return json_pack("{s:s, s:s, s:{s:I, s:I, s:I, s:I}, s:o}", "from", sync->from, "to", sync->to, "left",
+			 "decide", (json_int_t)left.decide, "resolve", (json_int_t)left.resolve, "check",
+			 (json_int_t)left.check, "files", (json_int_t)left.files, "files", files);
+}
+
+static int print_json(const file_status *st, size_t n, const sy_state *sync)
 {
 	json_t *files = json_array();
 	size_t i;
@@ -147,13 +232,16 @@ static int print_json(const file_status *st, size_t n)
 					 (json_int_t)st[i].findings[AN_ERROR], "warning",
 					 (json_int_t)st[i].findings[AN_WARNING], "note", (json_int_t)st[i].findings[AN_NOTE]);
 
+		json_object_set_new(json_object_get(file, "hunks"), "conflict",
+				    json_integer((json_int_t)st[i].by_decision[RV_CONFLICT]));
+		json_object_set_new(json_object_get(file, "hunks"), "mergedClean", json_integer((json_int_t)st[i].merged_clean));
 		json_object_set_new(file, "checks", checks);
 		json_object_set_new(file, "reviewed", json_boolean(st[i].reviewed));
 		json_object_set_new(file, "bulk", json_integer((json_int_t)st[i].bulk));
 		json_array_append_new(files, file);
 	}
-	return scan_print_document(stdout, json_pack("{s:s, s:i, s:o}", "schema", "hipport-status", "version", 1,
-						     "files", files));
+	return scan_print_document(stdout, json_pack("{s:s, s:i, s:o, s:o*}", "schema", "hipport-status", "version", 1,
+						     "files", files, "sync", sync->n ? sync_json(sync, st, n) : NULL));
 }
 
 int cmd_status(cmd_context *ctx)
@@ -161,6 +249,7 @@ int cmd_status(cmd_context *ctx)
 	const char *format = ctx->format ? ctx->format : "text";
 	cmd_proposals set;
 	rv_session session;
+	sy_state sync;
 	file_status *st = NULL;
 	port_lexer *lexer = NULL;
 	an_analyzer *analyzer = NULL;
@@ -179,8 +268,11 @@ int cmd_status(cmd_context *ctx)
 		cmd_proposals_dispose(&set);
 		return cmd_fail(CMD_EXIT_USAGE, "status: not inside a git repository (the session lives in .git/hipport)");
 	}
-	if ((error = rv_session_open(&session, set.walk.git_dir)) < 0) {
+	if ((error = rv_session_open(&session, set.walk.git_dir)) < 0 ||
+	    (error = sy_state_open(&sync, set.walk.git_dir)) < 0) {
 		cmd_proposals_dispose(&set);
+		rv_session_dispose(&session);
+		sy_state_dispose(&sync);
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	}
 	st = calloc(set.n + 1, sizeof(*st));
@@ -199,10 +291,12 @@ int cmd_status(cmd_context *ctx)
 		n++;
 	}
 	if (strcmp(format, "json") == 0) {
-		if (print_json(st, n) < 0)
+		if (print_json(st, n, &sync) < 0)
 			code = cmd_fail(CMD_EXIT_USAGE, "cannot write the report");
 	} else {
 		print_text(st, n);
+		if (sync.n)
+			print_sync(&sync, st, n);
 	}
 	if (set.named_bad && code == 0)
 		code = CMD_EXIT_USAGE;
@@ -210,6 +304,7 @@ done:
 	an_analyzer_free(analyzer);
 	port_lexer_free(lexer);
 	free(st);
+	sy_state_dispose(&sync);
 	rv_session_dispose(&session);
 	cmd_proposals_dispose(&set);
 	return code;

@@ -64,6 +64,18 @@ void rv_hunks_fingerprint(const rv_hunks *hunks, char out[17]);
 /* The lines [start, start + count) of text (into out, appended). */
 void rv_lines_copy(util_buf *out, const char *text, size_t len, size_t start, size_t count);
 
+/* Whether d settles its hunk (a conflict does not, nor pending). */
+static inline bool rv_decided(rv_decision d)
+{
+	return d != RV_PENDING && d != RV_CONFLICT;
+}
+
+/* Whether a hunk so decided holds a text of its own (edited, or a conflict's). */
+static inline bool rv_has_text(rv_decision d)
+{
+	return d == RV_EDITED || d == RV_CONFLICT;
+}
+
 const char *rv_decision_name(rv_decision d);
 /* Parses "accepted", "rejected", "edited", "conflict", "pending"; -1 if none. */
 int rv_decision_parse(const char *name);

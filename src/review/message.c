@@ -96,7 +96,7 @@ static void add_arch(char (*archs)[64], size_t *n, const rv_session_check *c)
 }
 
 int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *files, size_t n,
-		      const char *target_hip, const char *target_torch, bool forced)
+		      const char *target_hip, const char *target_torch, bool forced, const rv_commit_upstream *up)
 {
 	char archs[16][64];
 	size_t i, k, narchs = 0;
@@ -104,6 +104,8 @@ int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *
 
 	if (summary && *summary)
 		util_buf_printf(out, "%s\n\n", summary);
+	else if (up && up->synced_from)
+		util_buf_printf(out, "Sync the port with upstream %.12s\n\n", up->ported_from);
 	else
 		util_buf_printf(out, "Port %zu file%s to HIP\n\n", n, n == 1 ? "" : "s");
 	for (i = 0; i < n; i++) {
@@ -132,6 +134,8 @@ int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *
 				add_arch(archs, &narchs, f->validation->kernels[k]);
 		}
 	}
+	for (i = 0; up && i < up->ntaken; i++)
+		util_buf_printf(out, "%s%s (as upstream has it)\n", i ? "" : "\n", up->taken[i]);
 	util_buf_printf(out, "\nPorted-by: hipport %s\nTarget-HIP: %s\n", HIPPORT_VERSION, target_hip);
 	if (torch && target_torch)
 		util_buf_printf(out, "Target-Torch: %s\n", target_torch);
@@ -140,5 +144,9 @@ int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *
 	else
 		for (k = 0; k < narchs; k++)
 			util_buf_printf(out, "Validated-on: %s\n", archs[k]);
+	if (up && up->ported_from && *up->ported_from)
+		util_buf_printf(out, "Ported-from: %s\n", up->ported_from);
+	if (up && up->synced_from)
+		util_buf_printf(out, "Synced-from: %s..%s\n", up->synced_from, up->ported_from);
 	return util_buf_oom(out) ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
 }

@@ -162,6 +162,7 @@ static bool parse_file(rv_session_file *f, const char *path, json_t *obj)
 			return false;
 		if (base && d == RV_CONFLICT && !(sh->base = strdup(base)))
 			return false;
+		sh->clean = d == RV_CONFLICT && json_is_true(json_object_get(h, "clean"));
 		if (bulk)
 			snprintf(sh->bulk, sizeof(sh->bulk), "%s", bulk);
 		f->nhunks++;
@@ -280,11 +281,13 @@ static int save(const rv_session *s)
 		json_t *regions = f->nregions ? json_array() : NULL;
 
 		for (k = 0; k < f->nhunks; k++)
-			json_array_append_new(hunks, json_pack("{s:s, s:s, s:s?, s:s*, s:s*}", "key", f->hunks[k].key,
-							       "decision", rv_decision_name(f->hunks[k].decision),
-							       "text", f->hunks[k].text, "bulk",
+			json_array_append_new(hunks, json_pack("{s:s, s:s, s:s?, s:s*, s:s*, s:o*}", "key",
+							       f->hunks[k].key, "decision",
+							       rv_decision_name(f->hunks[k].decision), "text",
+							       f->hunks[k].text, "bulk",
 							       f->hunks[k].bulk[0] ? f->hunks[k].bulk : NULL, "base",
-							       f->hunks[k].base));
+							       f->hunks[k].base, "clean",
+							       f->hunks[k].clean ? json_true() : NULL));
 		for (k = 0; k < f->nsplits; k++)
 			json_array_append_new(splits, json_string(f->splits[k]));
 		for (k = 0; k < f->nregions; k++)
@@ -637,7 +640,7 @@ rv_file_state rv_session_state(const rv_session_file *f, const rv_hunks *hunks, 
 		return RV_STATE_PENDING;
 	rv_session_decisions(f, hunks, d, NULL);
 	for (i = 0; i < hunks->count; i++)
-		decided += d[i] != RV_PENDING;
+		decided += rv_decided(d[i]);
 	free(d);
 	return decided == 0 ? RV_STATE_PENDING : decided < hunks->count ? RV_STATE_PARTIAL : RV_STATE_ACCEPTED;
 }
@@ -671,6 +674,7 @@ static int record(rv_session_file *f, const char *key, rv_decision decision, con
 		free(f->hunks[k].text);
 		free(f->hunks[k].base); /* a conflict's, resolved now */
 		f->hunks[k].base = NULL;
+		f->hunks[k].clean = false;
 		if (decision == RV_PENDING) {
 			f->hunks[k] = f->hunks[--f->nhunks];
 			return 0;
@@ -1121,13 +1125,13 @@ int rv_session_resume(rv_session *s, const char *path, const char *fs_path, cons
 	return error < 0 ? error : 1;
 }
 
-const char *rv_session_conflict_base(const rv_session_file *f, const char *key)
+const rv_session_hunk *rv_session_hunk_of(const rv_session_file *f, const char *key)
 {
 	size_t k;
 
 	for (k = 0; f && k < f->nhunks; k++)
 		if (strcmp(f->hunks[k].key, key) == 0)
-			return f->hunks[k].decision == RV_CONFLICT ? f->hunks[k].base : NULL;
+			return &f->hunks[k];
 	return NULL;
 }
 

@@ -17,6 +17,8 @@ typedef struct rv_session_hunk {
 	rv_decision decision; /* accepted, rejected or edited (pending ones are not kept) */
 	char *text;           /* the edited lines, for edited; the port's lines, for conflict */
 	char *base;           /* a conflict's lines in the proposal it was ported from (shown beside) */
+	bool clean;           /* a conflict git merged clean (upstream changed the hunk, the port's
+			       * lines merged in): its text is the merge, to confirm */
 	char bulk[16];        /* accepted in bulk (B in the review): the kind, "rename-only"; "" by hand */
 } rv_session_hunk;
 
@@ -166,8 +168,9 @@ int rv_session_rebase(rv_session *s, const char *path, const char *text, size_t 
 int rv_session_resume(rv_session *s, const char *path, const char *fs_path, const char *original,
 		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks);
 
-/* A conflict's base lines (the proposal's before the sync), or NULL. */
-const char *rv_session_conflict_base(const rv_session_file *f, const char *key);
+/* The decision recorded for the hunk with key (its text, a conflict's base
+ * and whether it merged clean), or NULL while it is pending. */
+const rv_session_hunk *rv_session_hunk_of(const rv_session_file *f, const char *key);
 
 /* What a sync decided for one file (sync/merge.c makes it). */
 typedef struct rv_session_synced {

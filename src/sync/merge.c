@@ -236,6 +236,7 @@ static int decide(sy_merge *out, const sy_inputs *in, const merged *m, const rv_
 		bool upstream = meets_any(bt, h->new_start, h->new_lines);
 		util_buf text = UTIL_BUF_INIT, base = UTIL_BUF_INIT;
 		rv_session_hunk *sh;
+		bool clean = false;
 
 		if (strcmp(h->key, unkeyed) != 0) { /* a hunk of the proposal the merge left as proposed */
 			d[i] = upstream ? RV_PENDING : RV_ACCEPTED;
@@ -247,16 +248,18 @@ static int decide(sy_merge *out, const sy_inputs *in, const merged *m, const rv_
 			const region *r = &regions[g++];
 
 			region_text(&text, in, m, to, r, h->new_start, h->new_start + h->new_lines);
-			d[i] = r->conflict ? RV_CONFLICT
+			/* what upstream changed gets in by a decision only: a clean merge there is confirmed */
+			d[i] = r->conflict || upstream ? RV_CONFLICT
 			       : same_lines(in->source, in->source_len, h->old_start, h->old_lines, text.ptr) ? RV_REJECTED
 			       : RV_EDITED;
-			if (r->conflict) {
+			if (d[i] == RV_CONFLICT) {
 				size_t b0 = map_back(bt, h->new_start, false);
 				size_t b1 = h->new_lines ? map_back(bt, h->new_start + h->new_lines, true) : b0;
 
 				rv_lines_copy(&base, in->base, in->base_len, b0, b1 > b0 ? b1 - b0 : 0);
 				util_buf_puts(&base, "");
 			}
+			clean = d[i] == RV_CONFLICT && !r->conflict;
 			out->conflicts += r->conflict;
 			out->merged += !r->conflict && upstream;
 			out->carried += !r->conflict && !upstream;
@@ -275,6 +278,7 @@ static int decide(sy_merge *out, const sy_inputs *in, const merged *m, const rv_
 		sh = &out->hunks[out->nhunks++];
 		memcpy(sh->key, h->key, 17);
 		sh->decision = d[i];
+		sh->clean = clean;
 		if (d[i] == RV_EDITED || d[i] == RV_CONFLICT) {
 			sh->text = util_buf_detach(&text);
 			texts[i] = sh->text;
@@ -398,8 +402,11 @@ int sy_merge_file(sy_merge *out, const sy_inputs *in)
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
-	if ((error = decide(out, in, &m, &st, &bt, &to, regions, n, &all, d, texts)) == 0)
-		error = verify(in, &m, &all, d, texts);
+	if ((error = decide(out, in, &m, &st, &bt, &to, regions, n, &all, d, texts)) == 0 &&
+	    (error = verify(in, &m, &all, d, texts)) == 0) {
+		out->result_len = m.ours.len;
+		out->result = util_buf_detach(&m.ours);
+	}
 done:
 	if (error < 0)
 		sy_merge_dispose(out);
@@ -426,5 +433,6 @@ void sy_merge_dispose(sy_merge *m)
 	}
 	free(m->hunks);
 	free(m->regions);
+	free(m->result);
 	memset(m, 0, sizeof(*m));
 }

@@ -7,7 +7,8 @@
  * did (accepted); one upstream changed is proposed (pending); where the port
  * differs from the proposal, its lines are kept (rejected or edited), as one
  * region over the hunks they meet; where upstream changed those too, a
- * conflict holds the port's lines until the engineer resolves it. */
+ * conflict holds the port's lines (or, where git merged them clean, the
+ * merge, marked clean) until the engineer resolves it. */
 #ifndef HIPPORT_SYNC_MERGE_H
 #define HIPPORT_SYNC_MERGE_H
 
@@ -33,9 +34,11 @@ typedef struct sy_merge {
 	size_t nhunks;
 	size_t carried;    /* hunks upstream left alone: the port's decision stays */
 	size_t proposed;   /* hunks upstream changed: to decide */
-	size_t merged;     /* the port's own lines merged clean beside upstream's change */
-	size_t conflicts;  /* both changed: to resolve */
+	size_t merged;     /* the port's own lines merged clean into upstream's change: to confirm */
+	size_t conflicts;  /* both changed, not merged: to resolve */
 	size_t edits_kept; /* hunks holding the port's own lines (edited, or a conflict's side) */
+	char *result;      /* the merge, every pending hunk as proposed, every conflict as the port has it */
+	size_t result_len;
 } sy_merge;
 
 /* Merges one file. UTIL_EINPUT when an input holds a line like the merge's

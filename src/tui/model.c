@@ -63,7 +63,7 @@ static int load_edit(tui_model *m, tui_file *f, size_t h)
 	free(f->edits[h].lines);
 	memset(&f->edits[h], 0, sizeof(f->edits[h]));
 	rv_session_decisions(rv_session_find(m->session, f->p->path), &one, &d, texts);
-	if (d != RV_EDITED || !texts[0] || !texts[0][0])
+	if (!rv_has_text(d) || !texts[0] || !texts[0][0])
 		return 0;
 	return split_lines(texts[0], strlen(texts[0]), &f->edits[h].lines, &f->edits[h].n);
 }
@@ -101,7 +101,7 @@ static int load_file(tui_model *m, tui_file *f, rv_hunks *given)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	rv_session_decisions(rec, &f->hunks, f->decisions, NULL);
 	for (h = 0; h < f->hunks.count; h++)
-		if (f->decisions[h] == RV_EDITED && (error = load_edit(m, f, h)) < 0)
+		if (rv_has_text(f->decisions[h]) && (error = load_edit(m, f, h)) < 0)
 			return error;
 	return 0;
 }
@@ -291,10 +291,10 @@ size_t tui_model_first_pending(const tui_file *f, size_t from)
 	size_t i;
 
 	for (i = from; i < f->hunks.count; i++)
-		if (f->decisions[i] == RV_PENDING)
+		if (!rv_decided(f->decisions[i]))
 			return i;
 	for (i = 0; i < from && i < f->hunks.count; i++)
-		if (f->decisions[i] == RV_PENDING)
+		if (!rv_decided(f->decisions[i]))
 			return i;
 	return from < f->hunks.count ? from : 0;
 }
@@ -304,7 +304,7 @@ size_t tui_model_pending(const tui_file *f)
 	size_t k, n = 0;
 
 	for (k = 0; k < f->hunks.count; k++)
-		n += f->decisions[k] == RV_PENDING;
+		n += !rv_decided(f->decisions[k]);
 	return n;
 }
 

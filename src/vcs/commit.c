@@ -155,6 +155,9 @@ static int commit_tree(repo *r, const vcs_commit_request *req, git_commit *paren
 		if (git_blob_create_from_workdir(&e.id, r->repo, req->paths[i]) < 0 || git_index_add(mem, &e) < 0)
 			error = git_failed(req->paths[i]);
 	}
+	for (i = 0; !error && i < req->nremoved; i++)
+		if (git_index_remove_bypath(mem, req->removed[i]) < 0)
+			error = git_failed(req->removed[i]);
 	if (!error && (git_index_write_tree_to(&id, mem, r->repo) < 0 || git_tree_lookup(out, r->repo, &id) < 0))
 		error = git_failed("the new tree");
 	git_index_free(mem);
@@ -174,11 +177,11 @@ static void restore_index(git_index *index, saved_entry *saved, const vcs_commit
 {
 	size_t i;
 
-	for (i = 0; i < req->npaths; i++) {
+	for (i = 0; i < req->npaths + req->nremoved; i++) {
 		if (saved[i].present) {
 			saved[i].entry.path = saved[i].path;
 			git_index_add(index, &saved[i].entry);
-		} else {
+		} else if (i < req->npaths) {
 			git_index_remove_bypath(index, req->paths[i]);
 		}
 	}
@@ -189,7 +192,8 @@ int vcs_commit_files(const vcs_commit_request *req, char out[41], char branch[25
 {
 	repo r;
 	git_reference *head = NULL, *created = NULL;
-	git_commit *parent = NULL;
+	git_commit *parent = NULL, *upstream = NULL;
+	const git_commit *parents[2];
 	git_tree *tree = NULL;
 	saved_entry *saved = NULL;
 	git_buf message = GIT_BUF_INIT;
@@ -211,16 +215,25 @@ int vcs_commit_files(const vcs_commit_request *req, char out[41], char branch[25
 		goto done;
 	}
 	/* the index first: a locked one stops here, with nothing changed */
-	if (!(saved = calloc(req->npaths + 1, sizeof(*saved)))) {
+	if (!(saved = calloc(req->npaths + req->nremoved + 1, sizeof(*saved)))) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (i = 0; i < req->npaths; i++) {
-		const git_index_entry *old = git_index_get_bypath(r.index, req->paths[i], 0);
+	for (i = 0; i < req->npaths + req->nremoved; i++) {
+		const char *path = i < req->npaths ? req->paths[i] : req->removed[i - req->npaths];
+		const git_index_entry *old = git_index_get_bypath(r.index, path, 0);
 
 		if (old && (saved[i].path = strdup(old->path))) {
 			saved[i].entry = *old;
 			saved[i].present = true;
+		}
+		if (i >= req->npaths) {
+			if (old && git_index_remove_bypath(r.index, path) < 0) {
+				error = git_failed(path);
+				git_index_read(r.index, 1);
+				goto done;
+			}
+			continue;
 		}
 		if (git_index_add_bypath(r.index, req->paths[i]) < 0) {
 			error = git_failed(req->paths[i]);
@@ -239,8 +252,16 @@ int vcs_commit_files(const vcs_commit_request *req, char out[41], char branch[25
 		goto done;
 	}
 	/* updating HEAD's branch writes its reflog ("commit: <summary>") */
-	if (git_commit_create(&id, r.repo, "HEAD", r.sig, r.sig, NULL, message.ptr, tree, 1,
-			      (const git_commit **)&parent) < 0) {
+	if (req->merge_parent && (git_oid_fromstr(&id, req->merge_parent) < 0 ||
+				  git_commit_lookup(&upstream, r.repo, &id) < 0)) {
+		error = git_failed(req->merge_parent);
+		restore_index(r.index, saved, req);
+		goto done;
+	}
+	parents[0] = parent;
+	parents[1] = upstream;
+	if (git_commit_create(&id, r.repo, "HEAD", r.sig, r.sig, NULL, message.ptr, tree, upstream ? 2 : 1,
+			      parents) < 0) {
 		error = git_failed("the commit");
 		restore_index(r.index, saved, req);
 		if (created) { /* back where it was: HEAD on its branch, or detached */
@@ -261,8 +282,9 @@ int vcs_commit_files(const vcs_commit_request *req, char out[41], char branch[25
 		git_reference_free(now);
 	}
 done:
-	for (i = 0; saved && i < req->npaths; i++)
+	for (i = 0; saved && i < req->npaths + req->nremoved; i++)
 		free(saved[i].path);
+	git_commit_free(upstream);
 	free(saved);
 	git_buf_dispose(&message);
 	git_tree_free(tree);

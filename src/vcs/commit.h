@@ -15,6 +15,9 @@ typedef struct vcs_commit_request {
 	size_t npaths;
 	const char *message;       /* the whole message */
 	const char *branch;        /* a new branch made from HEAD and checked out (no file changes), or NULL */
+	const char *const *removed; /* files the commit removes (gone from the working tree) */
+	size_t nremoved;
+	const char *merge_parent;  /* a second parent (a sync's upstream commit), or NULL */
 } vcs_commit_request;
 
 /* What a commit can be made on, checked before anything is written: a

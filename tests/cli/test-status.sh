@@ -20,7 +20,8 @@ doc = json.load(open(sys.argv[1]))
 assert doc["schema"] == "hipport-status" and doc["version"] == 1
 f = doc["files"][0]
 assert f["path"] == "src/transpose.cu" and f["state"] == "pending", f
-assert f["hunks"] == {"total": 3, "accepted": 0, "rejected": 0, "edited": 0, "pending": 3}, f
+assert f["hunks"] == {"total": 3, "accepted": 0, "rejected": 0, "edited": 0, "pending": 3, "conflict": 0,
+                      "mergedClean": 0}, f
 ' "$tmp/out"
 check "status bad format" 2 "$hipport" -C "$repo" status --format sarif
 

@@ -30,8 +30,10 @@ for script in "$here"/*.script; do
 		continue
 	fi
 	cp -r "$src/share/examples/fastops" "$repo" || exit 2
+	# a fixed date: the commit id is the same every run (screens show it, in Ported-from)
 	(cd "$repo" && git init -q . && git add -A &&
-		git -c user.name=t -c user.email=t@t commit -q -m example) || exit 2
+		GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
+			git -c user.name=t -c user.email=t@t commit -q -m example) || exit 2
 	if [ -f "$here/$name.config" ]; then # the repository's shared configuration
 		mkdir -p "$repo/.hipport" && cp "$here/$name.config" "$repo/.hipport/config" || exit 2
 	fi

@@ -79,7 +79,8 @@ static const char *const only_a[] = { "a.cu" };
 
 static vcs_commit_request request(const char *branch)
 {
-	vcs_commit_request r = { root, only_a, 1, "Port 1 file to HIP\n\nPorted-by: hipport test\n", branch };
+	vcs_commit_request r = { root, only_a, 1, "Port 1 file to HIP\n\nPorted-by: hipport test\n", branch, NULL, 0,
+				 NULL };
 
 	return r;
 }
