@@ -39,6 +39,16 @@ static const rv_commit_file *planned(const cmd_commit_plan *plan, const char *pa
 	return NULL;
 }
 
+static bool walked(const cmd_commit_plan *plan, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < plan->set.n; i++)
+		if (strcmp(plan->set.items[i].path, path) == 0)
+			return true;
+	return false;
+}
+
 /* Whether the review would change the file (a new upstream file to port). */
 static bool to_port(const cmd_commit_plan *plan, const char *path)
 {
@@ -80,6 +90,9 @@ static int sync_file(cmd_commit_plan *plan, const sy_file *f)
 	if (!f->done)
 		return add_line(&plan->blocked, &plan->nblocked, "%s: the sync did not finish it (%s): run hipport sync",
 				f->path, open_kinds[f->kind]);
+	if ((f->kind == SY_MERGE || f->kind == SY_ADD) && !walked(plan, f->path))
+		return add_line(&plan->blocked, &plan->nblocked, "%s: %s", f->path,
+				"part of the sync, not among the paths named: a sync is committed whole");
 	switch (f->kind) {
 	case SY_MERGE:
 		/* a conflict is never committed, --force or not */
@@ -129,9 +142,6 @@ int cmd_commit_plan_upstream(cmd_context *ctx, cmd_commit_plan *plan)
 	if ((found = sy_state_open(&plan->sync, plan->set.walk.git_dir)) < 0)
 		return cmd_fail(cmd_exit_for(found), "%s", util_error_last());
 	plan->syncing = found == 1;
-	if (plan->syncing && ctx->nargs > 0)
-		return cmd_fail(CMD_EXIT_USAGE, "a sync with upstream %.12s is under way: commit it whole (no paths)",
-				plan->sync.to);
 	if ((error = vcs_history_open(&h, plan->set.walk.root)) < 0)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	if (plan->syncing)

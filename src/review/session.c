@@ -950,6 +950,27 @@ int rv_session_decide(rv_session *s, const char *path, const char *fs_path, cons
 	return save_and_write(s, f, fs_path, original, original_len, port, port_len, hunks, true, NULL);
 }
 
+int rv_session_decide_as(rv_session *s, const char *path, const char *fs_path, const char *original,
+			 size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index,
+			 const rv_session_hunk *was)
+{
+	rv_session_file *f;
+	rv_session_hunk *h;
+	int error;
+
+	if (index >= hunks->count)
+		return util_error_set(UTIL_EINPUT, "%s: no hunk %zu (the file has %zu)", path, index + 1, hunks->count);
+	if ((error = record_of(s, path, fs_path, original, original_len, &f)) < 0 ||
+	    (error = record_hunk(f, &hunks->items[index], was->decision, was->text)) < 0)
+		return error;
+	if (was->decision == RV_CONFLICT && (h = (rv_session_hunk *)rv_session_hunk_of(f, hunks->items[index].key))) {
+		if (was->base && !(h->base = strdup(was->base)))
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		h->clean = was->clean;
+	}
+	return save_and_write(s, f, fs_path, original, original_len, port, port_len, hunks, true, NULL);
+}
+
 int rv_session_decide_pending(rv_session *s, const char *path, const char *fs_path, const char *original,
 			      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks,
 			      rv_decision decision, bool write, util_buf *composed)

@@ -136,6 +136,12 @@ int rv_session_decide(rv_session *s, const char *path, const char *fs_path, cons
 		      size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index,
 		      rv_decision decision, const char *text);
 
+/* rv_session_decide, putting back a decision as it was recorded (an
+ * edit's text, a conflict with its base): undo. */
+int rv_session_decide_as(rv_session *s, const char *path, const char *fs_path, const char *original,
+			 size_t original_len, const char *port, size_t port_len, const rv_hunks *hunks, size_t index,
+			 const rv_session_hunk *was);
+
 /* Decides every hunk without a decision (accepted by apply, or A and R in the
  * review) as rv_session_decide does, in one save; the file is written too
  * unless write is false (the caller writes exactly the composed text then:

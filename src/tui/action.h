@@ -27,6 +27,8 @@
 	ACTION(ACCEPT, "accept", "", "a", "accept, reject the hunk at the cursor (written to the file at once)") \
 	ACTION(REJECT, "reject", "", "r", "") \
 	ACTION(EDIT, "edit", "", "e", "edit the hunk's proposed lines in $VISUAL or $EDITOR") \
+	ACTION(KEEP_PORT, "keep-port", "", "o", "a sync's conflict (C, M): keep the port's lines, or confirm the merge (M)") \
+	ACTION(CONFLICT_SIDE, "conflict-side", "diff", "t", "a sync's conflict: show the new proposal, the base, the port's lines") \
 	ACTION(SPLIT, "split", "diff", "s", "in the diff: split the hunk into a hunk per line; s on a line joins it") \
 	ACTION(FIXES, "fixes", "", "f", "the fixes of the findings at the cursor, previewed; 1-9 takes one") \
 	ACTION(ACCEPT_ALL, "accept-all", "", "A", "accept, reject every remaining hunk of the file") \

@@ -9,6 +9,7 @@
 
 #include "analyze/analysis.h"
 #include "build/build.h"
+#include "tui/conflict.h"
 #include "tui/editor.h"
 
 typedef struct diff_state {
@@ -21,15 +22,19 @@ typedef struct diff_row {
 	size_t tree_no;        /* the line of the file as the working tree holds it, or 0 */
 } diff_row;
 
+/* Whether the right side shows other lines than the proposal's for the
+ * hunk: an edited one's, a conflict's side (tui/conflict.c). */
 static bool is_edited(const tui_file *f, long hunk)
 {
-	return hunk >= 0 && f->decisions[hunk] == RV_EDITED;
+	return hunk >= 0 && tui_conflict_shown(f, (size_t)hunk) != NULL;
 }
 
-/* How many lines the right side shows for hunk h: its edited text's, once edited. */
+/* How many lines the right side shows for hunk h. */
 static size_t new_height(const tui_file *f, size_t h)
 {
-	return is_edited(f, (long)h) ? f->edits[h].n : f->hunks.items[h].new_lines;
+	const tui_edit *shown = tui_conflict_shown(f, h);
+
+	return shown ? shown->n : f->hunks.items[h].new_lines;
 }
 
 /* The right side's line of a row: of the edited text in an edited hunk (where
@@ -38,7 +43,8 @@ static const tui_line *new_line_of(const tui_file *f, const diff_row *r)
 {
 	if (!r->new_no)
 		return NULL;
-	return is_edited(f, r->hunk) ? &f->edits[r->hunk].lines[r->new_no - 1] : &f->new_lines[r->new_no - 1];
+	return is_edited(f, r->hunk) ? &tui_conflict_shown(f, (size_t)r->hunk)->lines[r->new_no - 1]
+				     : &f->new_lines[r->new_no - 1];
 }
 
 /* The number shown for it: an edited line continues from the hunk's start. */
@@ -72,8 +78,8 @@ static diff_row *rows_of(const tui_file *f, size_t *count)
 			const rv_hunk *hk = &f->hunks.items[h];
 			size_t lines = new_height(f, h), height = hk->old_lines > lines ? hk->old_lines : lines;
 			bool edited = is_edited(f, (long)h);
-			/* the tree holds the new side once accepted or edited, else the old */
-			bool taken = edited || f->decisions[h] == RV_ACCEPTED;
+			/* the tree holds the new side once accepted or edited (a conflict: the port's), else the old */
+			bool taken = rv_has_text(f->decisions[h]) || f->decisions[h] == RV_ACCEPTED;
 
 			for (k = 0; k < height && n < cap; k++) {
 				rows[n].old_no = k < hk->old_lines ? hk->old_start + k + 1 : 0;
@@ -225,8 +231,10 @@ static bool find(tui_view *view, const char *text)
 	return false;
 }
 
-static const char *mark_of(rv_decision d)
+static const char *mark_of(const tui_file *f, size_t h, rv_decision d)
 {
+	if (d == RV_CONFLICT)
+		return tui_conflict_mark(f, h);
 	return d == RV_ACCEPTED ? "A" : d == RV_REJECTED ? "R" : d == RV_EDITED ? "E" : "?";
 }
 
@@ -395,10 +403,11 @@ static void diff_draw(tui_view *view, tui_screen *s)
 		bool in_hunk = r->hunk >= 0, first = in_hunk && (i == 0 || rows[i - 1].hunk != r->hunk);
 		bool cursor = in_hunk && (size_t)r->hunk == m->hunk && focused;
 		rv_decision d = in_hunk ? f->decisions[r->hunk] : RV_PENDING;
-		const char *mark = first ? mark_of(d) : cursor ? "|" : " ";
+		const char *mark = first ? mark_of(f, (size_t)r->hunk, d) : cursor ? "|" : " ";
 		tui_attr mark_attr = cursor ? TUI_SELECTED
 				     : d == RV_ACCEPTED || d == RV_EDITED ? TUI_ACCEPTED
 				     : d == RV_REJECTED			 ? TUI_REJECTED
+				     : d == RV_CONFLICT			 ? (f->clean[r->hunk] ? TUI_WARNING : TUI_ERROR)
 									 : TUI_DIM;
 		const tui_line *old_line = r->old_no ? &f->old_lines[r->old_no - 1] : NULL, *new_line = new_line_of(f, r);
 		size_t start = 0, old_end = 0, new_end = 0;
@@ -497,7 +506,7 @@ static void edit(tui_view *view)
 	int error;
 
 	rv_session_decisions(rv_session_find(m->session, f->p->path), &one, &d, texts);
-	if (d == RV_EDITED && texts[0])
+	if (rv_has_text(d) && texts[0]) /* an edit, or a conflict's port lines */
 		util_buf_puts(&text, texts[0]);
 	else
 		rv_lines_copy(&text, f->p->port.output.ptr, f->p->port.output.len, h->new_start, h->new_lines);
@@ -512,6 +521,30 @@ static void edit(tui_view *view)
 		tui_core_message(core, "hunk %zu edited", m->hunk + 1);
 	util_buf_dispose(&text);
 	util_buf_dispose(&edited);
+}
+
+/* o keeps a sync's conflict as the port has it; t shows its next side. */
+static void conflict_key(tui_view *view, tui_action action)
+{
+	tui_model *m = tui_view_model(view);
+	tui_file *f = tui_model_current(m);
+	size_t at = m->hunk;
+	const char *what;
+
+	if (action == TUI_ACTION_CONFLICT_SIDE) {
+		if (tui_conflict_next_side(f, m->hunk, &what) < 0)
+			tui_core_error(tui_view_core(view), "%s", util_error_last());
+		else
+			tui_core_message(tui_view_core(view), "conflict %zu shows %s", m->hunk + 1, what);
+		return;
+	}
+	if (tui_conflict_keep(m, m->hunk) < 0) {
+		tui_core_error(tui_view_core(view), "%s", util_error_last());
+		return;
+	}
+	m->hunk = tui_model_first_pending(f, m->hunk);
+	show_hunk(view);
+	tui_core_message(tui_view_core(view), "conflict %zu resolved: the port's lines kept", at + 1);
 }
 
 /* s: the hunk at the cursor split into a hunk per line, or the hunk of the
@@ -615,6 +648,11 @@ static tui_handled diff_key(tui_view *view, tui_request *req)
 	case TUI_ACTION_EDIT:
 		if (focused && f && f->hunks.count)
 			edit(view);
+		return TUI_DONE;
+	case TUI_ACTION_KEEP_PORT:
+	case TUI_ACTION_CONFLICT_SIDE:
+		if (focused && f && f->hunks.count)
+			conflict_key(view, req->action);
 		return TUI_DONE;
 	case TUI_ACTION_SPLIT:
 		if (!focused)

@@ -54,9 +54,10 @@ typedef struct help_state {
 } help_state;
 
 static const char *const marks[] = {
-	"Marks: A R E ? a hunk accepted, rejected, edited, pending; E W N between the sides the worst",
-	"finding on that source line (hipport scan lists it), X a build error; files: + accepted,",
-	"v validated (checks passed), ~ partial, ! stale, c committed, * marked reviewed",
+	"Marks: A R E ? a hunk accepted, rejected, edited, pending; C M a sync's conflict, M merged clean;",
+	"E W N between the sides the worst finding on that source line (hipport scan lists it), X a build",
+	"error; files: + accepted, v validated (checks passed), ~ partial, ! stale, c committed, * marked",
+	"reviewed",
 };
 
 static const char *const mouse[] = {

@@ -42,14 +42,27 @@ static int split_lines(const char *text, size_t len, tui_line **out, size_t *cou
 	return 0;
 }
 
+static void undo_dispose(tui_undo *u)
+{
+	free(u->text);
+	free(u->base);
+	u->text = u->base = NULL;
+}
+
 static void free_edits(tui_file *f)
 {
 	size_t i;
 
 	for (i = 0; f->edits && i < f->hunks.count; i++)
 		free(f->edits[i].lines);
+	for (i = 0; f->bases && i < f->hunks.count; i++)
+		free(f->bases[i].lines);
 	free(f->edits);
-	f->edits = NULL;
+	free(f->bases);
+	free(f->clean);
+	f->edits = f->bases = NULL;
+	f->clean = NULL;
+	f->side = 0;
 }
 
 /* The lines of hunk h's edited text, shown instead of its proposed lines;
@@ -58,11 +71,23 @@ static int load_edit(tui_model *m, tui_file *f, size_t h)
 {
 	const char *texts[1] = { NULL };
 	rv_hunks one = { .items = &f->hunks.items[h], .count = 1 };
+	const rv_session_file *rec = rv_session_find(m->session, f->p->path);
+	const rv_session_hunk *sh;
 	rv_decision d;
+	int error;
 
 	free(f->edits[h].lines);
+	free(f->bases[h].lines);
 	memset(&f->edits[h], 0, sizeof(f->edits[h]));
-	rv_session_decisions(rv_session_find(m->session, f->p->path), &one, &d, texts);
+	memset(&f->bases[h], 0, sizeof(f->bases[h]));
+	f->clean[h] = false;
+	rv_session_decisions(rec, &one, &d, texts);
+	if (d == RV_CONFLICT && (sh = rv_session_hunk_of(rec, f->hunks.items[h].key))) {
+		f->clean[h] = sh->clean;
+		if (sh->base && sh->base[0] &&
+		    (error = split_lines(sh->base, strlen(sh->base), &f->bases[h].lines, &f->bases[h].n)) < 0)
+			return error;
+	}
 	if (!rv_has_text(d) || !texts[0] || !texts[0][0])
 		return 0;
 	return split_lines(texts[0], strlen(texts[0]), &f->edits[h].lines, &f->edits[h].n);
@@ -97,7 +122,9 @@ static int load_file(tui_model *m, tui_file *f, rv_hunks *given)
 		return error;
 	f->decisions = calloc(f->hunks.count + 1, sizeof(*f->decisions));
 	f->edits = calloc(f->hunks.count + 1, sizeof(*f->edits));
-	if (!f->decisions || !f->edits)
+	f->bases = calloc(f->hunks.count + 1, sizeof(*f->bases));
+	f->clean = calloc(f->hunks.count + 1, sizeof(*f->clean));
+	if (!f->decisions || !f->edits || !f->bases || !f->clean)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	rv_session_decisions(rec, &f->hunks, f->decisions, NULL);
 	for (h = 0; h < f->hunks.count; h++)
@@ -276,6 +303,8 @@ void tui_model_dispose(tui_model *m)
 		free(m->files[i].why);
 	}
 	free(m->files);
+	for (i = 0; i < m->nundo; i++)
+		undo_dispose(&m->undo[i]);
 	free(m->undo);
 	tui_build_result_dispose(&m->build);
 	memset(m, 0, sizeof(*m));
@@ -308,7 +337,29 @@ size_t tui_model_pending(const tui_file *f)
 	return n;
 }
 
-int tui_model_decide(tui_model *m, size_t index, rv_decision d, const char *text, bool remember)
+/* What undo puts back of hunk index: its decision as the session has it. */
+static int remember_hunk(tui_model *m, tui_file *f, size_t index)
+{
+	const rv_session_hunk *was = rv_session_hunk_of(rv_session_find(m->session, f->p->path), f->hunks.items[index].key);
+	tui_undo *n = realloc(m->undo, (m->nundo + 1) * sizeof(*n)), *u;
+
+	if (!n)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	m->undo = n;
+	u = &m->undo[m->nundo];
+	*u = (tui_undo){ .file = m->selected, .hunk = index, .decision = f->decisions[index] };
+	memcpy(u->key, f->hunks.items[index].key, sizeof(u->key));
+	if (was && ((was->text && !(u->text = strdup(was->text))) || (was->base && !(u->base = strdup(was->base))))) {
+		free(u->text);
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	u->clean = was && was->clean;
+	m->nundo++;
+	return 0;
+}
+
+/* Decides hunk index as `as` says (a decision, an edit's text, a conflict). */
+static int decide_as(tui_model *m, size_t index, const rv_session_hunk *as, bool remember)
 {
 	tui_file *f = tui_model_current(m);
 	const rv_proposal *p = f->p;
@@ -316,25 +367,28 @@ int tui_model_decide(tui_model *m, size_t index, rv_decision d, const char *text
 
 	if (!f->ready)
 		return not_ready(f);
-	if (remember) {
-		tui_undo *n = realloc(m->undo, (m->nundo + 1) * sizeof(*n));
-
-		if (!n)
-			return util_error_set(UTIL_ENOMEM, "out of memory");
-		m->undo = n;
-		m->undo[m->nundo] = (tui_undo){ .file = m->selected, .hunk = index, .decision = f->decisions[index] };
-		memcpy(m->undo[m->nundo++].key, f->hunks.items[index].key, sizeof(m->undo[0].key));
-	}
-	if ((error = rv_session_decide(m->session, p->path, p->fs_path, p->source.ptr, p->source.len, p->port.output.ptr,
-				       p->port.output.len, &f->hunks, index, d, text)) < 0) {
+	if (remember && (error = remember_hunk(m, f, index)) < 0)
+		return error;
+	if ((error = rv_session_decide_as(m->session, p->path, p->fs_path, p->source.ptr, p->source.len,
+					  p->port.output.ptr, p->port.output.len, &f->hunks, index, as)) < 0) {
 		if (remember)
-			m->nundo--;
+			undo_dispose(&m->undo[--m->nundo]);
 		return error;
 	}
-	f->decisions[index] = d;
+	f->decisions[index] = as->decision;
 	error = load_edit(m, f, index);
 	refresh_state(m, f);
 	return error;
+}
+
+int tui_model_decide(tui_model *m, size_t index, rv_decision d, const char *text, bool remember)
+{
+	rv_session_hunk as;
+
+	memset(&as, 0, sizeof(as));
+	as.decision = d;
+	as.text = (char *)text;
+	return decide_as(m, index, &as, remember);
 }
 
 int tui_model_decide_pending(tui_model *m, rv_decision d, size_t *n)
@@ -477,7 +531,13 @@ int tui_model_undo(tui_model *m, tui_undo *undone)
 		return util_error_set(UTIL_ENOTFOUND, "%s: the hunk decided last was split or joined since", f->p->path);
 	m->selected = u.file;
 	m->hunk = u.hunk;
-	if ((error = tui_model_decide(m, u.hunk, u.decision, NULL, false)) < 0)
+	{
+		rv_session_hunk was = { .decision = u.decision, .text = u.text, .base = u.base, .clean = u.clean };
+
+		error = decide_as(m, u.hunk, &was, false);
+	}
+	undo_dispose(&u);
+	if (error < 0)
 		return error;
 	*undone = u;
 	return 0;

@@ -34,7 +34,12 @@ typedef struct tui_file {
 	char *why;            /* not ready and never will be: why the proposal failed */
 	rv_hunks hunks;
 	rv_decision *decisions;
-	tui_edit *edits;      /* per hunk: what an edited one holds instead of the proposal */
+	tui_edit *edits;      /* per hunk: what an edited one holds instead of the proposal (a
+			       * conflict of a sync: the port's lines) */
+	tui_edit *bases;      /* per hunk: a conflict's lines in the proposal before the sync */
+	bool *clean;          /* per hunk: a conflict git merged clean, to confirm */
+	size_t side_hunk;     /* the conflict whose other side the right pane shows (t) */
+	int side;             /* what it shows of it: tui_conflict_side */
 	tui_line *old_lines, *new_lines;
 	size_t nold, nnew;
 	port_token *old_tokens, *new_tokens; /* for syntax colour; NULL without */
@@ -111,6 +116,8 @@ typedef struct tui_undo {
 	size_t file, hunk;
 	char key[17];
 	rv_decision decision;
+	char *text, *base; /* an edit's text, a conflict's sides (owned) */
+	bool clean;
 } tui_undo;
 
 typedef struct tui_model {

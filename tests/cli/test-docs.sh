@@ -17,7 +17,7 @@ for cmd in $(sed -n 's/^  \([a-z]*\) .*/\1/p' "$tmp/help"); do
 		truth "man page: $cmd $opt" grep -q -- "$esc" "$man"
 	done
 done
-for key in j k Tab Enter n p a r A R e u q; do
+for key in j k Tab Enter n p a r A R e o t u q; do
 	truth "man page: key $key" grep -q "^\.B.* $key\b\|^\.B $key\|^\.BR $key" "$man"
 done
 for code in 0 1 2 3; do

@@ -293,6 +293,34 @@ static void test_removed_lines(void **state)
 	free(new_cuda);
 }
 
+/* The port's edit and upstream's change inside one hunk, on lines apart:
+ * git merges them clean; the hunk waits as a conflict marked clean, holding
+ * the merge, so that upstream's change gets in by a decision only. */
+static void test_merged_clean(void **state)
+{
+	static const char old[] = "int a;\ncudaA();\ncudaB();\ncudaC();\nint z;\n";
+	static const char now[] = "int a;\ncudaA();\ncudaB();\ncudaC(1);\nint z;\n";
+	char *base = propose(old), *theirs = propose(now);
+	char *ours = edit(base, "hipA();", "hipA(); // mine");
+	sy_inputs in = { base, strlen(base), ours, strlen(ours), now, strlen(now), theirs, strlen(theirs) };
+	const rv_session_hunk *c;
+	sy_merge m;
+
+	(void)state;
+	assert_int_equal(sy_merge_file(&m, &in), 0);
+	assert_int_equal(m.merged, 1);
+	assert_int_equal(m.conflicts, 0);
+	c = decided(&m, RV_CONFLICT, 0);
+	assert_non_null(c);
+	assert_true(c->clean);
+	assert_string_equal(c->text, "hipA(); // mine\nhipB();\nhipC(1);\n");
+	assert_string_equal(c->base, "hipA();\nhipB();\nhipC();\n");
+	sy_merge_dispose(&m);
+	free(base);
+	free(theirs);
+	free(ours);
+}
+
 /* A file without a last newline, and a line that looks like a marker. */
 static void test_edges(void **state)
 {
@@ -324,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_edit_outside_hunks),
 		cmocka_unit_test(test_insert_beside_hunk),
 		cmocka_unit_test(test_removed_lines),
+		cmocka_unit_test(test_merged_clean),
 		cmocka_unit_test(test_edges),
 	};
 	int rc;
