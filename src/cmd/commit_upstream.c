@@ -11,9 +11,6 @@
 #include "util/error.h"
 #include "vcs/history.h"
 
-/* How far back the Ported-from trailer is looked for. */
-#define TRAILER_DEPTH 10000
-
 static int add_line(char ***list, size_t *n, const char *fmt, const char *a, const char *b)
 {
 	util_buf line = UTIL_BUF_INIT;
@@ -135,7 +132,6 @@ static int sync_file(cmd_commit_plan *plan, const sy_file *f)
 int cmd_commit_plan_upstream(cmd_context *ctx, cmd_commit_plan *plan)
 {
 	vcs_history *h = NULL;
-	char value[128], commit[41];
 	size_t i;
 	int error, found;
 
@@ -146,8 +142,7 @@ int cmd_commit_plan_upstream(cmd_context *ctx, cmd_commit_plan *plan)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	if (plan->syncing)
 		memcpy(plan->ported_from, plan->sync.to, 41);
-	else if (vcs_history_trailer(h, "Ported-from", TRAILER_DEPTH, value, sizeof(value), commit) == 0 &&
-		 vcs_history_resolve(h, value, plan->ported_from) == 0)
+	else if (vcs_history_ported_from(h, plan->ported_from) == 0)
 		; /* the port follows the same upstream commit */
 	else if (vcs_history_resolve(h, "HEAD", plan->ported_from) < 0)
 		plan->ported_from[0] = '\0'; /* no commit yet: the commit says why */

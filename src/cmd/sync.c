@@ -23,9 +23,6 @@
 #include "vcs/history.h"
 #include "vcs/walk.h"
 
-/* How far back the Ported-from trailer is looked for. */
-#define TRAILER_DEPTH 10000
-
 typedef struct syncer {
 	cmd_context *ctx;
 	vcs_walk where; /* root and git_dir */
@@ -371,18 +368,15 @@ static void print_summary(const sy_state *st)
 /* Upstream's old commit: --from, else the Ported-from trailer. */
 static int find_from(syncer *s, char id[41])
 {
-	char value[128], commit[41];
 	int error;
 
 	if (s->ctx->sync_from)
 		return vcs_history_resolve(s->history, s->ctx->sync_from, id);
-	if ((error = vcs_history_trailer(s->history, "Ported-from", TRAILER_DEPTH, value, sizeof(value), commit)) < 0)
+	if ((error = vcs_history_ported_from(s->history, id)) == UTIL_ENOTFOUND)
 		return util_error_set(UTIL_EINPUT,
 				      "no commit on this branch says which upstream commit it was ported from "
 				      "(a Ported-from trailer): give --from OLD");
-	if ((error = vcs_history_resolve(s->history, value, id)) < 0)
-		return util_error_set(UTIL_EINPUT, "commit %.12s: Ported-from: %s: no such commit", commit, value);
-	return 0;
+	return error;
 }
 
 static int start(syncer *s)

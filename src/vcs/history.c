@@ -98,6 +98,21 @@ int vcs_history_trailer(vcs_history *h, const char *key, size_t depth, char *val
 	return error == UTIL_ENOTFOUND ? util_error_set(UTIL_ENOTFOUND, "no commit has a %s trailer", key) : error;
 }
 
+/* How far back the trailer is looked for. */
+#define TRAILER_DEPTH 10000
+
+int vcs_history_ported_from(vcs_history *h, char id[41])
+{
+	char value[128], commit[41];
+	int error;
+
+	if ((error = vcs_history_trailer(h, "Ported-from", TRAILER_DEPTH, value, sizeof(value), commit)) < 0)
+		return error;
+	if (vcs_history_resolve(h, value, id) < 0)
+		return util_error_set(UTIL_EINPUT, "commit %.12s: Ported-from: %s: no such commit", commit, value);
+	return 0;
+}
+
 int vcs_history_read(vcs_history *h, const char *commit, const char *path, util_buf *out, char blob[41])
 {
 	git_commit *c;

@@ -36,6 +36,12 @@ int vcs_history_resolve(vcs_history *h, const char *spec, char id[41]);
  * UTIL_ENOTFOUND when none of the last `depth` commits has one. */
 int vcs_history_trailer(vcs_history *h, const char *key, size_t depth, char *value, size_t size, char commit[41]);
 
+/* The upstream commit the port on HEAD's branch follows: the value of the
+ * newest Ported-from trailer on its first-parent line, resolved (id).
+ * UTIL_ENOTFOUND when no commit says it, UTIL_EINPUT (naming the commit)
+ * when the one it names is not in the repository. */
+int vcs_history_ported_from(vcs_history *h, char id[41]);
+
 /* path as commit holds it (out replaced; blob: its id, may be NULL);
  * UTIL_ENOTFOUND when it has no such file. */
 int vcs_history_read(vcs_history *h, const char *commit, const char *path, util_buf *out, char blob[41]);
