@@ -166,7 +166,7 @@ static sync_left left_of(const sy_state *sync, const file_status *st, size_t n)
 			continue;
 		left.decide += s->by_decision[RV_PENDING];
 		left.resolve += s->by_decision[RV_CONFLICT];
-		left.check += s->checks_stale > 0 || (f->kind == SY_MERGE && !s->checks[0]);
+		left.check += s->checks_stale > 0; /* checks of the content before the sync: to run again */
 	}
 	return left;
 }
