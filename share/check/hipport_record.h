@@ -16,6 +16,9 @@
 #define HIPPORT_RECORD_H
 
 #include <dlfcn.h>
+#include <initializer_list>
+#include <memory>
+#include <new>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,7 +188,10 @@ static uint64_t device_hash(const void *base, size_t bytes, unsigned char **copy
 
 	if (!h)
 		return 0;
-	(void)HPR_API(Memcpy)(h, base, bytes, HPR_API(MemcpyDeviceToHost));
+	// a context a launch broke (an assert, 710) copies nothing: zeroes on
+	// both sides, not what malloc left there
+	if (HPR_API(Memcpy)(h, base, bytes, HPR_API(MemcpyDeviceToHost)) != HPR_API(Success))
+		memset(h, 0, bytes);
 	r = hash(h, bytes);
 	if (copy)
 		*copy = h;
@@ -205,6 +211,26 @@ static void pointer_before(arg_record &r, const void *p, const char *dtype)
 		r.before = device_hash(r.base, r.bytes, NULL);
 }
 
+// The bytes argument a passes as a parameter of type D, copied bit for bit
+// as the launch hands them to the kernel: no copy constructor or destructor
+// of the program's runs (CUDA by Example's Lock frees its mutex in ~Lock(),
+// which a copy here would do before the launch).
+template <typename D, typename A> static void param_bytes(unsigned char *out, const A &a)
+{
+	typedef typename std::decay<A>::type U;
+	if constexpr (std::is_same<U, D>::value || (std::is_class<D>::value && std::is_base_of<D, U>::value)) {
+		memcpy(out, (const void *)std::addressof(static_cast<const D &>(a)), sizeof(D));
+	} else if constexpr (std::is_class<D>::value) {
+		// converted as the launch converts it, into storage never destroyed
+		alignas(D) unsigned char raw[sizeof(D)];
+		::new ((void *)raw) D(a);
+		memcpy(out, raw, sizeof(D));
+	} else {
+		D v = (D)a;
+		memcpy(out, (const void *)&v, sizeof(D));
+	}
+}
+
 template <typename P, typename A>
 static void before(arg_record &r, size_t i, arg_record *fields, size_t &nfields, const A &a)
 {
@@ -212,13 +238,16 @@ static void before(arg_record &r, size_t i, arg_record *fields, size_t &nfields,
 	typedef typename std::decay<P>::type D;
 	size_t first_field = nfields;
 	(void)first_field;
-	if constexpr (std::is_class<D>::value && sizeof(D) >= sizeof(void *)) {
-		// each aligned word that is a device address is a pointer field
-		D v = (D)a;
-		const unsigned char *bytes = (const unsigned char *)&v;
-		for (size_t at = 0; at + sizeof(void *) <= sizeof(D) && nfields < max_fields; at += sizeof(void *)) {
+	if constexpr (std::is_pointer<D>::value) {
+		pointer_before(r, (const void *)a, dtype_of<typename std::remove_pointer<D>::type>::name());
+	} else {
+		alignas(D) unsigned char v[sizeof(D)];
+		param_bytes<D>(v, a);
+		// each aligned word of a struct that is a device address is a pointer field
+		for (size_t at = 0; std::is_class<D>::value && at + sizeof(void *) <= sizeof(D) && nfields < max_fields;
+		     at += sizeof(void *)) {
 			const void *p, *base;
-			memcpy(&p, bytes + at, sizeof(p));
+			memcpy(&p, v + at, sizeof(p));
 			if (!p || !allocation(p, &base))
 				continue;
 			arg_record &f = fields[nfields++];
@@ -228,14 +257,9 @@ static void before(arg_record &r, size_t i, arg_record *fields, size_t &nfields,
 			f.owner = i;
 			f.at = at;
 		}
-	}
-	if constexpr (std::is_pointer<D>::value) {
-		pointer_before(r, (const void *)a, dtype_of<typename std::remove_pointer<D>::type>::name());
-	} else {
-		D v = (D)a;
 		r.dtype = dtype_of<D>::name();
 		r.scalar_bytes = sizeof(D) < sizeof(r.scalar) ? sizeof(D) : sizeof(r.scalar);
-		memcpy(r.scalar, &v, r.scalar_bytes);
+		memcpy(r.scalar, v, r.scalar_bytes);
 		// addresses differ from run to run: a field is compared by what it points to
 		for (size_t k = first_field; k < nfields; k++)
 			if (fields[k].at < r.scalar_bytes)
@@ -303,14 +327,21 @@ static void record(const char *name, const char *site, dim3 grid, dim3 block, si
 	(void)HPR_API(DeviceSynchronize)();
 	if (capture)
 		(void)std::initializer_list<int>{ (before<P>(recs[i], i, recs + sizeof...(P), nfields, args), i++, 0)... };
+	// an error the program (or the capture) left is not this launch's status
+	(void)HPR_API(GetLastError)();
 	go();
-	int launch = (int)HPR_API(GetLastError)();
+	// peeked, not taken: the program's own check after the launch still sees it
+	int launch = (int)HPR_API(PeekAtLastError)();
 	int sync = (int)HPR_API(DeviceSynchronize)();
 	unsigned long long seq = s.seq++;
 	fprintf(s.log, "launch %llu %s %s grid %u %u %u block %u %u %u shared %zu status %d %d%s\n", seq, name, site,
 		grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, launch, sync, capture ? "" : " uncaptured");
 	for (i = 0; capture && i < sizeof...(P) + nfields; i++)
 		after(s, seq, i, recs[i], recs);
+	// a launch that went: what is left is the capture's (a copy from memory
+	// the launch's own argument copy freed, as Lock's), not the program's
+	if (!launch)
+		(void)HPR_API(GetLastError)();
 	fflush(s.log);
 }
 

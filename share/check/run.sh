@@ -247,31 +247,70 @@ nondeterministic() {
 	[ $? = 1 ]
 }
 
+# sanitizer_errors LOG: the count of errors compute-sanitizer's summary gives
+# ("ERROR SUMMARY: 3073 errors"; not its "N errors were not printed"), or
+# nothing when the log has none (it timed out, or did not run)
+sanitizer_errors() {
+	sed -n 's/^=* *ERROR SUMMARY: \([0-9,]*\) errors*[[:space:]]*$/\1/p' "$1" 2>/dev/null | tail -n 1 | tr -d ,
+}
+
 # sanitize NAME: the reference of a check run again under compute-sanitizer's
-# memcheck (where it is installed): its first invalid access, told as the
-# argument whose buffer the address is in or nearest past; nothing when it
-# found none or cannot run
+# memcheck (where it is installed): what it found, first an invalid access,
+# told as the argument whose buffer the address is in or nearest past
+# (compute-sanitizer 12 says "Address 0x...", 13 "Access to 0x..."), else a
+# CUDA call that failed ("Program hit cudaError..."), else the first error it
+# counted (a warp's assert); nothing when it found none or cannot run
 sanitize() {
 	[ -n "$sanitizer" ] && [ -x "$work/bin/ref.$1" ] || return 0
 	rm -f "$log.args" && mkdir -p "$work/sanitizer/$1" || return 0
 	HIPPORT_ARGS_MAP=$log.args limit "$timeout" "$sanitizer" --tool memcheck --print-limit 4 \
 		"$work/bin/ref.$1" "$work/sanitizer/$1" </dev/null >"$log.ref-sanitizer" 2>&1
-	access=$(grep -o 'Invalid [_a-z]* *\(read\|write\|atomic\)[a-z ]* of size [0-9]* bytes*' "$log.ref-sanitizer" | head -n 1)
-	addr=$(grep -o 'Address 0x[0-9a-fA-F]*' "$log.ref-sanitizer" | head -n 1 | cut -d' ' -f2)
-	[ -n "$access" ] && [ -n "$addr" ] || return 0
-	a=$((addr)) best= best_base=-1 best_size=0
-	while read -r n b size; do
-		if [ "$b" -le "$a" ] && [ "$b" -gt "$best_base" ]; then
-			best=$n best_base=$b best_size=$size
+	san=$log.ref-sanitizer
+	access=$(grep -o 'Invalid [_a-z]* *\(read\|write\|atomic\)[a-z ]* of size [0-9]* bytes*' "$san" | head -n 1)
+	addr=$(grep -oE '(Address|Access to) 0x[0-9a-fA-F]+' "$san" | head -n 1 | sed 's/.* //')
+	errors=$(sanitizer_errors "$san")
+	if [ -n "$access" ] && [ -n "$addr" ]; then
+		case $access in
+		*__shared__*)
+			# an offset into the block's shared memory, not a buffer of the spec's
+			echo "compute-sanitizer: $access at shared address $addr, out of the block's shared memory: the spec's block size or dynamic shared memory is suspect"
+			return 0 ;;
+		esac
+		a=$((addr)) best= best_base=-1 best_size=0
+		while read -r n b size; do
+			if [ "$b" -le "$a" ] && [ "$b" -gt "$best_base" ]; then
+				best=$n best_base=$b best_size=$size
+			fi
+		done 2>/dev/null <"$log.args"
+		if [ -z "$best" ]; then
+			echo "compute-sanitizer: $access at $addr, in no buffer the spec gives: a pointer the kernel reaches otherwise (a scalar, a struct, a global)"
+		elif [ $((a - best_base)) -ge "$best_size" ]; then
+			echo "compute-sanitizer: $access at byte $((a - best_base)) of argument $best, which the spec sizes at $best_size bytes: its count is suspect"
+		else
+			echo "compute-sanitizer: $access at byte $((a - best_base)) of argument $best ($best_size bytes)"
 		fi
-	done <"$log.args"
-	if [ -z "$best" ]; then
-		echo "compute-sanitizer: $access at $addr, in no buffer the spec gives: a pointer the kernel reaches otherwise (a scalar, a struct, a global)"
-	elif [ $((a - best_base)) -ge "$best_size" ]; then
-		echo "compute-sanitizer: $access at byte $((a - best_base)) of argument $best, which the spec sizes at $best_size bytes: its count is suspect"
-	else
-		echo "compute-sanitizer: $access at byte $((a - best_base)) of argument $best ($best_size bytes)"
+		return 0
 	fi
+	hit=$(grep -o 'Program hit .*' "$san" | head -n 1 | sed 's/\.$//')
+	if [ -n "$hit" ]; then
+		echo "compute-sanitizer: the program hit ${hit#Program hit }"
+	elif [ "${errors:-0}" -gt 0 ] || [ -n "$access" ]; then
+		# another error it counts: its first report's first line
+		first=$(grep '^========= [^ ]' "$san" | sed 's/^========= //' |
+			grep -v '^\(COMPUTE-SANITIZER\|ERROR SUMMARY\|Target application\|Saved host backtrace\)' | head -n 1)
+		echo "compute-sanitizer: ${first:-an error} (${errors:-some} errors in all)"
+	fi
+}
+
+# sanitizer_none: why sanitize found nothing, from the check's log: only a
+# summary of 0 errors is memcheck finding none; without one it did not finish
+sanitizer_none() {
+	errors=$(sanitizer_errors "$log.ref-sanitizer")
+	case $errors in
+	0) echo "compute-sanitizer's memcheck found no invalid access" ;;
+	'') echo "compute-sanitizer's memcheck did not finish (no error summary in $log.ref-sanitizer: timed out or failed to start)" ;;
+	*) echo "compute-sanitizer's memcheck counted $errors errors it did not name: see $log.ref-sanitizer" ;;
+	esac
 }
 
 # spec_suspect NAME RC: why the reference of a check failed, said as the
@@ -283,7 +322,7 @@ spec_suspect() {
 	if [ -n "$found" ]; then
 		echo "$what; $found"
 	elif [ -n "$sanitizer" ]; then
-		echo "$what; compute-sanitizer's memcheck found no invalid access"
+		echo "$what; $(sanitizer_none)"
 	else
 		echo "$what; compute-sanitizer is not installed here: run the reference under its memcheck to name the argument"
 	fi
@@ -348,7 +387,7 @@ judge_port() {
 		[ -n "$ref_dir" ] && [ "$ref_platform" = nvidia ] && found=$(sanitize "$name")
 		if [ -n "$found" ]; then
 			# the reference survived an invalid access by luck: the spec's sizes are wrong
-			emit "$name" "$source" "$kernel" error "the spec is the suspect, not the port: the port's run failed ($(why $rc "$timeout")), and the reference makes an invalid access too when checked; $found"
+			emit "$name" "$source" "$kernel" error "the spec is the suspect, not the port: the port's run failed ($(why $rc "$timeout")), and the reference fails too when checked under compute-sanitizer's memcheck; $found"
 		elif [ "$kernel_same" = 1 ] && [ -n "$ref_dir" ]; then
 			# the reference ran: the same kernel failing in the port is the check's problem
 			emit "$name" "$source" "$kernel" error "a check problem, not the port: the kernel's source is the original's, unchanged by the port, and the reference ran, but the port's run failed ($(why $rc "$timeout")) through the harness or the proxy: $(tail_of "$log.port-run")"

@@ -3,8 +3,9 @@
 # with the host C++ compiler over a mock HIP runtime: outputs written, a
 # reference compared, pass, fail with the first mismatch, NaN placement,
 # no device and runtime errors reported as the bundle's results say them.
-# Then a bundle's run.sh with a stand-in for nvcc whose "builds" run that
-# mock: pass, fail, a hang and a crash through run.sh, which goes on.
+# The launch recorder (hipport_record.h) over a mock HIP runtime too. Then a
+# bundle's run.sh with a stand-in for nvcc whose "builds" run that mock:
+# pass, fail, a hang and a crash through run.sh, which goes on.
 # usage: test-harness-runtime.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
 src=$2
@@ -70,6 +71,33 @@ assert nm["status"] == "error" and "hipMalloc" in nm["message"] and "hipErrorOut
 nr = load("noref.json")
 assert nr["status"] == "error" and "y.bin: missing" in nr["message"], nr
 PY
+
+# --- the launch recorder over a mock HIP runtime ----------------------------
+# share/check/hipport_record.h built by clang as HIP for the host alone:
+# a struct argument captured without its copy constructor and destructor
+# (CUDA by Example's Lock frees its mutex in ~Lock()), a launch's status its
+# own (not an error the program made before it) and left for the program's
+# check, no error of the capture's left to the program, what a broken
+# context reads as zeroes
+clang=${HIPPORT_TEST_CLANG:-clang++}
+rec=$tmp/record-mock
+if printf '__global__ void k() {}\n' | "$clang" -x hip --cuda-host-only -nogpuinc -nogpulib --offload-arch=gfx90a \
+	-fsyntax-only -D'__global__=__attribute__((global))' - >/dev/null 2>&1; then
+	check "record: build over the mock" 0 "$clang" -x hip --cuda-host-only -nogpuinc -nogpulib --offload-arch=gfx90a \
+		-std=c++17 -Wall -Wextra -Werror -Wno-unused-parameter -I "$src/tests/check/mock" -I "$src/share/check" \
+		-o "$rec" "$src/tests/check/record_mock.cpp" -Wl,--defsym,__hip_fatbin=0
+	mkdir -p "$tmp/record"
+	check "record: run" 0 env HIPPORT_RECORD_DIR="$tmp/record" "$rec"
+	expect "record: a struct argument not copied" "$tmp/record/launches.log" "launch 0 locked lock.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0"
+	expect "record: the capture leaves the program no error" "$tmp/out" "after locked: 0"
+	expect "record: an earlier error not the launch's" "$tmp/record/launches.log" "launch 1 adds lock.cu:2 grid 1 1 1 block 1 1 1 shared 0 status 0 0"
+	expect "record: a launch's own error" "$tmp/record/launches.log" "launch 2 fails lock.cu:3 grid 1 1 1 block 1 1 1 shared 0 status 1 0"
+	expect "record: the program still sees it" "$tmp/out" "after fails: 1"
+	expect "record: an assert" "$tmp/record/launches.log" "launch 3 asserts lock.cu:4 grid 1 1 1 block 1 1 1 shared 0 status 0 710"
+	truth "record: a broken context reads as zeroes" sh -c "od -An -tx1 '$tmp/record/3.0.bin' | tr -d ' \n' | grep -qx 00000000"
+else
+	echo "skip the recorder over the mock: $clang does not compile HIP"
+fi
 
 # --- run.sh over the mock ----------------------------------------------------
 repo="$tmp/repo"

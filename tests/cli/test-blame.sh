@@ -1,11 +1,13 @@
 #!/bin/sh
 # Blame the right side (docs/checks.md): a bundle's run.sh with a stand-in
 # nvcc whose "binaries" crash or pass as told, and a stand-in
-# compute-sanitizer that reports an invalid access at a given address. A
-# reference that crashes makes the spec the suspect and names the argument
-# the address falls past; a port that fails where its kernel is the
-# original's is a check problem; a port that fails after a reference that
-# reads out of bounds when checked is the spec's fault too.
+# compute-sanitizer that reports an invalid access at a given address (as
+# compute-sanitizer 12 does) or prints a log 13 printed. A reference that
+# crashes makes the spec the suspect and names the argument the address
+# falls past (or shared memory, a failing call, an assert); memcheck finds
+# nothing only where its summary says 0 errors; a port that fails where its
+# kernel is the original's is a check problem; a port that fails after a
+# reference that reads out of bounds when checked is the spec's fault too.
 # usage: test-blame.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
 src=$2
@@ -33,15 +35,28 @@ exit 0
 SCRIPT
 chmod +x "$out"
 EOF
-# compute-sanitizer: runs the program, then reports a read at FAKE_ADDRESS
+# compute-sanitizer: runs the program, then reports as 12 does a read at
+# FAKE_ADDRESS (else no error), or prints FAKE_LOG, what 13 printed for a
+# program of the GPU trial (tests/cli/sanitizer/)
 cat >"$tmp/bin/compute-sanitizer" <<'EOF'
 #!/bin/sh
 shift 4 # --tool memcheck --print-limit N
 "$@"
-[ -n "${FAKE_ADDRESS:-}" ] || exit 0
+if [ -n "${FAKE_LOG:-}" ]; then
+	cat "$FAKE_LOG"
+	exit 1
+fi
+echo "========= COMPUTE-SANITIZER"
+if [ -z "${FAKE_ADDRESS:-}" ]; then
+	echo "========= ERROR SUMMARY: 0 errors"
+	exit 0
+fi
 echo "========= Invalid __global__ read of size 4 bytes"
 echo "=========     at 0x70 in scale(float *, float *, int)"
+echo "=========     by thread (0,0,0) in block (0,0,0)"
 echo "=========     Address $FAKE_ADDRESS is out of bounds"
+echo "========= "
+echo "========= ERROR SUMMARY: 1 error"
 exit 1
 EOF
 chmod +x "$tmp/bin/nvcc" "$tmp/bin/compute-sanitizer"
@@ -86,11 +101,29 @@ expect "sanitizer found nothing" "$tmp/msg" "compute-sanitizer's memcheck found 
 run none FAKE_REF=crash
 expect "no sanitizer: said so" "$tmp/msg" "compute-sanitizer is not installed here"
 
+# what compute-sanitizer 13 prints ("Access to 0x..."; cs13-global-read.log's
+# first address moved to byte 656 past x): found, never "no invalid access"
+logs=$src/tests/cli/sanitizer
+run "$tmp/bin/compute-sanitizer" FAKE_REF=crash FAKE_LOG="$logs/cs13-global-read.log"
+expect "13: the argument named" "$tmp/msg" "compute-sanitizer: Invalid __global__ read of size 4 bytes at byte 656 of argument x, which the spec sizes at 400 bytes"
+truth "13: not said clean" sh -c "! grep -q 'found no invalid access' '$tmp/msg'"
+run "$tmp/bin/compute-sanitizer" FAKE_REF=crash FAKE_LOG="$logs/cs13-shared-write.log"
+expect "13: shared memory" "$tmp/msg" "compute-sanitizer: Invalid __shared__ write of size 4 bytes at shared address 0x604, out of the block's shared memory"
+run "$tmp/bin/compute-sanitizer" FAKE_REF=crash FAKE_LOG="$logs/cs13-program-hit.log"
+expect "13: a failing call" "$tmp/msg" 'compute-sanitizer: the program hit cudaErrorInvalidValue (error 1) due to "invalid argument" on CUDA API call to cudaLaunchKernel'
+run "$tmp/bin/compute-sanitizer" FAKE_REF=crash FAKE_LOG="$logs/cs13-warp-assert.log"
+expect "13: another error" "$tmp/msg" "compute-sanitizer: Warp assert (5 errors in all)"
+run "$tmp/bin/compute-sanitizer" FAKE_REF=crash FAKE_LOG="$logs/cs13-clean.log"
+expect "13: a summary of 0 errors" "$tmp/msg" "compute-sanitizer's memcheck found no invalid access"
+run "$tmp/bin/compute-sanitizer" FAKE_REF=crash FAKE_LOG="$logs/cs13-no-summary.log"
+expect "13: no summary: not finished" "$tmp/msg" "compute-sanitizer's memcheck did not finish (no error summary"
+truth "13: no summary: not said clean" sh -c "! grep -q 'found no invalid access' '$tmp/msg'"
+
 run none FAKE_PORT=crash
 expect "unchanged kernel: a check problem" "$tmp/msg" "error a check problem, not the port: the kernel's source is the original's"
 
 run "$tmp/bin/compute-sanitizer" FAKE_PORT=crash FAKE_ADDRESS=0x2200
-expect "port crash, reference out of bounds when checked" "$tmp/msg" "the reference makes an invalid access too when checked"
+expect "port crash, reference out of bounds when checked" "$tmp/msg" "the reference fails too when checked under compute-sanitizer's memcheck"
 expect "port crash: the argument named" "$tmp/msg" "at byte 512 of argument out, which the spec sizes at 400 bytes"
 
 # a port whose kernel the engineer changed is the port's failure

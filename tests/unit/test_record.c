@@ -1,7 +1,8 @@
 /* Record-and-compare on synthetic launch logs: a pass, the first divergent
  * kernel named from identical inputs, a kernel downstream of it not blamed,
- * nondeterminism told apart with a second run of the original, launch
- * counts and failures, and logs that do not read. */
+ * nondeterminism told apart with a second run of the original (hashed
+ * outputs too), launch counts and failures (alike on both sides, or one
+ * side's), and logs that do not read. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -178,10 +179,93 @@ static void test_counts_and_failures(void **state)
 	put("cnt-port", "launches.log", two, strlen(two));
 	expect_kernel("cnt-ref", "cnt-port", REC_ERROR, "launched 1 times in the original, 2 in the port");
 	put("fail-port", "launches.log", failed, strlen(failed));
-	expect_kernel("cnt-ref", "fail-port", REC_ERROR, "failed in the port (status 0, 700)");
+	expect_kernel("cnt-ref", "fail-port", REC_ERROR, "failed in the port (status 0, 700; the original's 0, 0)");
 	/* a kernel that changed nothing an argument reaches compared nothing: no pass */
 	put("none-ref", "launches.log", nothing, strlen(nothing));
 	expect_kernel("none-ref", "none-ref", REC_ERROR, "nothing compared");
+}
+
+/* A run of kernel k launched twice into one int: launch 0 with statuses s0
+ * s1, launch 1 with t0 t1, the int value after both. */
+static void statuses(const char *run, int s0, int s1, int t0, int t1, int value)
+{
+	char log[1024];
+
+	snprintf(log, sizeof(log),
+		 "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status %d %d\n"
+		 "arg 0 pointer i32 0 4 0000000000000001 %016x 0.0.bin\n"
+		 "launch 1 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status %d %d\n"
+		 "arg 0 pointer i32 0 4 %016x %016x 1.0.bin\n",
+		 s0, s1, (unsigned)value, t0, t1, (unsigned)value, (unsigned)value);
+	put(run, "launches.log", log, strlen(log));
+	put(run, "0.0.bin", &value, sizeof(value));
+	put(run, "1.0.bin", &value, sizeof(value));
+}
+
+/* A launch that fails alike on both sides (simpleAssert's kernel asserts on
+ * purpose: 710 on both) is no fault of the port: its outputs are compared
+ * and the equal statuses noted. The port is blamed only for a status of its
+ * own; a launch only the original failed blames the original. */
+static void test_failed_alike(void **state)
+{
+	(void)state;
+	statuses("alike-ref", 0, 710, 710, 710, 7);
+	statuses("alike-port", 0, 710, 710, 710, 7);
+	expect_kernel("alike-ref", "alike-port", REC_PASS, "2 launches, 1 output compared");
+	expect_kernel("alike-ref", "alike-port", REC_PASS,
+		      "note: launch 0 (and 1 later ones) failed in the original too, with equal statuses (0, 710 on both sides)");
+	/* equal statuses, other outputs: compared as usual, a fail */
+	statuses("alike-bad", 0, 710, 710, 710, 8);
+	expect_kernel("alike-ref", "alike-bad", REC_FAIL, "1 of 1 values beyond tolerance");
+	expect_kernel("alike-ref", "alike-bad", REC_FAIL, "equal statuses (0, 710 on both sides)");
+	/* a status of the port's own is its failure, whatever the original's */
+	statuses("alike-other", 0, 710, 0, 700, 7);
+	expect_kernel("alike-ref", "alike-other", REC_ERROR,
+		      "launch 1 failed in the port (status 0, 700; the original's 710, 710)");
+	/* the original alone failed: not the port */
+	statuses("orig-fails", 0, 0, 0, 0, 7);
+	expect_kernel("alike-ref", "orig-fails", REC_ERROR, "launch 0 failed in the original (status 0, 710), not in the port");
+}
+
+/* An output above HIPPORT_RECORD_MAX is hashed only: where the original's two
+ * runs differ on it, the port's other hash is no fail; the port with one of
+ * the original's hashes passes. */
+static void test_hashed_nondeterministic(void **state)
+{
+	const char *log = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n"
+			  "arg 0 pointer f32 0 1048576 0000000000000001 %s -\n";
+	char text[512];
+	chk_recording a, a2, b;
+	rec_report r;
+
+	(void)state;
+	snprintf(text, sizeof(text), log, "00000000000000a1");
+	put("hash-ref", "launches.log", text, strlen(text));
+	snprintf(text, sizeof(text), log, "00000000000000a2");
+	put("hash-ref2", "launches.log", text, strlen(text));
+	snprintf(text, sizeof(text), log, "00000000000000a3");
+	put("hash-port", "launches.log", text, strlen(text));
+	a = read_log("hash-ref");
+	a2 = read_log("hash-ref2");
+	b = read_log("hash-port");
+	assert_int_equal(rec_compare(&r, &a, &a2, &b), 0);
+	assert_int_not_equal(r.kernels[0].verdict, REC_FAIL);
+	assert_int_equal(r.first_divergent, -1);
+	assert_true(r.kernels[0].nondeterministic);
+	assert_non_null(strstr(r.kernels[0].message, "nondeterministic in the original (two runs differ), hashed only"));
+	rec_report_dispose(&r);
+	/* the port as the original's second run: a pass */
+	assert_int_equal(rec_compare(&r, &a, &a2, &a2), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_PASS);
+	rec_report_dispose(&r);
+	/* the original agreeing with itself: the port's other hash is a fail */
+	assert_int_equal(rec_compare(&r, &a, &a, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_FAIL);
+	assert_non_null(strstr(r.kernels[0].message, "hashed only: above HIPPORT_RECORD_MAX"));
+	rec_report_dispose(&r);
+	chk_recording_dispose(&a);
+	chk_recording_dispose(&a2);
+	chk_recording_dispose(&b);
 }
 
 /* Launches past HIPPORT_RECORD_LAUNCHES carry their status only: counted,
@@ -285,6 +369,8 @@ int main(void)
 		cmocka_unit_test(test_first_divergence),
 		cmocka_unit_test(test_nondeterministic),
 		cmocka_unit_test(test_counts_and_failures),
+		cmocka_unit_test(test_failed_alike),
+		cmocka_unit_test(test_hashed_nondeterministic),
 		cmocka_unit_test(test_uncaptured),
 		cmocka_unit_test(test_struct_field),
 		cmocka_unit_test(test_bad_log),

@@ -90,7 +90,8 @@ static bool output_matches(rec_kernel *k, const chk_recording *ref, const chk_re
 	k->compared++;
 	if (nondet)
 		k->nondeterministic = true;
-	if (a->after == b->after && a->bytes == b->bytes)
+	/* the port's bytes are those of one of the original's two runs */
+	if (a->bytes == b->bytes && (a->after == b->after || (nondet && c->bytes == b->bytes && c->after == b->after)))
 		return true;
 	k->arg = (int)i;
 	k->dtype = t;
@@ -101,6 +102,16 @@ static bool output_matches(rec_kernel *k, const chk_recording *ref, const chk_re
 		return false;
 	}
 	if (!a->file[0] || !b->file[0] || !(x = load(ref->dir, a))) {
+		/* no values to hold within a tolerance: the original's two runs
+		 * differing leaves nothing the port's bytes can be judged by */
+		if (nondet) {
+			snprintf(k->message, sizeof(k->message),
+				 "%s: nondeterministic in the original (two runs differ), hashed only (above "
+				 "HIPPORT_RECORD_MAX), and the port differs from both: not comparable",
+				 name);
+			k->verdict = REC_ERROR;
+			return false;
+		}
 		snprintf(k->message, sizeof(k->message),
 			 "%s: its %zu bytes differ (hashed only: above HIPPORT_RECORD_MAX, no values to compare)", name,
 			 a->bytes);
@@ -136,52 +147,9 @@ static bool output_matches(rec_kernel *k, const chk_recording *ref, const chk_re
 	return false;
 }
 
-static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *ref2, const chk_recording *port)
+/* The verdict of a kernel no launch failed or diverged in. */
+static void summarize(rec_kernel *k, size_t nr, size_t np, size_t n, size_t differ)
 {
-	size_t nr = count_of(ref, k->kernel), np = count_of(port, k->kernel), n = nr < np ? nr : np, j, i;
-	size_t differ = 0;
-
-	k->launches = n;
-	k->arg = -1;
-	k->verdict = REC_PASS;
-	for (j = 0; j < n; j++) {
-		const chk_rec_launch *r = nth(ref, k->kernel, j), *p = nth(port, k->kernel, j);
-		const chk_rec_launch *r2 = nth(ref2, k->kernel, j);
-
-		k->first_launch = j;
-		k->first_seq = p->seq;
-		if (p->launch_status || p->sync_status || r->launch_status || r->sync_status) {
-			snprintf(k->message, sizeof(k->message), "launch %zu failed in the %s (status %d, %d)", j,
-				 p->launch_status || p->sync_status ? "port" : "original",
-				 p->launch_status || p->sync_status ? p->launch_status : r->launch_status,
-				 p->launch_status || p->sync_status ? p->sync_status : r->sync_status);
-			k->verdict = REC_ERROR;
-			return;
-		}
-		if (r->uncaptured || p->uncaptured) {
-			k->uncaptured++;
-			continue;
-		}
-		if (r->nargs != p->nargs) {
-			snprintf(k->message, sizeof(k->message), "launch %zu has %zu arguments in the original, %zu in the port", j,
-				 r->nargs, p->nargs);
-			k->verdict = REC_ERROR;
-			return;
-		}
-		if (!same_inputs(r, r2, p)) {
-			differ++;
-			continue;
-		}
-		for (i = 0; i < r->nargs; i++) {
-			const chk_rec_arg *a = &r->args[i], *b = &p->args[i];
-
-			if (a->kind != CHK_REC_POINTER || b->kind != CHK_REC_POINTER ||
-			    (a->after == a->before && b->after == b->before))
-				continue;
-			if (!output_matches(k, ref, port, r, r2, p, i))
-				return;
-		}
-	}
 	if (nr != np) {
 		snprintf(k->message, sizeof(k->message), "launched %zu times in the original, %zu in the port", nr, np);
 		k->verdict = REC_ERROR;
@@ -203,6 +171,81 @@ static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *
 		snprintf(k->message, sizeof(k->message), "%zu launch%s%s, %zu output%s compared%s%s", n, n == 1 ? "" : "es",
 			 past, k->compared, k->compared == 1 ? "" : "s", differ ? ", some launches with other inputs skipped" : "",
 			 k->nondeterministic ? "; nondeterministic in the original, within tolerance" : "");
+	}
+}
+
+static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *ref2, const chk_recording *port)
+{
+	size_t nr = count_of(ref, k->kernel), np = count_of(port, k->kernel), n = nr < np ? nr : np, j, i;
+	size_t differ = 0;
+
+	k->launches = n;
+	k->arg = -1;
+	k->verdict = REC_PASS;
+	for (j = 0; j < n; j++) {
+		const chk_rec_launch *r = nth(ref, k->kernel, j), *p = nth(port, k->kernel, j);
+		const chk_rec_launch *r2 = nth(ref2, k->kernel, j);
+
+		k->first_launch = j;
+		k->first_seq = p->seq;
+		if (p->launch_status != r->launch_status || p->sync_status != r->sync_status) {
+			if (p->launch_status || p->sync_status)
+				snprintf(k->message, sizeof(k->message),
+					 "launch %zu failed in the port (status %d, %d; the original's %d, %d)", j,
+					 p->launch_status, p->sync_status, r->launch_status, r->sync_status);
+			else
+				snprintf(k->message, sizeof(k->message),
+					 "launch %zu failed in the original (status %d, %d), not in the port: the original's "
+					 "run is the suspect (its program, inputs or machine), not the port",
+					 j, r->launch_status, r->sync_status);
+			k->verdict = REC_ERROR;
+			break;
+		}
+		/* failing as the original does (an assert the program makes on
+		 * purpose) is no fault of the port: its outputs still tell */
+		if ((p->launch_status || p->sync_status) && !k->failed_alike++) {
+			k->alike_launch = j;
+			k->alike_status[0] = p->launch_status;
+			k->alike_status[1] = p->sync_status;
+		}
+		if (r->uncaptured || p->uncaptured) {
+			k->uncaptured++;
+			continue;
+		}
+		if (r->nargs != p->nargs) {
+			snprintf(k->message, sizeof(k->message), "launch %zu has %zu arguments in the original, %zu in the port", j,
+				 r->nargs, p->nargs);
+			k->verdict = REC_ERROR;
+			break;
+		}
+		if (!same_inputs(r, r2, p)) {
+			differ++;
+			continue;
+		}
+		for (i = 0; i < r->nargs; i++) {
+			const chk_rec_arg *a = &r->args[i], *b = &p->args[i];
+
+			if (a->kind != CHK_REC_POINTER || b->kind != CHK_REC_POINTER ||
+			    (a->after == a->before && b->after == b->before))
+				continue;
+			if (!output_matches(k, ref, port, r, r2, p, i))
+				break;
+		}
+		if (i < r->nargs)
+			break;
+	}
+	if (k->verdict == REC_PASS)
+		summarize(k, nr, np, n, differ);
+	if (k->failed_alike) {
+		size_t len = strlen(k->message);
+		char more[64] = "";
+
+		if (k->failed_alike > 1)
+			snprintf(more, sizeof(more), " (and %zu later ones)", k->failed_alike - 1);
+		snprintf(k->message + len, sizeof(k->message) - len,
+			 "; note: launch %zu%s failed in the original too, with equal statuses (%d, %d on both sides): "
+			 "not the port's fault, outputs compared as usual",
+			 k->alike_launch, more, k->alike_status[0], k->alike_status[1]);
 	}
 }
 

@@ -22,7 +22,7 @@ typedef enum rec_verdict {
 	REC_PASS,
 	REC_FAIL,           /* outputs differ from identical inputs */
 	REC_INPUTS_DIFFER,  /* every launch had other inputs: diverged before it */
-	REC_ERROR           /* launched another number of times, failed to launch, compared nothing */
+	REC_ERROR           /* launched another number of times, failed unlike the other side, compared nothing */
 } rec_verdict;
 
 typedef struct rec_kernel {
@@ -31,6 +31,9 @@ typedef struct rec_kernel {
 	size_t uncaptured;         /* launch pairs past HIPPORT_RECORD_LAUNCHES, status only */
 	rec_verdict verdict;
 	bool nondeterministic;     /* some output differed between two runs of the original */
+	size_t failed_alike;       /* launches that failed with the original's statuses */
+	size_t alike_launch;       /* the first of them */
+	int alike_status[2];       /* its launch and sync statuses, on both sides */
 	size_t first_launch;       /* the kernel's launch (from 0) the verdict is about */
 	unsigned long long first_seq; /* its place in the port's run */
 	int arg;                   /* the output that failed, or -1 */
