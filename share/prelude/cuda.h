@@ -280,6 +280,93 @@ __device__ unsigned int __lanemask_gt();
 __device__ unsigned int __lanemask_ge();
 __device__ unsigned int __lanemask_eq();
 
+/* cooperative groups (cooperative_groups.h and its reduce.h, scan.h; HIP's
+ * has the same namespace): without it `namespace cg = cooperative_groups;`
+ * is an error that ends the parse of the file. The groups and collectives
+ * kernels name, members as CUDA 12 types them. */
+namespace cooperative_groups {
+class thread_group {
+public:
+	__device__ void sync() const;
+	__device__ unsigned long long size() const;
+	__device__ unsigned long long num_threads() const;
+	__device__ unsigned long long thread_rank() const;
+};
+class thread_block : public thread_group {
+public:
+	__device__ void sync() const;
+	__device__ unsigned int size() const;
+	__device__ unsigned int num_threads() const;
+	__device__ unsigned int thread_rank() const;
+	__device__ dim3 group_index() const;
+	__device__ dim3 thread_index() const;
+	__device__ dim3 group_dim() const;
+	__device__ dim3 dim_threads() const;
+};
+class grid_group : public thread_group {
+public:
+	__device__ void sync() const;
+	__device__ bool is_valid() const;
+	__device__ unsigned long long size() const;
+	__device__ unsigned long long num_threads() const;
+	__device__ unsigned long long thread_rank() const;
+	__device__ unsigned long long num_blocks() const;
+	__device__ unsigned long long block_rank() const;
+	__device__ dim3 group_dim() const;
+	__device__ dim3 dim_blocks() const;
+	__device__ dim3 block_index() const;
+};
+/* the members a warp's worth of threads share: shuffles and votes */
+#define HIPPORT_CG_WARP                                                            \
+	__device__ void sync() const;                                              \
+	__device__ unsigned int size() const;                                      \
+	__device__ unsigned int num_threads() const;                               \
+	__device__ unsigned int thread_rank() const;                               \
+	__device__ unsigned int meta_group_rank() const;                           \
+	__device__ unsigned int meta_group_size() const;                           \
+	template <class T> __device__ T shfl(T var, int srcRank) const;            \
+	template <class T> __device__ T shfl_up(T var, unsigned int delta) const;  \
+	template <class T> __device__ T shfl_down(T var, unsigned int delta) const; \
+	template <class T> __device__ T shfl_xor(T var, unsigned int mask) const;  \
+	__device__ int any(int predicate) const;                                   \
+	__device__ int all(int predicate) const;                                   \
+	__device__ unsigned int ballot(int predicate) const;                       \
+	template <class T> __device__ unsigned int match_any(T value) const;       \
+	template <class T> __device__ unsigned int match_all(T value, int &pred) const;
+class coalesced_group : public thread_group {
+public:
+	HIPPORT_CG_WARP
+};
+/* a tile of ParentT converts to the tile of no named parent, as CUDA's */
+template <unsigned int Size, class ParentT = void> class thread_block_tile : public thread_group {
+public:
+	template <class P> __device__ thread_block_tile(const thread_block_tile<Size, P> &tile);
+	HIPPORT_CG_WARP
+};
+#undef HIPPORT_CG_WARP
+__device__ thread_block this_thread_block();
+__device__ grid_group this_grid();
+__device__ coalesced_group coalesced_threads();
+template <unsigned int Size, class ParentT>
+__device__ thread_block_tile<Size, ParentT> tiled_partition(const ParentT &g);
+__device__ thread_group tiled_partition(const thread_group &g, unsigned int size);
+template <class G> __device__ coalesced_group labeled_partition(const G &g, int label);
+template <class G> __device__ coalesced_group binary_partition(const G &g, bool pred);
+template <class G> __device__ void sync(const G &g);
+template <class G> __device__ void wait(const G &g);
+template <class G, class T, class S> __device__ void memcpy_async(const G &g, T *dst, const T *src, const S &shape);
+#define HIPPORT_CG_OP(N) template <class T> struct N { __device__ T operator()(const T &a, const T &b) const; };
+HIPPORT_CG_OP(plus) HIPPORT_CG_OP(less) HIPPORT_CG_OP(greater)
+HIPPORT_CG_OP(bit_and) HIPPORT_CG_OP(bit_or) HIPPORT_CG_OP(bit_xor)
+#undef HIPPORT_CG_OP
+/* by value: the result has the value's type, as CUDA's */
+template <class G, class T, class Op> __device__ T reduce(const G &g, T val, Op op);
+template <class G, class T> __device__ T inclusive_scan(const G &g, T val);
+template <class G, class T, class Op> __device__ T inclusive_scan(const G &g, T val, Op op);
+template <class G, class T> __device__ T exclusive_scan(const G &g, T val);
+template <class G, class T, class Op> __device__ T exclusive_scan(const G &g, T val, Op op);
+}
+
 /* integer intrinsics */
 __device__ int __popc(unsigned int);
 __device__ int __popcll(unsigned long long);

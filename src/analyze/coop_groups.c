@@ -2,7 +2,8 @@
  * exclusive_scan) that HIP has only from 7.13. The translation folds
  * cooperative_groups/reduce.h into hip_cooperative_groups.h for older
  * targets, which builds as long as the file calls none of them: this says
- * where it does. Tokens, not the AST: the prelude has no cooperative groups. */
+ * where it does. Tokens, not the AST: the prelude declares cooperative groups
+ * for the parse to go on, not what each call resolves to. */
 #include <string.h>
 
 #include "analyze/ast.h"

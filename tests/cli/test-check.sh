@@ -122,6 +122,35 @@ PY
 check "draft from launches again" 0 "$hipport" -C "$progs" check --draft-spec softmax/main.cu other/main.cu
 expect "launch specs kept" "$tmp/out" "other-main.softMax.check: kept"
 
+# --- a program and its port draft the same specs: kernels and launches in
+# extern "C", buffers sized by cudaMalloc and by hipMalloc, cooperative groups
+ported="$tmp/ported"
+mkdir -p "$ported/cuda" "$ported/hip" && cp "$src/tests/data/check-draft-port/main.cu" "$ported/cuda/" &&
+	(cd "$ported" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm x) || exit 2
+check "translate the program" 0 "$hipport" translate "$ported/cuda/main.cu" -o "$ported/hip/main.cu"
+truth "the port allocates with HIP" grep -q "hipMalloc((void \*\*)&x" "$ported/hip/main.cu"
+check "draft the program and its port" 0 "$hipport" -C "$ported" check draft cuda/main.cu hip/main.cu
+truth "the port's specs are the program's" python3 - "$ported/.hipport/checks" <<'PY'
+import os, re, sys
+def spec(name):
+    text = open(os.path.join(sys.argv[1], name + ".check")).read()
+    out = {}
+    for m in re.finditer(r'^\[(\w+)(?: "([^"]*)")?\]\n((?:\t.*\n)*)', text, re.M):
+        out[(m.group(1), m.group(2))] = dict(l.strip().split(" = ", 1) for l in m.group(3).splitlines())
+    return out
+for kernel in ("scale", "partial_sums"):
+    orig, port = spec("cuda-main." + kernel), spec("hip-main." + kernel)
+    c = orig[("check", None)]
+    # the launch in the extern "C" wrapper, nothing guessed
+    assert c["block"] == "THREADS" and c["grid"] == "N / THREADS" and "guessed" not in c, c
+    for side in (orig, port):
+        del side[("check", None)]["source"], side[("check", None)]["launch"]
+    assert orig == port, (kernel, orig, port)
+s = spec("cuda-main.partial_sums")
+assert s[("arg", "x")]["count"] == "N" and s[("arg", "idx")]["count"] == "N", s
+assert s[("arg", "sums")]["count"] == "N / 32", s
+PY
+
 # --- record-and-compare: instrumented trees in the bundle, logs compared ---
 (cd "$progs" && git add -A && git -c user.name=t -c user.email=t@t commit -qm specs) || exit 2
 check "bundle with record trees" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle"

@@ -10,9 +10,14 @@
 #include <string.h>
 #include <git2.h>
 
+#include "check/bundle/bundle.h"
+#include "check/bundle/bundle_list.h"
+#include "check/bundle/program.h"
 #include "check/kernel/draft.h"
 #include "check/kernel/harness.h"
+#include "check/kernel/results.h"
 #include "check/kernel/spec.h"
+#include "port/rules.h"
 #include "util/error.h"
 #include "util/file.h"
 
@@ -184,6 +189,150 @@ static void test_dtype_auto(void **state)
 	free_specs(specs, n);
 }
 
+static const chk_spec *spec_of(const chk_spec *specs, size_t n, const char *kernel)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(specs[i].kernel, kernel) == 0)
+			return &specs[i];
+	fail_msg("no spec of %s", kernel);
+	return NULL;
+}
+
+/* Kernels and launches inside extern "C" (libclang 15 calls the block an
+ * UnexposedDecl): cuda-samples' binomialOptions launches from an extern "C"
+ * wrapper with its own block size. */
+static void test_draft_extern_c(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+	const chk_spec *s;
+
+	(void)state;
+	draft(&specs, &n, "externc.cu",
+	      "#define EXTERN_C extern \"C\"\n"
+	      "#define TB 128\n"
+	      "extern \"C\" {\n"
+	      "__global__ void in_block(float *a, int n) { if (threadIdx.x < n) a[threadIdx.x] = 1; }\n"
+	      "}\n"
+	      "extern \"C\" { __device__ int limit; }\n"
+	      "extern \"C\" __global__ void declared(float *a, int n)\n"
+	      "{ if (threadIdx.x < limit) a[threadIdx.x] = n; }\n"
+	      "EXTERN_C __global__ void by_macro(float *a) { a[threadIdx.x] = 3; }\n"
+	      "namespace ns { extern \"C\" __global__ void in_ns(float *a) { a[threadIdx.x] = 4; } }\n"
+	      ";\n"
+	      "extern \"C\" {\n"
+	      "void run(int blocks, float *d) {\n"
+	      "  in_block<<<blocks, TB>>>(d, blocks * TB);\n"
+	      "  declared<<<2, 64>>>(d, limit);\n"
+	      "  by_macro<<<3, 32>>>(d);\n"
+	      "  ns::in_ns<<<4, 16>>>(d);\n"
+	      "}\n"
+	      "}\n");
+	assert_int_equal(n, 4);
+	s = spec_of(specs, n, "in_block");
+	assert_string_equal(s->block, "TB");
+	assert_string_equal(s->grid, "blocks");
+	assert_string_equal(s->launch, "externc.cu:14");
+	s = spec_of(specs, n, "declared");
+	assert_string_equal(s->grid, "2");
+	assert_string_equal(s->block, "64");
+	/* a __device__ variable of the block: an input, no value host code reads */
+	assert_int_equal(s->nglobals, 1);
+	assert_string_equal(s->globals[0].name, "limit");
+	assert_string_not_equal(arg(s, "n")->value, "limit");
+	s = spec_of(specs, n, "by_macro");
+	assert_string_equal(s->block, "32");
+	/* extern "C" names no scope: the namespace still qualifies it */
+	s = spec_of(specs, n, "ns::in_ns");
+	assert_string_equal(s->block, "16");
+	free_specs(specs, n);
+}
+
+/* A ported file sizes its buffers with the HIP allocators (after hipport
+ * apply the work tree holds HIP): counts as the CUDA original's. */
+static void test_draft_hip_allocations(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+
+	(void)state;
+	draft(&specs, &n, "hipalloc.cu",
+	      "#include <hip/hip_runtime.h>\n"
+	      "#define N (33 * 1024)\n"
+	      "__global__ void axpy(float *y, const float *x, const int *idx, double *acc, float *h, float a,\n"
+	      "                     int n) {\n"
+	      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	      "  if (i < n) { y[i] += a * x[idx[i]] + h[i]; acc[0] += y[i]; }\n"
+	      "}\n"
+	      "int main() {\n"
+	      "  float *x, *y, *h;\n"
+	      "  int *idx;\n"
+	      "  double *acc;\n"
+	      "  hipMalloc((void **)&x, N * sizeof(float));\n"
+	      "  hipMallocManaged(&y, N * sizeof(float), hipMemAttachGlobal);\n"
+	      "  hipHostMalloc(&idx, N * sizeof(int), hipHostMallocDefault);\n"
+	      "  hipExtMallocWithFlags((void **)&acc, 2 * sizeof(double), hipDeviceMallocFinegrained);\n"
+	      "  hipMallocAsync((void **)&h, N * sizeof(float), 0);\n"
+	      "  axpy<<<(N + 127) / 128, 128>>>(y, x, idx, acc, h, 2.0f, N);\n"
+	      "  return 0;\n"
+	      "}\n");
+	assert_int_equal(n, 1);
+	assert_string_equal(arg(&specs[0], "x")->count, "N");
+	assert_string_equal(arg(&specs[0], "y")->count, "N");
+	assert_string_equal(arg(&specs[0], "idx")->count, "N");
+	assert_string_equal(arg(&specs[0], "acc")->count, "2");
+	assert_string_equal(arg(&specs[0], "h")->count, "N");
+	assert_null(specs[0].guessed);
+	free_specs(specs, n);
+}
+
+/* `namespace cg = cooperative_groups;` names the prelude's cooperative
+ * groups: the parse goes on past it to the kernels (llm.c's
+ * classifier_fused.cu), in CUDA's spelling and HIP's. */
+static void test_draft_cooperative_groups(void **state)
+{
+	static const char *const includes[] = { "#include <cooperative_groups.h>\n",
+						"#include <hip/hip_cooperative_groups.h>\n" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		chk_spec *specs;
+		size_t n;
+		util_buf text = UTIL_BUF_INIT;
+
+		util_buf_puts(&text, includes[i]);
+		util_buf_puts(&text,
+			      "namespace cg = cooperative_groups;\n"
+			      "__device__ float warp_max(cg::thread_block_tile<32> &warp, float v) {\n"
+			      "  return cg::reduce(warp, v, cg::greater<float>{});\n"
+			      "}\n"
+			      "__global__ void rowmax(float *out, const float *in, int n) {\n"
+			      "  cg::thread_block block = cg::this_thread_block();\n"
+			      "  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);\n"
+			      "  int i = block.group_index().x * block.size() + block.thread_rank();\n"
+			      "  float m = warp_max(warp, i < n ? in[i] : 0.0f);\n"
+			      "  float s = cg::reduce(warp, m, cg::plus<float>());\n"
+			      "  block.sync();\n"
+			      "  if (warp.thread_rank() == 0) out[i / 32] = s + warp.shfl_down(m, 1);\n"
+			      "}\n"
+			      "__global__ void fill(float *out, int n) {\n"
+			      "  cg::grid_group grid = cg::this_grid();\n"
+			      "  if (grid.thread_rank() < n) out[grid.thread_rank()] = 1;\n"
+			      "}\n");
+		assert_false(util_buf_oom(&text));
+		draft(&specs, &n, "cg.cu", text.ptr);
+		assert_int_equal(n, 2);
+		assert_string_equal(spec_of(specs, n, "rowmax")->args[1].name, "in");
+		assert_int_equal(arg(spec_of(specs, n, "rowmax"), "in")->role, CHK_ROLE_IN);
+		assert_int_equal(arg(spec_of(specs, n, "fill"), "out")->role, CHK_ROLE_OUT);
+		free_specs(specs, n);
+		util_buf_dispose(&text);
+	}
+}
+
 /* A buffer named like a harness function (CUDA by Example's buffer) is the
  * harness's hp_arg_buffer, not a variable that hides hp_buffer(). */
 static void test_harness_names(void **state)
@@ -199,6 +348,109 @@ static void test_harness_names(void **state)
 	assert_non_null(strstr(h.ptr, "unsigned char *hp_arg_buffer = (unsigned char *)hp_buffer(\"buffer\""));
 	assert_non_null(strstr(h.ptr, ">>>(hp_arg_buffer, size, hp_arg_histo);"));
 	util_buf_dispose(&h);
+	free_specs(specs, n);
+}
+
+/* results.json (in tmp) of one check, as run.sh writes it: the source
+ * the harness reports. */
+static void write_result(const char *name, const char *source, const char *port_blob)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+		 "{\"schema\": \"hipport-check-results\", \"version\": 1, \"bundle\": \"0123abcd\", \"checks\": [\n"
+		 "{\"name\": \"%s\", \"source\": \"%s\", \"kernel\": \"scale\", \"status\": \"pass\", "
+		 "\"platform\": \"nvidia-proxy\", \"arch\": \"sm_90\", \"message\": \"\", \"port_blob\": \"%s\"}\n]}\n",
+		 name, source, port_blob);
+	write_text("hdr-results.json", text);
+}
+
+/* A kernel defined in a header builds in the unit that includes it
+ * (cuda-samples' FDTD3d: inc/FDTD3dGPUKernel.cuh in src/FDTD3dGPU.cu): the
+ * harness includes the unit but reports the header, the check's source in
+ * checks.list, so --import records its results. */
+static void test_harness_header_kernel(void **state)
+{
+	static const char header[] =
+		"__global__ void scale(float *out, const float *in, int n) {\n"
+		"  int i = threadIdx.x;\n"
+		"  if (i < n) out[i] = 2 * in[i];\n"
+		"}\n";
+	static const char unit[] = "#include \"../inc/k.cuh\"\nint main() { return 0; }\n";
+	bundle_source sources[2] = {
+		{ .path = "inc/k.cuh", .orig = header, .orig_len = sizeof(header) - 1, .port = header,
+		  .port_len = sizeof(header) - 1 },
+		{ .path = "src/main.cu", .orig = unit, .orig_len = sizeof(unit) - 1, .port = unit,
+		  .port_len = sizeof(unit) - 1 },
+	};
+	bundle_include include = { .from = "src/main.cu", .to = "inc/k.cuh" };
+	bundle_program program = { .includes = &include, .nincludes = 1 };
+	bundle_input in = { .nsources = 2, .sources = sources, .program = &program };
+	bundle_list list = { .nitems = 0 };
+	chk_results_known known = { .n = 0 };
+	chk_results r;
+	port_rules *rules = NULL;
+	chk_spec *specs;
+	size_t n;
+	util_buf path = UTIL_BUF_INIT, h = UTIL_BUF_INIT, start = UTIL_BUF_INIT;
+	const char *names[1], *srcs[1], *at, *end;
+	char reported[256];
+
+	(void)state;
+	draft(&specs, &n, "inc/k.cuh", header);
+	assert_int_equal(n, 1);
+	assert_int_equal(port_rules_load_builtin(&rules), 0);
+	in.specs = specs;
+	in.nspecs = n;
+	in.rules = rules;
+	assert_int_equal(bundle_write(tmp_path("hdr-bundle"), &in), 0);
+
+	util_buf_printf(&path, "%s/harness/%s.cu", tmp_path("hdr-bundle"), specs[0].name);
+	assert_int_equal(util_file_read(&h, path.ptr, 0), 0);
+	assert_non_null(strstr(h.ptr, "#include \"src/main.cu\"\n"));
+	assert_null(strstr(h.ptr, "#include \"inc/k.cuh\""));
+	util_buf_printf(&start, "hp_start(argc, argv, \"%s\", \"", specs[0].name);
+	assert_non_null(at = strstr(h.ptr, start.ptr));
+	at += start.len;
+	assert_non_null(end = strchr(at, '"'));
+	assert_true((size_t)(end - at) < sizeof(reported));
+	snprintf(reported, sizeof(reported), "%.*s", (int)(end - at), at);
+	assert_string_equal(reported, "inc/k.cuh");
+
+	/* the results the harness reports match the bundle, as --import reads it */
+	assert_int_equal(bundle_list_read(&list, tmp_path("hdr-bundle")), 0);
+	assert_int_equal(list.nchecks, 1);
+	assert_string_equal(list.items[0].source, "inc/k.cuh");
+	names[0] = list.items[0].name;
+	srcs[0] = list.items[0].source;
+	known.names = names;
+	known.sources = srcs;
+	known.n = 1;
+	util_buf_clear(&path);
+	util_buf_printf(&path, "%s/port", tmp_path("hdr-bundle"));
+	known.files = path.ptr;
+	write_result(specs[0].name, reported, list.items[0].port_blob);
+	assert_int_equal(chk_results_read(&r, tmp_path("hdr-results.json")), 0);
+	assert_int_equal(chk_results_match(&r, tmp_path("hdr-results.json"), &known), 0);
+	chk_results_dispose(&r);
+	/* still refused: the unit, not the check's source, and a file outside the bundle */
+	write_result(specs[0].name, "src/main.cu", list.items[0].port_blob);
+	assert_int_equal(chk_results_read(&r, tmp_path("hdr-results.json")), 0);
+	assert_int_equal(chk_results_match(&r, tmp_path("hdr-results.json"), &known), UTIL_EINPUT);
+	assert_non_null(strstr(util_error_last(), "its source is not inc/k.cuh"));
+	chk_results_dispose(&r);
+	srcs[0] = "../../inc/k.cuh";
+	write_result(specs[0].name, srcs[0], list.items[0].port_blob);
+	assert_int_equal(chk_results_read(&r, tmp_path("hdr-results.json")), 0);
+	assert_int_equal(chk_results_match(&r, tmp_path("hdr-results.json"), &known), UTIL_EINPUT);
+	assert_non_null(strstr(util_error_last(), "is no file of"));
+	chk_results_dispose(&r);
+
+	bundle_list_dispose(&list);
+	port_rules_free(rules);
+	util_buf_dispose(&path);
+	util_buf_dispose(&h);
+	util_buf_dispose(&start);
 	free_specs(specs, n);
 }
 
@@ -261,7 +513,9 @@ int main(void)
 		cmocka_unit_test(test_draft_fp16), cmocka_unit_test(test_draft_float_inout_and_atomics),
 		cmocka_unit_test(test_draft_template), cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_malformed), cmocka_unit_test(test_dtype_auto),
-		cmocka_unit_test(test_harness_names),
+		cmocka_unit_test(test_harness_names), cmocka_unit_test(test_harness_header_kernel),
+		cmocka_unit_test(test_draft_extern_c), cmocka_unit_test(test_draft_hip_allocations),
+		cmocka_unit_test(test_draft_cooperative_groups),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

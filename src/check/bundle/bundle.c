@@ -263,7 +263,7 @@ int bundle_write(const char *dir, const bundle_input *in)
 	for (i = 0; i < in->nspecs; i++) {
 		const chk_spec *spec = &in->specs[i];
 		const bundle_source *src = source_of(in, spec->source);
-		chk_spec unit;
+		const char *unit = spec->source;
 		size_t start = b.len;
 
 		if (!src) {
@@ -271,16 +271,16 @@ int bundle_write(const char *dir, const bundle_input *in)
 					       spec->name, spec->source);
 			goto done;
 		}
-		/* a unity build's part is checked inside the file that compiles it */
-		unit = *spec;
+		/* a unity build's part is checked inside the file that compiles it,
+		 * its results still named by the spec's source */
 		if (in->program)
-			unit.source = (char *)bundle_program_unit(in->program, spec->source);
-		if ((error = chk_harness_source(&b, &unit)) < 0 ||
+			unit = bundle_program_unit(in->program, spec->source);
+		if ((error = chk_harness_source_in(&b, spec, unit)) < 0 ||
 		    (error = put_since(dir, "harness/%s.cu", spec->name, &b, start)) < 0)
 			goto done;
 		/* and the kernel's file alone, for run.sh when that file does not build */
 		start = b.len;
-		if (strcmp(unit.source, spec->source) != 0 &&
+		if (strcmp(unit, spec->source) != 0 &&
 		    ((error = chk_harness_source(&b, spec)) < 0 ||
 		     (error = put_since(dir, "harness/%s.alone.cu", spec->name, &b, start)) < 0))
 			goto done;

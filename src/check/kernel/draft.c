@@ -44,10 +44,13 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 
 	(void)parent;
 	/* the file's kernels, and those of the headers it includes (drafted
-	 * when the file launches them) */
+	 * when the file launches them); an extern "C" of a macro may have no
+	 * file of its own */
+	if (chk_names_linkage_block(c))
+		return CXChildVisit_Recurse;
 	if (in_prelude(c))
 		return CXChildVisit_Continue;
-	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+	if (k == CXCursor_Namespace)
 		return CXChildVisit_Recurse;
 	/* a template's instantiations are the template's launches, not kernels of their own */
 	if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) && clang_isCursorDefinition(c) &&
@@ -70,6 +73,9 @@ static void qualified_name(util_buf *b, CXCursor c)
 	CXCursor p = clang_getCursorSemanticParent(c);
 	CXString s;
 
+	/* extern "C" names no scope */
+	while (!clang_Cursor_isNull(p) && chk_names_linkage_block(p))
+		p = clang_getCursorSemanticParent(p);
 	if (!clang_Cursor_isNull(p) && clang_getCursorKind(p) == CXCursor_Namespace) {
 		qualified_name(b, p);
 		if (!clang_Cursor_isAnonymous(p)) {
@@ -988,9 +994,11 @@ static enum CXChildVisitResult visit_device(CXCursor c, CXCursor parent, CXClien
 	unsigned mask = 0;
 
 	(void)parent;
+	if (chk_names_linkage_block(c))
+		return CXChildVisit_Recurse;
 	if (in_prelude(c))
 		return CXChildVisit_Continue;
-	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+	if (k == CXCursor_Namespace)
 		return CXChildVisit_Recurse;
 	if (k != CXCursor_VarDecl && !((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) &&
 				      clang_isCursorDefinition(c)))

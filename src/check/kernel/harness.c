@@ -74,6 +74,11 @@ void chk_harness_declare(util_buf *b, const char *type, const char *name, const 
 
 int chk_harness_source(util_buf *b, const chk_spec *s)
 {
+	return chk_harness_source_in(b, s, NULL);
+}
+
+int chk_harness_source_in(util_buf *b, const chk_spec *s, const char *unit)
+{
 	size_t i;
 	int error;
 
@@ -86,12 +91,14 @@ int chk_harness_source(util_buf *b, const chk_spec *s)
 			"#include \"%s\"\n"
 			"#undef main\n"
 			"#include \"hipport_harness.h\"\n\n",
-			s->name, s->name, s->source);
+			s->name, s->name, unit ? unit : s->source);
 	if ((error = put_inputs(b, s)) < 0)
 		return error;
 	util_buf_puts(b, "int main(int argc, char **argv)\n{\n\thp_start(argc, argv, ");
 	chk_put_quoted(b, s->name);
 	util_buf_puts(b, ", ");
+	/* the spec's file even when another compiles it: checks.list and
+	 * --import know the check by it */
 	chk_put_quoted(b, s->source);
 	util_buf_puts(b, ", ");
 	chk_put_quoted(b, s->kernel);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/kernel/names.h"
 #include "check/kernel/spec.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -865,8 +866,11 @@ static char *resolved(rctx *r, size_t from, size_t to, unsigned at)
 
 /* --- pointers and their allocations --- */
 
+/* CUDA's, and HIP's for a file apply has ported (each: the pointer's address, then the bytes) */
 static const char *const allocators[] = { "cudaMalloc", "cudaMallocManaged", "cudaMallocHost", "cudaMallocAsync",
-					  "cudaHostAlloc", "cudaMallocFromPoolAsync", NULL };
+					  "cudaHostAlloc", "cudaMallocFromPoolAsync", "hipMalloc", "hipMallocManaged",
+					  "hipMallocHost", "hipHostMalloc", "hipHostAlloc", "hipMallocAsync",
+					  "hipMallocFromPoolAsync", "hipExtMallocWithFlags", NULL };
 
 /* The allocation of pointer v before offset at (else the first after):
  * its size in bytes as tokens [*from, *to), or its element count for new
@@ -1409,10 +1413,13 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 	finder *fd = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	(void)parent;
+	/* before the main-file test: an extern "C" spelled by a macro is located in its header */
+	if (chk_names_linkage_block(c))
+		return CXChildVisit_Recurse;
 	if (!clang_Location_isFromMainFile(clang_getCursorLocation(c)))
 		return CXChildVisit_Continue;
-	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
-	    k == CXCursor_StructDecl || k == CXCursor_ClassTemplate)
+	if (k == CXCursor_Namespace || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
+	    k == CXCursor_ClassTemplate)
 		return CXChildVisit_Recurse;
 	if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod ||
 	     k == CXCursor_Constructor) &&

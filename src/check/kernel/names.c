@@ -104,6 +104,29 @@ static enum CXChildVisitResult find_device_attr(CXCursor c, CXCursor parent, CXC
 	return CXChildVisit_Continue;
 }
 
+/* Whether c is an extern "C" block or declaration, whose declarations are
+ * the enclosing scope's: libclang 15 reports most as UnexposedDecl, as it
+ * does an empty declaration or a file-scope asm; a linkage block is the
+ * semantic parent of what it holds. */
+static enum CXChildVisitResult first_child(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	*(CXCursor *)data = c;
+	return CXChildVisit_Break;
+}
+
+bool chk_names_linkage_block(CXCursor c)
+{
+	CXCursor child = clang_getNullCursor();
+
+	if (clang_getCursorKind(c) == CXCursor_LinkageSpec)
+		return true;
+	if (clang_getCursorKind(c) != CXCursor_UnexposedDecl)
+		return false;
+	clang_visitChildren(c, first_child, &child);
+	return !clang_Cursor_isNull(child) && clang_equalCursors(clang_getCursorSemanticParent(child), c);
+}
+
 typedef struct scope_ctx {
 	walk *w;
 	const char *qual; /* "" at file scope, "ns::" inside namespace ns */
@@ -157,7 +180,9 @@ static enum CXChildVisitResult visit_scope(CXCursor c, CXCursor parent, CXClient
 		}
 		break;
 	case CXCursor_LinkageSpec:
-		visit_inside(w, c, sc->qual);
+	case CXCursor_UnexposedDecl:
+		if (chk_names_linkage_block(c))
+			visit_inside(w, c, sc->qual);
 		break;
 	case CXCursor_UsingDirective:
 		if (!*sc->qual) {

@@ -9,6 +9,7 @@
 #define HIPPORT_CHECK_NAMES_H
 
 #include <clang-c/Index.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef enum chk_name_kind {
@@ -32,6 +33,11 @@ typedef struct chk_scope {
 } chk_scope;
 
 /* The names of tu (a file parsed as analyze/parse.c parses it). */
+/* Whether c is an extern "C" block or declaration, whose declarations are
+ * the enclosing scope's (libclang 15 reports most as UnexposedDecl, as it
+ * does an empty declaration or a file-scope asm). */
+bool chk_names_linkage_block(CXCursor c);
+
 int chk_scope_collect(chk_scope *out, CXTranslationUnit tu);
 void chk_scope_dispose(chk_scope *scope);
 
