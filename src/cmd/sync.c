@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analyze/analysis.h"
+#include "build/build.h"
 #include "cmd/cmd.h"
 #include "cmd/propose.h"
 #include "review/proposal.h"
@@ -126,12 +127,7 @@ static int propose_text(syncer *s, const char *path, const util_buf *text, const
 /* Whether the review takes the file: a source hipport ports, or a build file. */
 static bool reviewable(const char *path)
 {
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	size_t n = strlen(base);
-
-	return vcs_walk_is_candidate_name(path) || strcmp(base, "CMakeLists.txt") == 0 ||
-	       strcmp(base, "Makefile") == 0 || strcmp(base, "makefile") == 0 || strcmp(base, "GNUmakefile") == 0 ||
-	       (n > 6 && strcmp(base + n - 6, ".cmake") == 0) || (n > 3 && strcmp(base + n - 3, ".mk") == 0);
+	return vcs_walk_is_candidate_name(path) || bld_kind_of(path) != BLD_NONE;
 }
 
 /* What the sync does with one file upstream changed; -1 for nothing. */
@@ -215,6 +211,7 @@ static int merge_one(syncer *s, sy_file *f)
 	const rv_session_file *rec = rv_session_find(&s->session, f->path);
 	const char *fixes = rec ? rec->fixes : NULL;
 	char blob[41], holds[41], *fs = fs_path(s, f->path);
+	bool review = reviewable(f->path);
 	sy_merge m;
 	int error;
 
@@ -225,7 +222,7 @@ static int merge_one(syncer *s, sy_file *f)
 	    (error = read_at(s, s->state.head, f->path, &ours, holds)) < 0 ||
 	    (error = read_at(s, s->state.to, f->path, &now, blob)) < 0)
 		goto done;
-	if (reviewable(f->path)) {
+	if (review) {
 		if ((error = propose_text(s, f->path, &old, fixes, &base)) < 0 ||
 		    (error = propose_text(s, f->path, &now, fixes, &theirs)) < 0)
 			goto done;
@@ -248,7 +245,7 @@ static int merge_one(syncer *s, sy_file *f)
 	f->merged = m.merged;
 	f->conflicts = m.conflicts;
 	f->edits_kept = m.edits_kept;
-	if (!reviewable(f->path)) {
+	if (!review) {
 		f->kind = m.conflicts ? SY_BY_HAND : SY_TEXT; /* by hand: nothing written, the engineer merges it */
 		if (!m.conflicts)
 			error = util_file_write_atomic(fs, m.result, m.result_len);
