@@ -16,6 +16,7 @@
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__
+#define CUDART_CB /* a host callback's calling convention: nothing on Linux */
 #define __CUDACC__ 1
 #define __NVCC__ 1
 #define CUDART_VERSION 12000

@@ -258,13 +258,98 @@ static void test_hashed_nondeterministic(void **state)
 	assert_int_equal(rec_compare(&r, &a, &a2, &a2), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	rec_report_dispose(&r);
-	/* the original agreeing with itself: the port's other hash is a fail */
+	/* the original agreeing with itself: floats from another compiler
+	 * cannot be judged by their hash ... */
+	assert_int_equal(rec_compare(&r, &a, &a, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_ERROR);
+	assert_non_null(strstr(r.kernels[0].message, "raise HIPPORT_RECORD_MAX"));
+	rec_report_dispose(&r);
+	/* ... from the same compiler (nvidia-proxy) the other hash is a fail */
+	snprintf(b.platform, sizeof(b.platform), "nvidia-proxy");
 	assert_int_equal(rec_compare(&r, &a, &a, &b), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_FAIL);
 	assert_non_null(strstr(r.kernels[0].message, "hashed only: above HIPPORT_RECORD_MAX"));
 	rec_report_dispose(&r);
 	chk_recording_dispose(&a);
 	chk_recording_dispose(&a2);
+	chk_recording_dispose(&b);
+}
+
+/* From the same compiler (the port on nvidia-proxy), a deterministic
+ * output within tolerance but not bit-exact names the first divergence (a
+ * warp reduction over too few lanes moves a softmax by a few ulp); from
+ * another compiler it is rounding, and no divergence. */
+static void test_inexact_same_compiler(void **state)
+{
+	const float y[4] = { 2, 4, 6, 8 }, y1[4] = { 2, 4, 6, 8.000001f };
+	chk_recording a, b;
+	rec_report r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	program("ix-ref", y, 20, "00000000000000b1", "00000000000000c1");
+	program("ix-port", y1, 20, "00000000000000b2", "00000000000000c1");
+	put("ix-port", "platform", "nvidia-proxy\n", 13);
+	a = read_log("ix-ref");
+	b = read_log("ix-port");
+	assert_string_equal(b.platform, "nvidia-proxy");
+	assert_int_equal(rec_compare(&r, &a, &a, &b), 0);
+	assert_true(r.same_compiler);
+	assert_int_equal(r.kernels[0].verdict, REC_PASS);
+	assert_true(r.kernels[0].inexact);
+	assert_int_equal(r.first_divergent, 0);
+	f = open_memstream(&text, &len);
+	rec_report_print(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "first divergence: scale (main.cu:10), its launch 0"));
+	assert_non_null(strstr(text, "not bit-exact, max ulp 1"));
+	free(text);
+	rec_report_dispose(&r);
+	/* the port on AMD: rounding, no divergence */
+	b.platform[0] = '\0';
+	assert_int_equal(rec_compare(&r, &a, &a, &b), 0);
+	assert_false(r.kernels[0].inexact);
+	assert_int_equal(r.first_divergent, -1);
+	rec_report_dispose(&r);
+	chk_recording_dispose(&a);
+	chk_recording_dispose(&b);
+}
+
+/* A run stopped at HIPPORT_RECORD_TIMEOUT (record.sh's cut mark) is
+ * compared over the launches it made; one that ended by itself with fewer
+ * launches is an error. */
+static void test_cut_run(void **state)
+{
+	const char *two = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n"
+			  "arg 0 pointer i32 0 4 0000000000000001 0000000000000002 -\n"
+			  "launch 1 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n"
+			  "arg 0 pointer i32 0 4 0000000000000002 0000000000000003 -\n";
+	const char *one = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n"
+			  "arg 0 pointer i32 0 4 0000000000000001 0000000000000002 -\n";
+	chk_recording a, b;
+	rec_report r;
+
+	(void)state;
+	put("cut-ref", "launches.log", two, strlen(two));
+	put("cut-port", "launches.log", one, strlen(one));
+	a = read_log("cut-ref");
+	b = read_log("cut-port");
+	assert_int_equal(rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_ERROR);
+	assert_non_null(strstr(r.kernels[0].message, "launched 2 times in the original, 1 in the port"));
+	rec_report_dispose(&r);
+	chk_recording_dispose(&b);
+	put("cut-port", "cut", "HIPPORT_RECORD_TIMEOUT=30\n", 26);
+	b = read_log("cut-port");
+	assert_true(b.cut);
+	assert_int_equal(rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_PASS);
+	assert_non_null(strstr(r.kernels[0].message, "the port's run was stopped at HIPPORT_RECORD_TIMEOUT: its 1 launches "
+						     "compared, the other's 1 more not"));
+	rec_report_dispose(&r);
+	chk_recording_dispose(&a);
 	chk_recording_dispose(&b);
 }
 
@@ -371,6 +456,8 @@ int main(void)
 		cmocka_unit_test(test_counts_and_failures),
 		cmocka_unit_test(test_failed_alike),
 		cmocka_unit_test(test_hashed_nondeterministic),
+		cmocka_unit_test(test_inexact_same_compiler),
+		cmocka_unit_test(test_cut_run),
 		cmocka_unit_test(test_uncaptured),
 		cmocka_unit_test(test_struct_field),
 		cmocka_unit_test(test_bad_log),

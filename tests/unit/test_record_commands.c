@@ -219,9 +219,17 @@ static void makefile_default_target(void **state)
 			    "EXE = needle\n\nrelease: $(SRC)\n\t$(CC) $(SRC) -o $(EXE) -I$(INCLUDE)\n\n"
 			    "debug: $(SRC)\n\t$(CC) -g $(SRC) -o $(EXE)\n");
 	expect("rod", "rod", MAKE_BUILD, "./needle", "Makefile default target");
-	/* not plain: two executables, a host compiler, an unclear name, objects only */
+	/* a directory of examples: each executable in turn; a recipe word
+	 * that expands to nothing before the compiler (CUDA samples' $(EXEC)) */
 	put("two/Makefile", "all:\n\tnvcc a.cu -o a\n\tnvcc b.cu -o b\n");
-	expect_none("two");
+	expect("two", "two", MAKE_BUILD, "./a; ./b", "Makefile default target, its 2 executables in turn");
+	put("lcp/Makefile", "CUDA_PATH=/usr/local/cuda\nHOST_COMPILER ?= g++\nNVCC=${CUDA_PATH}/bin/nvcc -ccbin "
+			    "${HOST_COMPILER}\nTARGET=red_global red_shared\nIS_11:=${shell expr 1 \\>= 1}\n"
+			    "all : ${TARGET}\n\nk.o: k.cu\n\t$(EXEC) $(NVCC) -o $@ -c $<\n"
+			    "red_global: g.o k.o\n\t$(EXEC) $(NVCC) -o $@ $+\nred_shared: s.o k.o\n\t$(EXEC) $(NVCC) -o $@ $+\n");
+	expect("lcp", "lcp", MAKE_BUILD, "./red_global; ./red_shared",
+	       "Makefile default target, its 2 executables in turn");
+	/* not plain: a host compiler, an unclear name, objects only */
 	put("gcc/Makefile", "app: main.c\n\tgcc main.c -o app\n");
 	expect_none("gcc");
 	put("cond/Makefile", "ifeq ($(X),1)\nEXE = a\nelse\nEXE = b\nendif\n$(EXE): k.cu\n\tnvcc k.cu -o $@\n");

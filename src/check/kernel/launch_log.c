@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/buf.h"
 #include "util/error.h"
@@ -64,6 +65,30 @@ static int parse_arg(chk_rec_launch *l, const char *text)
 	return 0;
 }
 
+/* What record.sh leaves beside a run's log: cut, platform. */
+static int read_marks(chk_recording *out, const char *dir)
+{
+	util_buf path = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
+	int error = 0;
+
+	util_buf_printf(&path, "%s/cut", dir);
+	if (util_buf_oom(&path))
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+	else
+		out->cut = access(path.ptr, F_OK) == 0;
+	util_buf_clear(&path);
+	util_buf_printf(&path, "%s/platform", dir);
+	if (!error && util_buf_oom(&path))
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+	else if (!error && util_file_read(&text, path.ptr, 256) == 0)
+		snprintf(out->platform, sizeof(out->platform), "%.*s", (int)strcspn(text.ptr, " \t\r\n"), text.ptr);
+	else if (!error)
+		util_error_clear(); /* a run of the original has none */
+	util_buf_dispose(&path);
+	util_buf_dispose(&text);
+	return error;
+}
+
 int chk_recording_read(chk_recording *out, const char *dir)
 {
 	util_buf path = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
@@ -115,6 +140,8 @@ int chk_recording_read(chk_recording *out, const char *dir)
 			error = bad_line(dir, lineno, "neither a launch nor an argument line");
 		}
 	}
+	if (!error)
+		error = read_marks(out, dir);
 done:
 	util_buf_dispose(&path);
 	util_buf_dispose(&text);

@@ -47,9 +47,12 @@ typedef struct chk_recording {
 	char *dir;
 	chk_rec_launch *launches;
 	size_t n;
+	bool cut;          /* the run was stopped at HIPPORT_RECORD_TIMEOUT (dir/cut) */
+	char platform[32]; /* the port's: amd or nvidia-proxy (dir/platform), else "" */
 } chk_recording;
 
-/* Reads dir/launches.log; UTIL_EINPUT naming the file and line. */
+/* Reads dir/launches.log, and dir/cut and dir/platform where record.sh
+ * wrote them; UTIL_EINPUT naming the file and line. */
 int chk_recording_read(chk_recording *out, const char *dir);
 void chk_recording_dispose(chk_recording *rec);
 

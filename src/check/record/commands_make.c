@@ -1,6 +1,6 @@
 /* The Makefile reader of rec_commands_guess(): a Makefile's run target
- * ("make run"), else the one executable its default target links with nvcc
- * (run as ./NAME, or as the README runs it). Variables are expanded only
+ * ("make run"), else the executable its default target links with nvcc
+ * (run as ./NAME, or as the README runs it), or each of them in turn. Variables are expanded only
  * where the file sets them plainly, outside conditionals. */
 #include <ctype.h>
 #include <stdbool.h>
@@ -239,6 +239,19 @@ static bool mk_is_nvcc(const rec_makefile *mk, const char *w, size_t len, int de
 	return (size_t)(w + len - base) == 4 && !strncmp(base, "nvcc", 4);
 }
 
+/* Whether the word w (len bytes) is a variable that expands to nothing:
+ * one the file does not set, or sets empty (a command prefix such as
+ * CUDA samples' $(EXEC)). */
+static bool mk_is_empty_var(const rec_makefile *mk, const char *w, size_t len)
+{
+	const mk_var *v;
+
+	if (len < 4 || w[0] != '$' || (w[1] != '(' && w[1] != '{') || (w[len - 1] != ')' && w[len - 1] != '}'))
+		return false;
+	v = mk_var_find(mk, w + 2, len - 3);
+	return v ? !v->unclear && !v->value[strspn(v->value, " \t")] : !memmem(w + 2, len - 3, "NVCC", 4);
+}
+
 /* The executables a rule's recipe links with nvcc (-o NAME, no -c) into
  * exes; *unclear when an output does not expand plainly. */
 static int mk_recipe_exes(rec_names *exes, bool *unclear, const rec_makefile *mk, const mk_rule *r, const char *target)
@@ -255,6 +268,10 @@ static int mk_recipe_exes(rec_names *exes, bool *unclear, const rec_makefile *mk
 		while (*p == '\t' || *p == ' ' || *p == '@' || *p == '-' || *p == '+')
 			p++;
 		wl = strcspn(p, " \t");
+		while (mk_is_empty_var(mk, p, wl)) { /* $(EXEC) $(NVCC) ... */
+			p += wl + strspn(p + wl, " \t");
+			wl = strcspn(p, " \t");
+		}
 		if (mk->lines[i][0] != '\t' || !mk_is_nvcc(mk, p, wl, 0))
 			continue;
 		for (w = p + wl; *w;) {
@@ -364,17 +381,15 @@ bool rec_makefile_has_target(const rec_makefile *mk, const char *target)
 	return false;
 }
 
-/* The one executable the default target (the first that does not start
- * with '.') makes with nvcc, into out; false when that is not plain. */
-static int mk_default_exe(util_buf *out, bool *found, const rec_makefile *mk)
+/* The executables the default target (the first that does not start with
+ * '.') makes with nvcc, into exes; none when that is not plain. */
+static int mk_default_exes(rec_names *exes, const rec_makefile *mk)
 {
 	util_buf t = UTIL_BUF_INIT;
-	rec_names exes = { NULL, 0 };
 	bool unclear = false;
 	size_t i;
 	int error = 0;
 
-	*found = false;
 	for (i = 0; i < mk->nrules; i++) {
 		util_buf_clear(&t);
 		if (!mk_expand(&t, mk, mk->rules[i].targets, strlen(mk->rules[i].targets), NULL, 0) ||
@@ -383,15 +398,12 @@ static int mk_default_exe(util_buf *out, bool *found, const rec_makefile *mk)
 		t.len = strcspn(rec_str(&t), " \t");
 		if (t.len && t.ptr[0] != '.' && !memchr(t.ptr, '%', t.len)) {
 			t.ptr[t.len] = '\0';
-			error = mk_target_exes(&exes, &unclear, mk, t.ptr, 0);
+			error = mk_target_exes(exes, &unclear, mk, t.ptr, 0);
 			break;
 		}
 	}
-	if (!error && !unclear && exes.n == 1) {
-		util_buf_puts(out, exes.v[0]);
-		*found = true;
-	}
-	rec_names_dispose(&exes);
+	if (unclear)
+		rec_names_dispose(exes);
 	util_buf_dispose(&t);
 	return error;
 }
@@ -422,22 +434,32 @@ void rec_makefile_free(rec_makefile *mk)
 
 int rec_make_guess(rec_commands *out, const rec_level *lv, const rec_makefile *mk)
 {
-	util_buf exe = UTIL_BUF_INIT, run = UTIL_BUF_INIT, origin = UTIL_BUF_INIT;
-	bool found;
+	util_buf run = UTIL_BUF_INIT, origin = UTIL_BUF_INIT;
+	rec_names exes = { NULL, 0 };
+	size_t i;
 	int error;
 
 	if (rec_makefile_has_target(mk, "run")) {
 		util_buf_printf(&origin, "%s run target", lv->make_name);
 		error = rec_level_result(out, lv, MAKE_BUILD, "make run", &origin);
-	} else if ((error = mk_default_exe(&exe, &found, mk)) == 0 && found) {
+	} else if ((error = mk_default_exes(&exes, mk)) == 0 && exes.n == 1) {
 		util_buf_printf(&origin, "%s default target", lv->make_name);
-		if ((error = rec_readme_run(&run, &origin, lv, rec_str(&exe))) == 0)
+		if ((error = rec_readme_run(&run, &origin, lv, exes.v[0])) == 0)
 			error = util_buf_oom(&run) ? util_error_set(UTIL_ENOMEM, "out of memory")
 						   : rec_level_result(out, lv, MAKE_BUILD, run.ptr, &origin);
+	} else if (!error && exes.n > 1) {
+		/* a directory of examples: each is run, in the Makefile's order,
+		 * whatever the one before did */
+		for (i = 0; i < exes.n; i++)
+			util_buf_printf(&run, "%s./%s", i ? "; " : "", exes.v[i]);
+		util_buf_printf(&origin, "%s default target, its %zu executables in turn", lv->make_name, exes.n);
+		error = util_buf_oom(&run) || util_buf_oom(&origin)
+				? util_error_set(UTIL_ENOMEM, "out of memory")
+				: rec_level_result(out, lv, MAKE_BUILD, run.ptr, &origin);
 	} else if (!error) {
 		error = UTIL_ENOTFOUND;
 	}
-	util_buf_dispose(&exe);
+	rec_names_dispose(&exes);
 	util_buf_dispose(&run);
 	util_buf_dispose(&origin);
 	return error;

@@ -72,7 +72,7 @@ static bool same_inputs(const chk_rec_launch *r, const chk_rec_launch *r2, const
 
 /* Compares output i of a launch pair; false and k's verdict set when it differs. */
 static bool output_matches(rec_kernel *k, const chk_recording *ref, const chk_recording *port,
-			   const chk_rec_launch *r, const chk_rec_launch *r2, const chk_rec_launch *p, size_t i)
+			   const chk_rec_launch *r, const chk_rec_launch *r2, const chk_rec_launch *p, size_t i, bool exact)
 {
 	const chk_rec_arg *a = &r->args[i], *b = &p->args[i];
 	const chk_rec_arg *c = r2 && i < r2->nargs && r2->args[i].kind == CHK_REC_POINTER ? &r2->args[i] : NULL;
@@ -112,6 +112,15 @@ static bool output_matches(rec_kernel *k, const chk_recording *ref, const chk_re
 			k->verdict = REC_ERROR;
 			return false;
 		}
+		if (!exact && chk_dtype_is_float(t)) {
+			/* another compiler rounds otherwise: only values can tell */
+			snprintf(k->message, sizeof(k->message),
+				 "%s: its %zu bytes differ, hashed only (above HIPPORT_RECORD_MAX): not comparable "
+				 "within a tolerance; raise HIPPORT_RECORD_MAX to compare its values",
+				 name, a->bytes);
+			k->verdict = REC_ERROR;
+			return false;
+		}
 		snprintf(k->message, sizeof(k->message),
 			 "%s: its %zu bytes differ (hashed only: above HIPPORT_RECORD_MAX, no values to compare)", name,
 			 a->bytes);
@@ -127,6 +136,13 @@ static bool output_matches(rec_kernel *k, const chk_recording *ref, const chk_re
 	pass = chk_compare(&k->stats, t, x, y, a->bytes / chk_dtype_size(t), &tol) != 0;
 	free(x);
 	free(y);
+	if (pass && exact && !nondet && !k->inexact) {
+		k->inexact = true;
+		k->inexact_launch = k->first_launch;
+		k->inexact_seq = k->first_seq;
+		snprintf(k->inexact_what, sizeof(k->inexact_what), "%s, %s: not bit-exact, max ulp %.0f, max abs %.3g",
+			 name, chk_dtype_name(t), k->stats.max_ulp, k->stats.max_abs);
+	}
 	if (pass)
 		return true;
 	if (nondet && !chk_dtype_is_float(t)) {
@@ -148,9 +164,23 @@ static bool output_matches(rec_kernel *k, const chk_recording *ref, const chk_re
 }
 
 /* The verdict of a kernel no launch failed or diverged in. */
-static void summarize(rec_kernel *k, size_t nr, size_t np, size_t n, size_t differ)
+static void summarize(rec_kernel *k, const chk_recording *ref, const chk_recording *port, size_t nr, size_t np,
+		      size_t n, size_t differ)
 {
-	if (nr != np) {
+	/* the side with fewer launches was stopped at its time limit */
+	const chk_recording *cut = nr < np && ref->cut ? ref : np < nr && port->cut ? port : NULL;
+	char more[160] = "";
+
+	if (cut)
+		snprintf(more, sizeof(more), "; the %s's run was stopped at HIPPORT_RECORD_TIMEOUT: its %zu launches "
+					     "compared, the other's %zu more not",
+			 cut == ref ? "original" : "port", n, (nr > np ? nr : np) - n);
+	if (k->inexact) {
+		size_t len = strlen(more);
+
+		snprintf(more + len, sizeof(more) - len, "; not bit-exact from the same compiler: see below");
+	}
+	if (nr != np && !cut) {
 		snprintf(k->message, sizeof(k->message), "launched %zu times in the original, %zu in the port", nr, np);
 		k->verdict = REC_ERROR;
 	} else if (differ && differ + k->uncaptured == n) {
@@ -168,13 +198,15 @@ static void summarize(rec_kernel *k, size_t nr, size_t np, size_t n, size_t diff
 
 		if (k->uncaptured)
 			snprintf(past, sizeof(past), " (%zu past HIPPORT_RECORD_LAUNCHES: status only)", k->uncaptured);
-		snprintf(k->message, sizeof(k->message), "%zu launch%s%s, %zu output%s compared%s%s", n, n == 1 ? "" : "es",
-			 past, k->compared, k->compared == 1 ? "" : "s", differ ? ", some launches with other inputs skipped" : "",
-			 k->nondeterministic ? "; nondeterministic in the original, within tolerance" : "");
+		snprintf(k->message, sizeof(k->message), "%zu launch%s%s, %zu output%s compared%s%s%s", n,
+			 n == 1 ? "" : "es", past, k->compared, k->compared == 1 ? "" : "s",
+			 differ ? ", some launches with other inputs skipped" : "",
+			 k->nondeterministic ? "; nondeterministic in the original, within tolerance" : "", more);
 	}
 }
 
-static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *ref2, const chk_recording *port)
+static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *ref2, const chk_recording *port,
+		  bool exact)
 {
 	size_t nr = count_of(ref, k->kernel), np = count_of(port, k->kernel), n = nr < np ? nr : np, j, i;
 	size_t differ = 0;
@@ -228,14 +260,14 @@ static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *
 			if (a->kind != CHK_REC_POINTER || b->kind != CHK_REC_POINTER ||
 			    (a->after == a->before && b->after == b->before))
 				continue;
-			if (!output_matches(k, ref, port, r, r2, p, i))
+			if (!output_matches(k, ref, port, r, r2, p, i, exact))
 				break;
 		}
 		if (i < r->nargs)
 			break;
 	}
 	if (k->verdict == REC_PASS)
-		summarize(k, nr, np, n, differ);
+		summarize(k, ref, port, nr, np, n, differ);
 	if (k->failed_alike) {
 		size_t len = strlen(k->message);
 		char more[64] = "";
@@ -278,12 +310,22 @@ int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *
 				out->n++;
 			}
 		}
+	out->same_compiler = !strcmp(port->platform, "nvidia-proxy");
 	for (i = 0; i < out->n; i++) {
-		judge(&out->kernels[i], ref, ref2, port);
-		if (out->kernels[i].verdict == REC_FAIL &&
-		    (out->first_divergent < 0 || out->kernels[i].first_seq < best)) {
+		rec_kernel *kn = &out->kernels[i];
+		/* where it diverged first: a failure, or bytes within tolerance
+		 * that the same compiler should have made equal */
+		bool fail;
+		unsigned long long at;
+
+		judge(kn, ref, ref2, port, out->same_compiler);
+		fail = kn->verdict == REC_FAIL;
+		if (!fail && !kn->inexact)
+			continue;
+		at = kn->inexact && (!fail || kn->inexact_seq < kn->first_seq) ? kn->inexact_seq : kn->first_seq;
+		if (out->first_divergent < 0 || at < best) {
 			out->first_divergent = (int)i;
-			best = out->kernels[i].first_seq;
+			best = at;
 		}
 	}
 	return 0;
@@ -311,10 +353,16 @@ void rec_report_print(FILE *f, const rec_report *r)
 			r->kernels[i].launches, r->kernels[i].message);
 	if (r->first_divergent >= 0) {
 		const rec_kernel *k = &r->kernels[r->first_divergent];
+		bool inexact = k->inexact && (k->verdict != REC_FAIL || k->inexact_seq < k->first_seq);
 
 		fprintf(f, "first divergence: %s (%s), its launch %zu (launch %llu of the port's run), from the original's "
 			   "inputs: look here first\n",
-			k->kernel, k->site, k->first_launch, k->first_seq);
+			k->kernel, k->site, inexact ? k->inexact_launch : k->first_launch,
+			inexact ? k->inexact_seq : k->first_seq);
+		if (inexact)
+			fprintf(f, "  within tolerance, but %s, though one compiler built both sides for one GPU "
+				   "(nvidia-proxy) and the original's two runs agree: the port's kernel computes otherwise\n",
+				k->inexact_what);
 	} else {
 		fprintf(f, "no kernel's outputs diverged from identical inputs\n");
 	}

@@ -7,7 +7,11 @@
  * outputs (what it changed); the first such launch whose outputs differ
  * names the kernel to look at. A second run of the original tells
  * nondeterministic memory (atomics order, uninitialised allocations) from
- * divergence (docs/checks.md). */
+ * divergence (docs/checks.md). Where both sides were built by the same
+ * compiler (the port on nvidia-proxy), a deterministic output within
+ * tolerance but not bit-exact is a divergence too: the port's kernel is
+ * other code. A run stopped at its time limit is compared over the
+ * launches it made. */
 #ifndef HIPPORT_CHECK_RECORD_H
 #define HIPPORT_CHECK_RECORD_H
 
@@ -37,6 +41,10 @@ typedef struct rec_kernel {
 	size_t first_launch;       /* the kernel's launch (from 0) the verdict is about */
 	unsigned long long first_seq; /* its place in the port's run */
 	int arg;                   /* the output that failed, or -1 */
+	bool inexact;              /* same compiler both sides, deterministic, within tolerance, not bit-exact */
+	size_t inexact_launch;     /* the first such launch (from 0), its place in the port's run, */
+	unsigned long long inexact_seq;
+	char inexact_what[160];    /* and what differed */
 	chk_dtype dtype;
 	chk_stats stats;
 	char message[512];
@@ -46,6 +54,7 @@ typedef struct rec_report {
 	rec_kernel *kernels; /* in order of first launch */
 	size_t n;
 	int first_divergent;     /* index of the kernel whose launch diverged first from identical inputs, or -1 */
+	bool same_compiler;      /* the port ran on nvidia-proxy: both sides built by one nvcc for one GPU */
 } rec_report;
 
 /* Lines up ref and port; ref2 (may be NULL) is a second run of the original. */
