@@ -279,6 +279,7 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	an_warp_tokens(&ctx);
 	an_warp_given_tokens(&ctx);
 	an_coop_groups_tokens(&ctx);
+	an_device_launch_tokens(&ctx);
 	an_arch_tokens(&ctx);
 	an_bounds_tokens(&ctx);
 	an_memory_tokens(&ctx);

@@ -231,6 +231,9 @@ void an_bounds_tokens(an_ctx *ctx);
 void an_warp_given_tokens(an_ctx *ctx);
 /* WARP-011: cooperative groups' reduce and scans before HIP 7.13 (coop_groups.c). */
 void an_coop_groups_tokens(an_ctx *ctx);
+
+/* LAUNCH-001: a kernel launched from device code (device_launch.c). */
+void an_device_launch_tokens(an_ctx *ctx);
 void an_arch_visit(an_ctx *ctx, const an_node *n);
 void an_arch_tokens(an_ctx *ctx);
 void an_memory_tokens(an_ctx *ctx);

@@ -219,12 +219,14 @@ static bool is_member_or_qualified(const xlate *x, size_t i)
 	return xlate_tok_is(x, q, ">");
 }
 
+/* The keywords a declaration's type may end with. */
+static const char *const type_keywords[] = { "int",	 "float",    "double", "char",	"bool", "void",
+					     "long", "short", "unsigned", "signed", "auto", NULL };
+
 /* 'cudaError_t cudaError = ...', 'int cudaStream;': a name the user declares
  * after a type, spelled like a CUDA name. */
 static bool is_declared_name(const xlate *x, size_t i)
 {
-	static const char *const type_keywords[] = { "int", "float", "double", "char", "bool", "void", "long",
-						     "short", "unsigned", "signed", "auto", NULL };
 	static const char *const ends[] = { "=", ";", ",", ")", "[", ":", "{", NULL };
 	size_t p = xlate_prev(x, i), next = xlate_next(x, i), k;
 	bool after_type = false, before_end = false;
@@ -276,6 +278,41 @@ static bool is_user_name(const xlate *x, size_t i)
 			return true;
 	}
 	return false;
+}
+
+/* '__device__ at::Half __shfl_up_sync(unsigned mask, at::Half v, int d) {':
+ * the user's own function (an overload for a type of theirs) spelled like a
+ * CUDA one. Its name stays; calls of CUDA's overloads in the file are still
+ * ported, so it is no user name for the whole file. */
+static bool is_function_declarator(const xlate *x, size_t i)
+{
+	static const char *const not_types[] = { "return", "else", "case", "throw", "new", "delete", "sizeof",
+						 "goto", "do", "co_return", "co_yield", "co_await", "decltype",
+						 "alignof", "typeid", "and", "or", "not", NULL };
+	static const char *const after[] = { "{", ";", "const", "noexcept", "->", "override", "final",
+					     "__attribute__", "throw", NULL };
+	size_t p = xlate_prev(x, i), lparen = xlate_next(x, i), rparen, k;
+	xlate_range args[64];
+	bool follows = false, type = false;
+
+	if (p != SIZE_MAX && (xlate_tok_is(x, p, "*") || xlate_tok_is(x, p, "&")))
+		p = xlate_prev(x, p); /* 'float *cudaThing(' */
+	if (p == SIZE_MAX || (x->mark[p] & XLATE_PROTECT) || (x->tok[i].flags & PORT_TOKEN_DIRECTIVE) ||
+	    (x->tok[p].flags & PORT_TOKEN_DIRECTIVE) || !xlate_tok_is(x, lparen, "("))
+		return false; /* '#ifdef PREFETCH' before a call is no type */
+	type = x->tok[p].kind == PORT_TOKEN_IDENT;
+	for (k = 0; !type && type_keywords[k]; k++)
+		type = xlate_tok_is(x, p, type_keywords[k]);
+	if (!type)
+		return false;
+	for (k = 0; not_types[k]; k++)
+		if (xlate_tok_is(x, p, not_types[k]))
+			return false;
+	if (xlate_split_args(x, lparen, &rparen, args, 64, ")") < 0)
+		return false;
+	for (k = 0; after[k]; k++)
+		follows |= xlate_tok_is(x, xlate_next(x, rparen), after[k]);
+	return follows;
 }
 
 /* 'cudaError_t (*cudaMalloc)(void **, size_t)': the user's function pointer. */
@@ -396,7 +433,8 @@ static size_t emit_identifier(xlate *x, size_t i, util_buf *out)
 
 	if (x->torch && (torch_end = emit_torch_name(x, i, out)) != 0)
 		return torch_end;
-	if (is_member_or_qualified(x, i) || is_pointer_declarator(x, i) || is_user_name(x, i))
+	if (is_member_or_qualified(x, i) || is_pointer_declarator(x, i) || is_user_name(x, i) ||
+	    is_function_declarator(x, i))
 		goto copy;
 	next = xlate_next(x, i);
 	if ((xlate_tok_is(x, next, "::") || xlate_tok_is(x, xlate_prev(x, i), "namespace")) &&

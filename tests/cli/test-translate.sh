@@ -101,7 +101,7 @@ expect "--rules malformed message" "$tmp/err" "runtime.tsv:3: expected 15 tab-se
 # --fix: the fixes of the named findings become part of the port
 ex="$src/share/examples/fastops/src"
 check "--fix one id" 0 "$hipport" translate --target-hip=5.2 --fix=ATOM-001 "$ex/histogram.cu"
-expect "--fix helper inserted" "$tmp/out" "static __device__ __forceinline__ T hipport_atomic_add_16(T *address, T val)"
+expect "--fix helper inserted" "$tmp/out" "static __device__ __forceinline__ T hipport_atomic_add_16(T *address, V val)"
 expect "--fix call rewritten" "$tmp/out" "if (b >= 0) hipport_atomic_add_16(&bins[b], weights[i]);"
 truth "--fix helper once" test "$(grep -c 'hipport fix ATOM-001' "$tmp/out")" = 1
 check "--fix other id" 0 "$hipport" translate --target-hip=5.2 --fix=WARP-001 "$ex/histogram.cu"

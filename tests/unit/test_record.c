@@ -264,11 +264,13 @@ static void test_hashed_nondeterministic(void **state)
 	assert_int_equal(r.kernels[0].verdict, REC_ERROR);
 	assert_non_null(strstr(r.kernels[0].message, "raise HIPPORT_RECORD_MAX"));
 	rec_report_dispose(&r);
-	/* ... from the same compiler (nvidia-proxy) the other hash is a fail */
+	/* ... nor from the same compiler (a precision fix changes bytes), but
+	 * there it is where the port first computed otherwise */
 	snprintf(b.platform, sizeof(b.platform), "nvidia-proxy");
 	assert_int_equal(rec_compare(&r, &a, &a, &b), 0);
-	assert_int_equal(r.kernels[0].verdict, REC_FAIL);
-	assert_non_null(strstr(r.kernels[0].message, "hashed only: above HIPPORT_RECORD_MAX"));
+	assert_int_equal(r.kernels[0].verdict, REC_ERROR);
+	assert_true(r.kernels[0].inexact);
+	assert_int_equal(r.first_divergent, 0);
 	rec_report_dispose(&r);
 	chk_recording_dispose(&a);
 	chk_recording_dispose(&a2);

@@ -70,6 +70,16 @@ static bool same_inputs(const chk_rec_launch *r, const chk_rec_launch *r2, const
 	return true;
 }
 
+/* k's launch now compared is where, from one compiler, its bytes first
+ * differed from the original's: the divergence, whatever the verdict. */
+static void mark_inexact(rec_kernel *k, const char *name, chk_dtype t, const char *what)
+{
+	k->inexact = true;
+	k->inexact_launch = k->first_launch;
+	k->inexact_seq = k->first_seq;
+	snprintf(k->inexact_what, sizeof(k->inexact_what), "%s, %s: %s", name, chk_dtype_name(t), what);
+}
+
 /* Compares output i of a launch pair; false and k's verdict set when it differs. */
 static bool output_matches(rec_kernel *k, const chk_recording *ref, const chk_recording *port,
 			   const chk_rec_launch *r, const chk_rec_launch *r2, const chk_rec_launch *p, size_t i, bool exact)
@@ -112,12 +122,16 @@ static bool output_matches(rec_kernel *k, const chk_recording *ref, const chk_re
 			k->verdict = REC_ERROR;
 			return false;
 		}
-		if (!exact && chk_dtype_is_float(t)) {
-			/* another compiler rounds otherwise: only values can tell */
+		if (chk_dtype_is_float(t)) {
+			/* rounding (another compiler, a precision fix) is no fault:
+			 * only values can tell; from one compiler it still marks
+			 * where the port first computed otherwise */
 			snprintf(k->message, sizeof(k->message),
 				 "%s: its %zu bytes differ, hashed only (above HIPPORT_RECORD_MAX): not comparable "
 				 "within a tolerance; raise HIPPORT_RECORD_MAX to compare its values",
 				 name, a->bytes);
+			if (exact && !k->inexact)
+				mark_inexact(k, name, t, "its bytes differ (hashed only)");
 			k->verdict = REC_ERROR;
 			return false;
 		}
@@ -137,11 +151,11 @@ static bool output_matches(rec_kernel *k, const chk_recording *ref, const chk_re
 	free(x);
 	free(y);
 	if (pass && exact && !nondet && !k->inexact) {
-		k->inexact = true;
-		k->inexact_launch = k->first_launch;
-		k->inexact_seq = k->first_seq;
-		snprintf(k->inexact_what, sizeof(k->inexact_what), "%s, %s: not bit-exact, max ulp %.0f, max abs %.3g",
-			 name, chk_dtype_name(t), k->stats.max_ulp, k->stats.max_abs);
+		char what[64];
+
+		snprintf(what, sizeof(what), "not bit-exact, max ulp %.0f, max abs %.3g", k->stats.max_ulp,
+			 k->stats.max_abs);
+		mark_inexact(k, name, t, what);
 	}
 	if (pass)
 		return true;
@@ -360,8 +374,9 @@ void rec_report_print(FILE *f, const rec_report *r)
 			k->kernel, k->site, inexact ? k->inexact_launch : k->first_launch,
 			inexact ? k->inexact_seq : k->first_seq);
 		if (inexact)
-			fprintf(f, "  within tolerance, but %s, though one compiler built both sides for one GPU "
-				   "(nvidia-proxy) and the original's two runs agree: the port's kernel computes otherwise\n",
+			fprintf(f, "  %s, though one compiler built both sides for one GPU (nvidia-proxy) and the "
+				   "original's two runs agree: the port's kernel computes otherwise (a fix taken, or a "
+				   "wrong port)\n",
 				k->inexact_what);
 	} else {
 		fprintf(f, "no kernel's outputs diverged from identical inputs\n");

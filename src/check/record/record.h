@@ -41,10 +41,10 @@ typedef struct rec_kernel {
 	size_t first_launch;       /* the kernel's launch (from 0) the verdict is about */
 	unsigned long long first_seq; /* its place in the port's run */
 	int arg;                   /* the output that failed, or -1 */
-	bool inexact;              /* same compiler both sides, deterministic, within tolerance, not bit-exact */
+	bool inexact;              /* one compiler both sides, deterministic, bytes differ though no fail */
 	size_t inexact_launch;     /* the first such launch (from 0), its place in the port's run, */
 	unsigned long long inexact_seq;
-	char inexact_what[160];    /* and what differed */
+	char inexact_what[256];    /* and what differed */
 	chk_dtype dtype;
 	chk_stats stats;
 	char message[512];
