@@ -13,6 +13,8 @@
 #ifndef HIPPORT_HARNESS_H
 #define HIPPORT_HARNESS_H
 
+#include <ctype.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,10 +366,142 @@ static void hp_global(const char *arg, int index, chk_dtype t, size_t elems, int
 	HP_CHECK(hipMemcpy(device, buf->host, need, hipMemcpyHostToDevice));
 }
 
+// What the kernel printed: device printf reaches stdout at the synchronize
+// after the launch, so stdout goes to a file for that call. It is the output
+// of a kernel that writes nothing else (a tutorial's hello, a demo that
+// prints its reduction).
+static struct {
+	char *text;
+	size_t len;
+} hp_printed;
+
 static void hp_launched(void)
 {
+	char path[] = "/tmp/hipport-printf.XXXXXX";
+	int fd, saved = -1;
+	hipError_t e;
+
 	HP_CHECK(hipGetLastError());
-	HP_CHECK(hipDeviceSynchronize());
+	fflush(stdout);
+	if ((fd = mkstemp(path)) >= 0) {
+		unlink(path);
+		if ((saved = dup(1)) >= 0 && dup2(fd, 1) < 0) {
+			close(saved);
+			saved = -1;
+		}
+	}
+	e = hipDeviceSynchronize();
+	fflush(stdout);
+	if (saved >= 0) {
+		off_t end = lseek(fd, 0, SEEK_END);
+
+		dup2(saved, 1);
+		close(saved);
+		if (end > 0 && (hp_printed.text = (char *)malloc((size_t)end + 1)) != NULL &&
+		    pread(fd, hp_printed.text, (size_t)end, 0) == (ssize_t)end) {
+			hp_printed.len = (size_t)end;
+			hp_printed.text[end] = '\0';
+			fwrite(hp_printed.text, 1, hp_printed.len, stdout); // still shown, as the program would
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	HP_CHECK(e);
+}
+
+static int hp_by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+// The lines of text, sorted (threads print in no fixed order); text is cut up.
+static char **hp_lines(char *text, size_t *n)
+{
+	char **v, *p;
+	size_t cap = 1;
+
+	for (p = text; *p; p++)
+		cap += *p == '\n';
+	if (!(v = (char **)malloc(cap * sizeof(*v))))
+		hp_stop(HP_ERROR, "error", "out of host memory");
+	*n = 0;
+	for (p = text; *p;) {
+		char *nl = strchr(p, '\n');
+
+		v[(*n)++] = p;
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	qsort(v, *n, sizeof(*v), hp_by_text);
+	return v;
+}
+
+static int hp_number_at(const char *p)
+{
+	return isdigit((unsigned char)*p) || ((*p == '-' || *p == '+' || *p == '.') && isdigit((unsigned char)p[1]));
+}
+
+// Whether two printed lines say the same: numbers within a float tolerance
+// (another GPU rounds otherwise), pointers (0x and 8 or more hex digits)
+// not compared, the rest byte for byte.
+static int hp_line_matches(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (a[0] == '0' && a[1] == 'x' && b[0] == '0' && b[1] == 'x' && strspn(a + 2, "0123456789abcdefABCDEF") >= 8 &&
+		    strspn(b + 2, "0123456789abcdefABCDEF") >= 8) {
+			a += 2 + strspn(a + 2, "0123456789abcdefABCDEF");
+			b += 2 + strspn(b + 2, "0123456789abcdefABCDEF");
+		} else if (hp_number_at(a) && hp_number_at(b)) {
+			char *ea, *eb;
+			double x = strtod(a, &ea), y = strtod(b, &eb);
+
+			if (ea == a || eb == b || !(fabs(x - y) <= 1e-5 + 1e-5 * fabs(x)))
+				return 0;
+			a = ea;
+			b = eb;
+		} else if (*a++ != *b++) {
+			return 0;
+		}
+	}
+	return *a == *b;
+}
+
+// Compares what the kernel printed with the reference's printf.txt.
+static void hp_compare_printed(char *msg, size_t size, int *failed)
+{
+	char path[4096], *ref = NULL, **rl, **gl;
+	size_t nr, ng, i, len = 0;
+	FILE *f;
+	long end;
+
+	snprintf(path, sizeof(path), "%s/printf.txt", hp.refdir);
+	if (!(f = fopen(path, "rb")) || fseek(f, 0, SEEK_END) != 0 || (end = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+	    !(ref = (char *)malloc((size_t)end + 1)) || (len = fread(ref, 1, (size_t)end, f)) != (size_t)end) {
+		snprintf(msg, size, "%s: missing or unreadable: the reference printed nothing", path);
+		if (f)
+			fclose(f);
+		free(ref);
+		hp_stop(HP_USAGE, "error", msg);
+	}
+	fclose(f);
+	ref[len] = '\0';
+	rl = hp_lines(ref, &nr);
+	gl = hp_lines(hp_printed.text, &ng);
+	for (i = 0; i < nr && i < ng && hp_line_matches(rl[i], gl[i]); i++)
+		;
+	if (i < nr || i < ng) {
+		*failed = 1;
+		snprintf(msg, size, "printf: %lu lines printed, the reference %lu; sorted, line %lu differs: expected \"%.200s\", "
+			 "got \"%.200s\"", (unsigned long)ng, (unsigned long)nr, (unsigned long)i + 1, i < nr ? rl[i] : "",
+			 i < ng ? gl[i] : "");
+	} else {
+		snprintf(msg, size, "printf: %lu lines printed, as the reference's (numbers within 1e-5)", (unsigned long)ng);
+	}
+	free(rl);
+	free(gl);
+	free(ref);
 }
 
 static void hp_write(const char *dir, const char *file, const void *data, size_t len)
@@ -416,10 +550,27 @@ static void hp_finish(void)
 	for (i = 0; i < hp.nbuffers; i++)
 		if (hp.buffers[i].role != HP_IN && hp.buffers[i].elems > 0)
 			break;
-	if (i == hp.nbuffers)
+	if (i == hp.nbuffers && !hp_printed.len)
 		hp_stop(HP_USAGE, "error",
 			"nothing to compare: no argument or __device__ global of the spec is an output (role out or "
-			"inout with a count above 0); mark what the kernel writes");
+			"inout with a count above 0), and the kernel printed nothing; mark what the kernel writes");
+	if (i == hp.nbuffers) {
+		// what it printed is its output
+		int failed = 0;
+		char sum[17];
+
+		chk_checksum(sum, hp_printed.text, hp_printed.len);
+		if (m < sizeof(meta))
+			m += (size_t)snprintf(meta + m, sizeof(meta) - m, "output printf text %lu %s\n",
+					      (unsigned long)hp_printed.len, sum);
+		hp_write(hp.outdir, "printf.txt", hp_printed.text, hp_printed.len);
+		hp_write(hp.outdir, "meta.txt", meta, strlen(meta));
+		if (!hp.refdir)
+			exit(HP_PASS);
+		hp_compare_printed(msg, sizeof(msg), &failed);
+		hp_result(failed ? "fail" : "pass", msg, NULL, NULL);
+		exit(failed ? HP_FAIL : HP_PASS);
+	}
 	for (i = 0; i < hp.nbuffers; i++) {
 		struct hp_buffer *b = &hp.buffers[i];
 		size_t bytes = b->elems * chk_dtype_size(b->dtype);
