@@ -355,6 +355,40 @@ static void test_cut_run(void **state)
 	chk_recording_dispose(&b);
 }
 
+/* An original that failed in its first run and not in its second is flaky
+ * on the machine: the second run is the reference, said in a note. */
+static void test_flaky_original(void **state)
+{
+	const char *bad = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 719\n"
+			  "arg 0 pointer i32 0 4 0000000000000001 0000000000000009 -\n";
+	const char *good = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n"
+			   "arg 0 pointer i32 0 4 0000000000000001 0000000000000002 -\n";
+	chk_recording a, a2, b;
+	rec_report r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	put("flaky-ref", "launches.log", bad, strlen(bad));
+	put("flaky-ref2", "launches.log", good, strlen(good));
+	a = read_log("flaky-ref");
+	a2 = read_log("flaky-ref2");
+	b = read_log("flaky-ref2");
+	assert_int_equal(rec_compare(&r, &a, &a2, &b), 0);
+	assert_true(r.swapped);
+	assert_int_equal(r.kernels[0].verdict, REC_PASS);
+	f = open_memstream(&text, &len);
+	rec_report_print(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "the original's first run had 1 failed launch, its second 0"));
+	free(text);
+	rec_report_dispose(&r);
+	chk_recording_dispose(&a);
+	chk_recording_dispose(&a2);
+	chk_recording_dispose(&b);
+}
+
 /* Launches past HIPPORT_RECORD_LAUNCHES carry their status only: counted,
  * their failures reported, never compared or blamed for other inputs. */
 static void test_uncaptured(void **state)
@@ -460,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_hashed_nondeterministic),
 		cmocka_unit_test(test_inexact_same_compiler),
 		cmocka_unit_test(test_cut_run),
+		cmocka_unit_test(test_flaky_original),
 		cmocka_unit_test(test_uncaptured),
 		cmocka_unit_test(test_struct_field),
 		cmocka_unit_test(test_bad_log),

@@ -295,14 +295,35 @@ static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *
 	}
 }
 
+/* The launches of a run that failed. */
+static size_t failures(const chk_recording *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		n += r->launches[i].launch_status || r->launches[i].sync_status;
+	return n;
+}
+
 int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *ref2, const chk_recording *port)
 {
 	size_t i, k;
-	const chk_recording *both[2] = { ref, port };
+	const chk_recording *both[2];
 	unsigned long long best = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->first_divergent = -1;
+	/* an original that failed in one run and not in the other is flaky on
+	 * this machine: its good run is the reference */
+	if (ref2 && ref2->n && (out->ref_failures = failures(ref)) > (out->ref2_failures = failures(ref2))) {
+		const chk_recording *t = ref;
+
+		ref = ref2;
+		ref2 = t;
+		out->swapped = true;
+	}
+	both[0] = ref;
+	both[1] = port;
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < both[k]->n; i++) {
 			const chk_rec_launch *l = &both[k]->launches[i];
@@ -361,6 +382,10 @@ void rec_report_print(FILE *f, const rec_report *r)
 {
 	size_t i;
 
+	if (r->swapped)
+		fprintf(f, "note: the original's first run had %zu failed launch%s, its second %zu: the second is the "
+			   "reference (the original is flaky on this machine)\n",
+			r->ref_failures, r->ref_failures == 1 ? "" : "es", r->ref2_failures);
 	fprintf(f, "%-32s %-14s %-8s %s\n", "KERNEL", "RESULT", "LAUNCHES", "MESSAGE");
 	for (i = 0; i < r->n; i++)
 		fprintf(f, "%-32s %-14s %-8zu %s\n", r->kernels[i].kernel, verdict_name(r->kernels[i].verdict),

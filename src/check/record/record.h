@@ -55,6 +55,8 @@ typedef struct rec_report {
 	size_t n;
 	int first_divergent;     /* index of the kernel whose launch diverged first from identical inputs, or -1 */
 	bool same_compiler;      /* the port ran on nvidia-proxy: both sides built by one nvcc for one GPU */
+	bool swapped;            /* the original's second run is the reference: its first failed more */
+	size_t ref_failures, ref2_failures; /* failed launches of the original's runs */
 } rec_report;
 
 /* Lines up ref and port; ref2 (may be NULL) is a second run of the original. */
