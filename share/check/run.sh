@@ -112,7 +112,7 @@ build_timeout=${BUILD_TIMEOUT:-$DEFAULT_BUILD_TIMEOUT}
 flags="${FLAGS:-} ${EXTRA_FLAGS:-}"
 # a PyTorch extension's kernels: the installed torch's headers and libraries
 # (python's torch.utils.cpp_extension; PYTHON chooses the interpreter)
-torch_flags=
+torch_flags= torch_nvcc_flags= torch_hip_flags=
 if [ "$prebuilt" != 1 ] && grep -rqlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](torch|ATen|c10)/' orig 2>/dev/null; then
 	# torch/extension.h wants Python.h; a harness is no Python module, so
 	# where the interpreter has no headers it gets torch/all.h (everything
@@ -132,8 +132,16 @@ pylink = ["-L" + pylib, "-Xlinker", "-rpath=" + pylib, "-lpython" + sysconfig.ge
 print(" ".join(["-I" + p for p in shim + c.include_paths()] +
       ["-D_GLIBCXX_USE_CXX11_ABI=%d" % int(torch._C._GLIBCXX_USE_CXX11_ABI), "-L" + lib, "-Xlinker", "-rpath=" + lib,
        "-lc10", "-ltorch_cpu", "-ltorch"] + (["-lc10_cuda", "-ltorch_cuda"] if torch.version.cuda else []) +
-      (["-lc10_hip", "-ltorch_hip"] if torch.version.hip else []) + pylink))' "$(pwd)/$work/torch-shim" 2>/dev/null) ||
+      (["-lc10_hip", "-ltorch_hip"] if torch.version.hip else []) + pylink))
+# what torch.utils.cpp_extension gives each compiler: without its
+# __CUDA_NO_HALF_OPERATORS__ an at::Half comparison is ambiguous
+print(" ".join(getattr(c, "COMMON_NVCC_FLAGS", []) + ["-DTORCH_API_INCLUDE_EXTENSION_H"]))
+print(" ".join(getattr(c, "COMMON_HIPCC_FLAGS", getattr(c, "COMMON_HIP_FLAGS", [])) + ["-DTORCH_API_INCLUDE_EXTENSION_H"]))' \
+		"$(pwd)/$work/torch-shim" 2>/dev/null) ||
 		echo "run.sh: the sources use PyTorch, but ${PYTHON:-python3} cannot import torch: its headers are not found" >&2
+	torch_nvcc_flags=$(printf '%s\n' "$torch_flags" | sed -n 2p)
+	torch_hip_flags=$(printf '%s\n' "$torch_flags" | sed -n 3p)
+	torch_flags=$(printf '%s\n' "$torch_flags" | sed -n 1p)
 fi
 # libs_of TREE HARNESS PATTERN LIB...: the libraries the headers of the file
 # a harness compiles stand for (that file and the files it includes by quotes):
@@ -357,7 +365,7 @@ build_ref() {
 	# shellcheck disable=SC2046
 	limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=0 -include record/cuda_legacy.h \
 		-include proxy/include/hip_compat.h -Iproxy/include $(includes orig) $flags ${NVCC_FLAGS:-} $nvcc_gc \
-		-o "$work/bin/ref.$name" "$1" $torch_flags $(cuda_libs "$1") </dev/null >"$log.ref-build" 2>&1
+		-o "$work/bin/ref.$name" "$1" $torch_flags $torch_nvcc_flags $(cuda_libs "$1") </dev/null >"$log.ref-build" 2>&1
 }
 
 # judge_port: runs the port of the check check_one is at, against ref_dir
@@ -459,7 +467,7 @@ check_one() {
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$hipcc" -std=c++17 --offload-arch="$offload_arch" -DHIPPORT_PLATFORM_ID=2 \
 			$(includes port) $flags ${HIPCC_FLAGS:-} $hipcc_gc $hipcc_sync -o "$work/bin/port.$name" -x hip "$harness" \
-			$torch_flags $(hip_libs "$harness") </dev/null >"$log.port-build" 2>&1; then
+			$torch_flags $torch_hip_flags $(hip_libs "$harness") </dev/null >"$log.port-build" 2>&1; then
 			port_bin=$work/bin/port.$name
 		else
 			port_why="port build failed ($(why $? "$build_timeout")): $(tail_of "$log.port-build")"
@@ -468,7 +476,7 @@ check_one() {
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=1 \
 			-include proxy/include/hip_compat.h -Iproxy/include $(includes port) $flags ${NVCC_FLAGS:-} $nvcc_gc \
-			-o "$work/bin/port.$name" "$harness" $torch_flags $(cuda_libs "$harness") </dev/null >"$log.port-build" 2>&1; then
+			-o "$work/bin/port.$name" "$harness" $torch_flags $torch_nvcc_flags $(cuda_libs "$harness") </dev/null >"$log.port-build" 2>&1; then
 			port_bin=$work/bin/port.$name
 		else
 			port_why="port build failed ($(why $? "$build_timeout")): $(tail_of "$log.port-build")"

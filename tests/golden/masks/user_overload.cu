@@ -1,19 +1,14 @@
-// A library's own overloads of the shuffle intrinsics for its half type
-// (pytorch_scatter's utils.cuh): their names are the user's and stay; the
-// CUDA calls inside them and elsewhere are ported.
-#include <cuda_fp16.h>
-
-struct Half {
-    __half x;
-    __device__ operator __half() const { return x; }
-    __device__ Half(__half v) : x(v) {}
+// A library's own overload of a shuffle intrinsic for a type of its own
+// (pytorch_scatter's utils.cuh does this for at::Half): its name is the
+// user's and stays; the CUDA calls inside it and elsewhere are ported.
+struct Pair {
+    float a, b;
 };
 
-__device__ __inline__ Half __shfl_down_sync(const unsigned mask, const Half var, const unsigned int delta) {
-    return __shfl_down_sync(mask, var.operator __half(), delta);
+__device__ __inline__ Pair __shfl_down_sync(const unsigned mask, const Pair var, const unsigned int delta) {
+    return Pair{__shfl_down_sync(mask, var.a, delta), __shfl_down_sync(mask, var.b, delta)};
 }
 
-__global__ void reduce(Half *h, float *f) {
-    h[threadIdx.x] = __shfl_down_sync(0xffffffffu, h[threadIdx.x], 1);
-    f[threadIdx.x] = __shfl_down_sync(0xffffffffu, f[threadIdx.x], 1);
+__global__ void reduce(float *f) {
+    f[threadIdx.x] += __shfl_down_sync(0xffffffffu, f[threadIdx.x], 1);
 }
