@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <type_traits>
+#include <utility>
 
 #if defined(__HIP__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__)
 #include <hip/hip_runtime.h>
@@ -122,10 +123,48 @@ static bool capture_this(state &s, const char *name)
 	return s.counts[i]++ < s.max_launches;
 }
 
+// A vector type's lane (float2's float): what it is compared as, when its
+// x, y, z, w are all of that type and fill it (a struct { float x; int y; }
+// stays bytes).
+#define HPR_MEMBER_TRAIT(NAME, M)                                                                         \
+	template <typename T, typename L, typename = void> struct NAME : std::false_type {};                 \
+	template <typename T, typename L>                                                                     \
+	struct NAME<T, L, decltype((void)std::declval<T &>().M, void())>                                      \
+		: std::is_same<typename std::remove_cv<                                                       \
+				       typename std::remove_reference<decltype(std::declval<T &>().M)>::type>::type, \
+			       L> {};
+HPR_MEMBER_TRAIT(hpr_has_y, y)
+HPR_MEMBER_TRAIT(hpr_has_z, z)
+HPR_MEMBER_TRAIT(hpr_has_w, w)
+template <typename T, typename = void> struct lane_of {
+	typedef void type;
+};
+template <typename T> struct lane_of<T, decltype((void)std::declval<T &>().x, void())> {
+	typedef typename std::remove_cv<typename std::remove_reference<decltype(std::declval<T &>().x)>::type>::type type;
+};
+
+template <typename T> struct dtype_of;
+template <typename L, typename U> static const char *lane_name(L *, U *)
+{
+	const size_t n = sizeof(U) / sizeof(L);
+	const bool lanes = sizeof(U) % sizeof(L) == 0 &&
+			   (n == 1 || (n == 2 && hpr_has_y<U, L>::value) ||
+			    (n == 3 && hpr_has_y<U, L>::value && hpr_has_z<U, L>::value) ||
+			    (n == 4 && hpr_has_y<U, L>::value && hpr_has_z<U, L>::value && hpr_has_w<U, L>::value));
+
+	return std::is_arithmetic<L>::value && lanes ? dtype_of<L>::name() : NULL;
+}
+template <typename U> static const char *lane_name(void *, U *)
+{
+	return NULL;
+}
+
 template <typename T> struct dtype_of {
 	static const char *name()
 	{
 		typedef typename std::remove_cv<T>::type U;
+		typedef typename lane_of<U>::type L;
+		const char *lane = lane_name((L *)0, (U *)0);
 		if (std::is_same<U, float>::value)
 			return "f32";
 		if (std::is_same<U, double>::value)
@@ -135,7 +174,9 @@ template <typename T> struct dtype_of {
 		if (std::is_integral<U>::value)
 			return std::is_signed<U>::value ? (sizeof(U) == 1 ? "i8" : sizeof(U) == 2 ? "i16" : sizeof(U) == 4 ? "i32" : "i64")
 						       : (sizeof(U) == 1 ? "u8" : sizeof(U) == 2 ? "u16" : sizeof(U) == 4 ? "u32" : "u64");
-		// __half, __nv_bfloat16, vector and user types: by their size, bits compared
+		if (lane)
+			return lane; // float2, int4: lane by lane
+		// __half, __nv_bfloat16, user types: by their size, bits compared
 		return sizeof(U) == 2 ? "f16?" : "bytes";
 	}
 };
