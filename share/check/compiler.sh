@@ -9,7 +9,8 @@
 #       since a Makefile's sm_60 is not what the machine has;
 #   compiler.sh proxy NVCC ARCH INCLUDE ARG...
 #       the port on NVIDIA: hipcc's flags taken as nvcc's (--offload-arch
-#       dropped, -W/-f/-m host flags through -Xcompiler, -fgpu-rdc as -rdc),
+#       dropped, -W/-f/-m host flags through -Xcompiler, -fgpu-rdc as -rdc,
+#       -gline-tables-only as -lineinfo),
 #       the HIP sources compiled as CUDA through INCLUDE/hip_compat.h;
 #   compiler.sh amd HIPCC ARCH ARG...
 #       the port on AMD: hipcc, every --offload-arch replaced by one for ARCH.
@@ -57,6 +58,8 @@ for a in "$@"; do
 		args="$args -rdc=true"; continue ;;
 	proxy:-ffast-math)
 		args="$args --use_fast_math"; continue ;;
+	proxy:-gline-tables-only)
+		args="$args -lineinfo"; continue ;; # what the port made of nvcc's -lineinfo
 	proxy:-lhipblas) args="$args -lcublas"; continue ;;
 	proxy:-lhipsparse) args="$args -lcusparse"; continue ;;
 	proxy:-lhiprand) args="$args -lcurand"; continue ;;

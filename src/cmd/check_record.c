@@ -174,8 +174,14 @@ int cmd_check_compare_bundle(const char *bundle, int code)
 				if (rc > code)
 					code = rc;
 			} else {
-				printf("\nrecord and compare: %s: the port recorded nothing (see %s/%s/*.log)\n",
-				       names[i]->d_name, dir.ptr, names[i]->d_name);
+				/* which side is short: neither built or launched, or the port */
+				util_buf_puts(&ref, "/launches.log");
+				printf("\nrecord and compare: %s: %s (see %s/%s/*.log)\n", names[i]->d_name,
+				       !util_buf_oom(&ref) && access(ref.ptr, F_OK) != 0
+					       ? "neither side recorded a launch (a build failed, or the kernels are launched "
+						 "otherwise than by <<<>>>: a function pointer, cudaLaunchKernel)"
+					       : "the port recorded nothing",
+				       dir.ptr, names[i]->d_name);
 				if (code < CMD_EXIT_FINDINGS)
 					code = CMD_EXIT_FINDINGS;
 			}

@@ -157,10 +157,10 @@ expect "ref: gencodes replaced" "$tmp/out" "-arch=sm_90 x.cu"
 printf '__global__ void k(float *x) { x[0] = 1; }\n' >"$tmp/k.cpp"
 printf 'static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }\n' >"$tmp/host.cpp"
 check "proxy: hipcc flags" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc -O3 -Wall -fPIC --offload-arch=gfx90a \
-	-fgpu-rdc -ffast-math -Wl,-rpath,/x -lhipblas -lhipblaslt -c "$tmp/k.cpp" -o k.o
+	-fgpu-rdc -ffast-math -gline-tables-only -Wl,-rpath,/x -lhipblas -lhipblaslt -c "$tmp/k.cpp" -o k.o
 expect "proxy: through the compat header" "$tmp/out" "-arch=sm_90 -include /inc/hip_compat.h -I/inc -x cu"
 expect "proxy: host flags" "$tmp/out" "-O3 -Xcompiler -Wall -Xcompiler -fPIC"
-expect "proxy: rdc, fast math, linker, library" "$tmp/out" "-rdc=true --use_fast_math -Xlinker -rpath,/x -lcublas -lcublasLt -c $tmp/k.cpp"
+expect "proxy: rdc, fast math, line info, linker, library" "$tmp/out" "-rdc=true --use_fast_math -lineinfo -Xlinker -rpath,/x -lcublas -lcublasLt -c $tmp/k.cpp"
 truth "proxy: no offload arch" sh -c "! grep -q offload-arch '$tmp/out'"
 # a C++ file without device code stays C++ (cuda-samples' mergeSort_host.cpp has its own umin)
 check "proxy: a host file" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc -c "$tmp/host.cpp" -o host.o
