@@ -225,24 +225,34 @@ static const char *const type_keywords[] = { "int",	 "float",    "double", "char
 
 /* 'cudaError_t cudaError = ...', 'int cudaStream;': a name the user declares
  * after a type, spelled like a CUDA name. */
+/* Whether token p can end a declaration's type: a name (not a protected
+ * one, not a directive's word) or a type keyword. */
+static bool ends_type(const xlate *x, size_t p)
+{
+	size_t k;
+
+	if (x->tok[p].kind == PORT_TOKEN_IDENT)
+		return !(x->mark[p] & XLATE_PROTECT) && !xlate_tok_is(x, xlate_prev(x, p), "#");
+	for (k = 0; type_keywords[k]; k++)
+		if (xlate_tok_is(x, p, type_keywords[k]))
+			return true;
+	return false;
+}
+
 static bool is_declared_name(const xlate *x, size_t i)
 {
 	static const char *const ends[] = { "=", ";", ",", ")", "[", ":", "{", NULL };
 	size_t p = xlate_prev(x, i), next = xlate_next(x, i), k;
-	bool after_type = false, before_end = false;
+	bool before_end = false;
 
 	if (p == SIZE_MAX || xlate_tok_is(x, xlate_prev(x, p), "define"))
 		return false; /* '#define ERR cudaErrorInvalidValue' */
 	if ((x->tok[i].flags & PORT_TOKEN_DIRECTIVE) &&
 	    (next >= x->ntok || (x->tok[next].flags & PORT_TOKEN_LINE_START)))
 		return false; /* the directive ends here */
-	if (x->tok[p].kind == PORT_TOKEN_IDENT)
-		after_type = !(x->mark[p] & XLATE_PROTECT) && !xlate_tok_is(x, xlate_prev(x, p), "#");
-	for (k = 0; !after_type && type_keywords[k]; k++)
-		after_type = xlate_tok_is(x, p, type_keywords[k]);
 	for (k = 0; ends[k]; k++)
 		before_end |= xlate_tok_is(x, next, ends[k]);
-	return after_type && before_end;
+	return ends_type(x, p) && before_end;
 }
 
 void xlate_find_user_names(xlate *x)
@@ -286,25 +296,19 @@ static bool is_user_name(const xlate *x, size_t i)
  * ported, so it is no user name for the whole file. */
 static bool is_function_declarator(const xlate *x, size_t i)
 {
-	static const char *const not_types[] = { "return", "else", "case", "throw", "new", "delete", "sizeof",
-						 "goto", "do", "co_return", "co_yield", "co_await", "decltype",
-						 "alignof", "typeid", "and", "or", "not", NULL };
+	/* the lexer is C++17's: return, new, sizeof ... are keywords, these are names */
+	static const char *const not_types[] = { "co_return", "co_yield", "co_await", NULL };
 	static const char *const after[] = { "{", ";", "const", "noexcept", "->", "override", "final",
 					     "__attribute__", "throw", NULL };
 	size_t p = xlate_prev(x, i), lparen = xlate_next(x, i), rparen, k;
 	xlate_range args[64];
-	bool follows = false, type = false;
+	bool follows = false;
 
 	if (p != SIZE_MAX && (xlate_tok_is(x, p, "*") || xlate_tok_is(x, p, "&")))
 		p = xlate_prev(x, p); /* 'float *cudaThing(' */
 	if (p == SIZE_MAX || (x->mark[p] & XLATE_PROTECT) || (x->tok[i].flags & PORT_TOKEN_DIRECTIVE) ||
-	    (x->tok[p].flags & PORT_TOKEN_DIRECTIVE) || !xlate_tok_is(x, lparen, "("))
+	    (x->tok[p].flags & PORT_TOKEN_DIRECTIVE) || !xlate_tok_is(x, lparen, "(") || !ends_type(x, p))
 		return false; /* '#ifdef PREFETCH' before a call is no type */
-	type = x->tok[p].kind == PORT_TOKEN_IDENT;
-	for (k = 0; !type && type_keywords[k]; k++)
-		type = xlate_tok_is(x, p, type_keywords[k]);
-	if (!type)
-		return false;
 	for (k = 0; not_types[k]; k++)
 		if (xlate_tok_is(x, p, not_types[k]))
 			return false;
