@@ -149,31 +149,29 @@ side() {
 	fi
 	[ -f "$work/$2.built" ] || { echo "record: $2: the build failed: $(tail -n 5 "$work/$2.build.log")" >&2; return 1; }
 	[ "$step" = build ] && return 0
-	rm -f "$work/$2/cut"
-	run_rc=0
-	(cd "$1/$dir" && eval "$env"' HIPPORT_RECORD_DIR=$work/$2 $limit sh -c "$run"') >"$work/$2.run.log" 2>&1 || run_rc=$?
-	cut_mark "$2" $run_rc
-	[ $run_rc = 0 ] ||
+	record_run "$1" "$2" ||
 		echo "record: $2: the run exited non-zero$([ -n "$limit" ] && echo " or ran past HIPPORT_RECORD_TIMEOUT") (its launches up to then are recorded)" >&2
 	[ -f "$work/$2/launches.log" ] || { echo "record: $2: no launch recorded" >&2; return 1; }
 }
 
-# cut_mark NAME RC: a run timeout(1) stopped leaves NAME/cut, so that the
-# comparison lines up the launches both runs made instead of their counts
-cut_mark() {
-	case $2 in
-	124|137) [ -n "$limit" ] && [ -d "$work/$1" ] && echo "HIPPORT_RECORD_TIMEOUT=$HIPPORT_RECORD_TIMEOUT" >"$work/$1/cut" ;;
+# record_run TREE NAME: RUN in TREE/DIR into work/NAME, in $env; its status.
+# A run timeout(1) stopped leaves NAME/cut, so that the comparison lines up
+# the launches both runs made instead of their counts.
+record_run() {
+	rm -f "$work/$2/cut"
+	run_rc=0
+	(cd "$1/$dir" && eval "$env"' HIPPORT_RECORD_DIR=$work/$2 $limit sh -c "$run"') >"$work/$2.run.log" 2>&1 || run_rc=$?
+	case $run_rc in
+	124|137) [ -n "$limit" ] && [ -d "$work/$2" ] && echo "HIPPORT_RECORD_TIMEOUT=$HIPPORT_RECORD_TIMEOUT" >"$work/$2/cut" ;;
 	esac
+	return $run_rc
 }
 
 # again: the original's second run (what differs between its runs is nondeterministic)
 again() {
 	[ "$step" = build ] && return 0
 	env=$(toolkit "$ref_cxx") || return 0
-	rm -f "$work/ref2/cut"
-	run_rc=0
-	(cd "$trees/orig/$dir" && eval "$env"' HIPPORT_RECORD_DIR=$work/ref2 $limit sh -c "$run"') >"$work/ref2.run.log" 2>&1 || run_rc=$?
-	cut_mark ref2 $run_rc
+	record_run "$trees/orig" ref2 || :
 }
 
 [ -n "$nvcc" ] || [ "$phase" = port ] || [ "$step" = run ] ||
