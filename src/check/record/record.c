@@ -295,6 +295,13 @@ static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *
 	}
 }
 
+/* Whether k diverged first where, from one compiler, its bytes first
+ * differed, rather than where it failed. */
+static bool diverged_inexact(const rec_kernel *k)
+{
+	return k->inexact && (k->verdict != REC_FAIL || k->inexact_seq < k->first_seq);
+}
+
 /* The launches of a run that failed. */
 static size_t failures(const chk_recording *r)
 {
@@ -350,14 +357,12 @@ int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *
 		rec_kernel *kn = &out->kernels[i];
 		/* where it diverged first: a failure, or bytes within tolerance
 		 * that the same compiler should have made equal */
-		bool fail;
 		unsigned long long at;
 
 		judge(kn, ref, ref2, port, out->same_compiler);
-		fail = kn->verdict == REC_FAIL;
-		if (!fail && !kn->inexact)
+		if (kn->verdict != REC_FAIL && !kn->inexact)
 			continue;
-		at = kn->inexact && (!fail || kn->inexact_seq < kn->first_seq) ? kn->inexact_seq : kn->first_seq;
+		at = diverged_inexact(kn) ? kn->inexact_seq : kn->first_seq;
 		if (out->first_divergent < 0 || at < best) {
 			out->first_divergent = (int)i;
 			best = at;
@@ -392,7 +397,7 @@ void rec_report_print(FILE *f, const rec_report *r)
 			r->kernels[i].launches, r->kernels[i].message);
 	if (r->first_divergent >= 0) {
 		const rec_kernel *k = &r->kernels[r->first_divergent];
-		bool inexact = k->inexact && (k->verdict != REC_FAIL || k->inexact_seq < k->first_seq);
+		bool inexact = diverged_inexact(k);
 
 		fprintf(f, "first divergence: %s (%s), its launch %zu (launch %llu of the port's run), from the original's "
 			   "inputs: look here first\n",
