@@ -23,9 +23,10 @@ static const char *status_of(rec_verdict v)
  * recorded in the session as check record.KERNEL of its launch's file,
  * against the port of that file the bundle ran. 0 when port is not in a
  * bundle or not inside a git repository: then there is nothing to record. */
-static int record_in_session(const rec_report *r, const char *port)
+static int record_in_session(const rec_report *r, const chk_recording *port_run)
 {
-	util_buf bundle = UTIL_BUF_INIT, path = UTIL_BUF_INIT, text = UTIL_BUF_INIT, platform = UTIL_BUF_INIT;
+	util_buf bundle = UTIL_BUF_INIT, path = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
+	const char *port = port_run->dir;
 	rv_session_check *checks = NULL;
 	rv_session session;
 	vcs_walk walk;
@@ -47,12 +48,6 @@ static int record_in_session(const rec_report *r, const char *port)
 		util_error_clear();
 		goto done;
 	}
-	util_buf_clear(&path);
-	util_buf_printf(&path, "%s/platform", port);
-	if (util_file_read(&platform, path.ptr, 256) < 0)
-		util_error_clear();
-	while (platform.len && (platform.ptr[platform.len - 1] == '\n' || platform.ptr[platform.len - 1] == ' '))
-		platform.ptr[--platform.len] = '\0';
 	if (!(checks = calloc(r->n + 1, sizeof(*checks)))) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
@@ -73,7 +68,7 @@ static int record_in_session(const rec_report *r, const char *port)
 		rv_blob_id(c->port, text.ptr ? text.ptr : "", text.len);
 		c->path = strndup(k->site, (size_t)(colon - k->site));
 		c->status = strdup(status_of(k->verdict));
-		c->platform = strdup(platform.len ? platform.ptr : "nvidia-proxy");
+		c->platform = strdup(port_run->platform[0] ? port_run->platform : "nvidia-proxy");
 		c->arch = strdup("");
 		c->message = strdup(k->message);
 		if (asprintf(&c->name, "record.%s", k->kernel) < 0)
@@ -94,7 +89,6 @@ done:
 	util_buf_dispose(&bundle);
 	util_buf_dispose(&path);
 	util_buf_dispose(&text);
-	util_buf_dispose(&platform);
 	return error;
 }
 
@@ -128,7 +122,7 @@ static int compare_runs(const char *ref_dir, const char *port_dir, const char *r
 			fprintf(stderr, "hipport: %s and %s record no launch\n", ref_dir, port_dir);
 			code = CMD_EXIT_FINDINGS;
 		}
-		if ((error = record_in_session(&report, port_dir)) < 0)
+		if ((error = record_in_session(&report, &port)) < 0)
 			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		rec_report_dispose(&report);
 	}
