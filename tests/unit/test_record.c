@@ -43,6 +43,19 @@ static chk_recording read_log(const char *run)
 	return log;
 }
 
+/* The report as rec_report_print writes it (free it). */
+static char *report_text(const rec_report *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	rec_report_print(f, r);
+	fclose(f);
+	return text;
+}
+
 /* Compares the logs of two runs of one kernel: its verdict, and a part of
  * its message. */
 static void expect_kernel(const char *ref_run, const char *port_run, rec_verdict verdict, const char *message)
@@ -286,9 +299,7 @@ static void test_inexact_same_compiler(void **state)
 	const float y[4] = { 2, 4, 6, 8 }, y1[4] = { 2, 4, 6, 8.000001f };
 	chk_recording a, b;
 	rec_report r;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *text;
 
 	(void)state;
 	program("ix-ref", y, 20, "00000000000000b1", "00000000000000c1");
@@ -302,9 +313,7 @@ static void test_inexact_same_compiler(void **state)
 	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	assert_true(r.kernels[0].inexact);
 	assert_int_equal(r.first_divergent, 0);
-	f = open_memstream(&text, &len);
-	rec_report_print(f, &r);
-	fclose(f);
+	text = report_text(&r);
 	assert_non_null(strstr(text, "first divergence: scale (main.cu:10), its launch 0"));
 	assert_non_null(strstr(text, "not bit-exact, max ulp 1"));
 	free(text);
@@ -365,9 +374,7 @@ static void test_flaky_original(void **state)
 			   "arg 0 pointer i32 0 4 0000000000000001 0000000000000002 -\n";
 	chk_recording a, a2, b;
 	rec_report r;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *text;
 
 	(void)state;
 	put("flaky-ref", "launches.log", bad, strlen(bad));
@@ -378,9 +385,7 @@ static void test_flaky_original(void **state)
 	assert_int_equal(rec_compare(&r, &a, &a2, &b), 0);
 	assert_true(r.swapped);
 	assert_int_equal(r.kernels[0].verdict, REC_PASS);
-	f = open_memstream(&text, &len);
-	rec_report_print(f, &r);
-	fclose(f);
+	text = report_text(&r);
 	assert_non_null(strstr(text, "the original's first run had 1 failed launch, its second 0"));
 	free(text);
 	rec_report_dispose(&r);
