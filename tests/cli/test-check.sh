@@ -214,7 +214,7 @@ truth "the Makefile in both record trees" cmp "$tmp/rbundle4/record/orig/other/M
 printf 'n 3\n' >"$progs/other/input.txt"
 printf 'ELF' >"$progs/other/main"
 # and so is a kernel whose host launcher has its name (llm.c's), the overload chosen as written
-printf 'template <typename T> __global__ void fill(T *p, T v, int n) { p[threadIdx.x] = v; }\nvoid go(float *d) { fill<<<1, 32>>>(d, 1.5f, 32); }\n__global__ void twice(float *p) { p[threadIdx.x] *= 2; }\nvoid twice(float *d, int n) { twice<<<1, n>>>(d); }\n__global__ void once(float *p) { p[0] = 1; }\nvoid run(float *d) { once<<<1, 1>>>(d); }\n' \
+printf 'template <typename T> __global__ void fill(T *p, T v, int n) { p[threadIdx.x] = v; }\nvoid go(float *d) { fill<<<1, 32>>>(d, 1.5f, 32); }\n__global__ void twice(float *p) { p[threadIdx.x] *= 2; }\nvoid twice(float *d, int n) { twice<<<1, n>>>(d); }\n__global__ void once(float *p) { p[0] = 1; }\nvoid run(float *d) { once<<<1, 1>>>(d); }\n__global__ void part(float *p, int n = 4) { p[0] = n; }\nvoid some(float *d) { part<<<1, 1>>>(d); }\nvoid any(float *d) { void (*k)(float *) = once; k<<<1, 1>>>(d); }\n' \
 	>"$progs/other/fill.cu"
 (cd "$progs" && git add other/input.txt other/fill.cu && git -c user.name=t -c user.email=t@t commit -qm input) || exit 2
 check "bundle with a program's inputs" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle5"
@@ -227,6 +227,10 @@ expect "an overloaded kernel name" "$tmp/rbundle5/record/orig/other/fill.cu" \
 	'HIPPORT_RECORD_LAUNCH_DEDUCED("twice", "other/fill.cu:4", [&](auto &&...hipport_arg) { twice<<<1, n>>>(hipport_arg...); }, 1, n)(d);'
 expect "a kernel of its own name typed" "$tmp/rbundle5/record/orig/other/fill.cu" \
 	'HIPPORT_RECORD_LAUNCH("once", "other/fill.cu:6", once, 1, 1)(d);'
+expect "a launch leaving defaults" "$tmp/rbundle5/record/orig/other/fill.cu" \
+	'HIPPORT_RECORD_LAUNCH_DEDUCED("part", "other/fill.cu:8", [&](auto &&...hipport_arg) { part<<<1, 1>>>(hipport_arg...); }, 1, 1)(d);'
+expect "a launch through a function pointer" "$tmp/rbundle5/record/orig/other/fill.cu" \
+	'void (*k)(float *) = once; HIPPORT_RECORD_LAUNCH_POINTER("other/fill.cu:9", k, 1, 1)(d);'
 rm -f "$progs/other/main"
 truth "compare: in the session" python3 - "$progs/.git/hipport/session.json" "$(git -C "$progs" hash-object other/main.cu)" <<'PY'
 import json, sys
@@ -249,7 +253,7 @@ done
 expect "port is ported" "$bundle/port/src/scaled_add.cu" "hip/hip_runtime.h"
 expect "original is CUDA" "$bundle/orig/src/reduce_softmax.cu" "__shfl_down_sync(0xffffffff"
 expect "proxy maps HIP names" "$bundle/proxy/include/hip_compat.h" "#define hipMalloc cudaMalloc"
-expect "proxy maps warp intrinsics" "$bundle/proxy/include/hip_compat.h" "auto __shfl_down(A... a) -> decltype(__shfl_down_sync(0xffffffffu, a...))"
+expect "proxy maps warp intrinsics" "$bundle/proxy/include/hip_compat.h" "auto __shfl_down(A... a) -> decltype(__shfl_down_sync(__activemask(), a...))"
 expect "harness renames main" "$bundle/harness/scaled_add.scaled_add_kernel.cu" "#define main hipport_user_main"
 expect "harness checks the launch" "$bundle/harness/scaled_add.scaled_add_kernel.cu" "hp_launched();"
 truth "bundle is small" test "$(du -sk "$bundle" | cut -f1)" -lt 600

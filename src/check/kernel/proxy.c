@@ -282,7 +282,8 @@ static void free_set(name_entry **set)
 /* A warp intrinsic without a mask (HIP before 6.2), from its _sync rule's
  * fallback NAME($2...), whose arguments are the _sync ones after the mask
  * (whatever their count, alternatives by count included): NAME(...) is the
- * _sync form with the full 32-lane mask. */
+ * _sync form over the lanes active at the call, which is what HIP's maskless
+ * forms mean: a full mask would wait forever for lanes a branch left out. */
 static void warp_macro(const port_rule *r, void *payload)
 {
 	void **args = payload;
@@ -308,8 +309,8 @@ static void warp_macro(const port_rule *r, void *payload)
 	if (strcmp(paren, "($2-)") == 0)
 		util_buf_printf(b,
 				"template <typename... A>\n"
-				"static __device__ __forceinline__ auto %.*s(A... a) -> decltype(%s(0xffffffffu, a...))\n"
-				"{\n\treturn %s(0xffffffffu, a...);\n}\n",
+				"static __device__ __forceinline__ auto %.*s(A... a) -> decltype(%s(__activemask(), a...))\n"
+				"{\n\treturn %s(__activemask(), a...);\n}\n",
 				(int)n, f, r->cuda, r->cuda);
 	else
 		/* a name for a function that forwards every argument: a vote's
@@ -318,8 +319,8 @@ static void warp_macro(const port_rule *r, void *payload)
 		util_buf_printf(b,
 				"#define %.*s hipport_%.*s\n"
 				"template <typename... A>\n"
-				"static __device__ __forceinline__ auto hipport_%.*s(A... a) -> decltype(%s(0xffffffffu, a...))\n"
-				"{\n\treturn %s(0xffffffffu, a...);\n}\n",
+				"static __device__ __forceinline__ auto hipport_%.*s(A... a) -> decltype(%s(__activemask(), a...))\n"
+				"{\n\treturn %s(__activemask(), a...);\n}\n",
 				(int)n, f, (int)(paren - name), name, (int)(paren - name), name, r->cuda, r->cuda);
 	e->done = true;
 }
@@ -515,7 +516,7 @@ static int make_compat(chk_proxy *out, collect *c, const port_rules *rules)
 		each_arg(k, mark_done, c);
 		put_block(&compat->text, k, NULL);
 	}
-	util_buf_puts(&compat->text, "\n// warp intrinsics without a mask (HIP before 6.2): the full 32-lane mask\n");
+	util_buf_puts(&compat->text, "\n// warp intrinsics without a mask (HIP before 6.2): over the lanes active at the call\n");
 	warp_args[0] = c;
 	warp_args[1] = &compat->text;
 	port_rules_each(rules, warp_macro, warp_args);
