@@ -2,7 +2,9 @@
 // hipport rewrites each launch of a kernel the repository defines,
 // kernel<<<grid, block, shared, stream>>>(args), into
 // HIPPORT_RECORD_LAUNCH("kernel", "file:line", kernel, grid, block, shared,
-// stream)(args), in a copy of the original and of the port. Around the launch
+// stream)(args), in a copy of the original and of the port (a launch through
+// a function pointer, HIPPORT_RECORD_LAUNCH_POINTER("file:line", pointer,
+// grid, ...), takes the name of the kernel it points to). Around the launch
 // it captures the device memory each pointer argument reaches (its whole
 // allocation, found by the driver) and the scalars' bytes, before and after,
 // into HIPPORT_RECORD_DIR: launches.log, one line per fact, and the
@@ -15,6 +17,8 @@
 #ifndef HIPPORT_RECORD_H
 #define HIPPORT_RECORD_H
 
+#include <ctype.h>
+#include <cxxabi.h>
 #include <dlfcn.h>
 #include <initializer_list>
 #include <memory>
@@ -423,6 +427,65 @@ static launcher<P...> launch(const char *name, const char *site, void (*kernel)(
 	return launcher<P...>{ kernel, name, site, grid, block, shared, stream };
 }
 
+// The name of the kernel a function pointer holds, as a launch by name
+// writes it: the runtime's symbol, demangled, without its scope, template
+// arguments and parameters ("void ns::k<float>(float*)" is k).
+static const char *kernel_name(const void *kernel)
+{
+	static struct {
+		const void *kernel;
+		char *name;
+	} seen[64];
+	static size_t n;
+	const char *symbol = NULL, *text, *end;
+	char *demangled;
+	size_t i;
+	int status, depth = 0;
+
+	for (i = 0; i < n; i++)
+		if (seen[i].kernel == kernel)
+			return seen[i].name;
+#if defined(__HIP__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__)
+	symbol = hipKernelNameRefByPtr(kernel, 0);
+#else
+	if (cudaFuncGetName(&symbol, kernel) != cudaSuccess)
+		symbol = NULL;
+#endif
+	if (!symbol)
+		return "(unknown)";
+	demangled = abi::__cxa_demangle(symbol, NULL, NULL, &status);
+	text = demangled ? demangled : symbol;
+	// the parameters' "(" outside template arguments, then back over those
+	for (end = text; *end && !(*end == '(' && depth == 0); end++)
+		depth += *end == '<' ? 1 : *end == '>' ? -1 : 0;
+	if (end > text && end[-1] == '>')
+		for (depth = 0; end > text; end--) {
+			depth += end[-1] == '>' ? 1 : end[-1] == '<' ? -1 : 0;
+			if (depth == 0) {
+				end--;
+				break;
+			}
+		}
+	const char *start = end;
+	while (start > text && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+		start--;
+	char *name = start < end ? strndup(start, (size_t)(end - start)) : NULL;
+	free(demangled);
+	if (!name)
+		return "(unknown)";
+	if (n < sizeof(seen) / sizeof(seen[0]))
+		seen[n].kernel = kernel, seen[n++].name = name;
+	return name;
+}
+
+// A launch through a function pointer: the kernel it points to, named.
+template <typename... P>
+static launcher<P...> launch_pointer(const char *site, void (*kernel)(P...), dim3 grid, dim3 block,
+				     size_t shared = 0, hpr_stream stream = 0)
+{
+	return launcher<P...>{ kernel, kernel_name((const void *)kernel), site, grid, block, shared, stream };
+}
+
 // A template kernel launched without template arguments: go, a generic
 // lambda holding the launch as written, lets the compiler deduce them from
 // the arguments as it did in the program.
@@ -450,5 +513,6 @@ static deduced_launcher<Go> launch_deduced(const char *name, const char *site, G
 
 #define HIPPORT_RECORD_LAUNCH(name, site, kernel, ...) hipport_record::launch(name, site, kernel, __VA_ARGS__)
 #define HIPPORT_RECORD_LAUNCH_DEDUCED(name, site, go, ...) hipport_record::launch_deduced(name, site, go, __VA_ARGS__)
+#define HIPPORT_RECORD_LAUNCH_POINTER(site, kernel, ...) hipport_record::launch_pointer(site, kernel, __VA_ARGS__)
 
 #endif

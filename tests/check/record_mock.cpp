@@ -62,6 +62,14 @@ int main()
 	mock_body = fails_body;
 	HIPPORT_RECORD_LAUNCH("fails", "lock.cu:3", fails, 1, 1)(out);
 	printf("after fails: %d\n", (int)hipGetLastError());
+	// a launch through a function pointer takes its kernel's name, a
+	// template's without arguments and scope
+	void (*kernel)(int *) = adds;
+	mock_body = adds_body;
+	mock_symbol = "_ZN2ns5scaleIfLi4EEEvPi";
+	HIPPORT_RECORD_LAUNCH_POINTER("lock.cu:5", kernel, 1, 1)(out);
+	mock_symbol = "_Z4addsPi";
+	HIPPORT_RECORD_LAUNCH_POINTER("lock.cu:6", kernel, 1, 1)(out);
 	// an assert breaks the context: what the recorder reads of it is zeroes
 	mock_body = asserts_body;
 	HIPPORT_RECORD_LAUNCH("asserts", "lock.cu:4", asserts, 1, 1)(out);

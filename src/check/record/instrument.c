@@ -206,15 +206,41 @@ void rec_kernel_set_dispose(rec_kernel_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
-/* The kernel of that name taking nargs parameters: its index in set, or -1. */
+/* The kernel of that name taking nargs parameters (any count: nargs < 0):
+ * its index in set, or -1. */
 static int known(const rec_kernel_set *set, const char *name, size_t len, int nargs)
 {
 	size_t i;
 
 	for (i = 0; i < set->n; i++)
-		if (strlen(set->names[i]) == len && memcmp(set->names[i], name, len) == 0 && set->params[i] == nargs)
+		if (strlen(set->names[i]) == len && memcmp(set->names[i], name, len) == 0 &&
+		    (nargs < 0 || set->params[i] == nargs))
 			return (int)i;
 	return -1;
+}
+
+typedef enum launch_form { FORM_NONE, FORM_DIRECT, FORM_DEDUCED, FORM_POINTER } launch_form;
+
+/* How the launch of the callee at tokens callee..name with nargs arguments
+ * is recorded: a kernel of the set by its type (direct) or, templated,
+ * overloaded or given fewer arguments than it has parameters (defaults),
+ * through the launch as written (deduced); a plain name no kernel of the
+ * set has is a function pointer, named at run time by what it points to. */
+static launch_form form_of(const toks *k, const rec_kernel_set *set, size_t callee, size_t name, bool explicit_args,
+			   int nargs)
+{
+	const char *text = k->src + k->t[name].start;
+	size_t len = k->t[name].end - k->t[name].start;
+	int kernel = known(set, text, len, nargs);
+
+	if (kernel >= 0)
+		return set->deduced[kernel] && !explicit_args ? FORM_DEDUCED : FORM_DIRECT;
+	if (known(set, text, len, -1) >= 0)
+		return explicit_args ? FORM_NONE : FORM_DEDUCED;
+	/* obj.f<<<, p->f<<< and ns::f<<< are not a pointer this rewrite can take */
+	if (explicit_args || callee != name || (callee > 0 && (is(k, callee - 1, ".") || is(k, callee - 1, "->"))))
+		return FORM_NONE;
+	return FORM_POINTER;
 }
 
 int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const rec_kernel_set *set,
@@ -232,7 +258,7 @@ int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const re
 		size_t name = i - 1, callee, close, open, end;
 		unsigned line, col;
 		bool explicit_args;
-		int kernel;
+		launch_form form;
 
 		if (!is(&k, i, "<<<"))
 			continue;
@@ -263,14 +289,17 @@ int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const re
 			;
 		open = code(&k, close + 1);
 		if (close >= k.n || !is(&k, open, "(") || (end = closing(&k, open)) >= k.n ||
-		    (kernel = known(set, src + k.t[name].start, k.t[name].end - k.t[name].start, count_args(&k, open, end))) < 0)
+		    (form = form_of(&k, set, callee, name, explicit_args, count_args(&k, open, end))) == FORM_NONE)
 			continue;
 		util_text_position_from(&where, src, k.t[name].start, &line, &col);
 		util_buf_put(out, src + copied, k.t[callee].start - copied);
-		util_buf_printf(out, "HIPPORT_RECORD_LAUNCH%s(\"%.*s\", \"%s:%u\", ",
-				set->deduced[kernel] && !explicit_args ? "_DEDUCED" : "",
-				(int)(k.t[name].end - k.t[name].start), src + k.t[name].start, path, line);
-		if (set->deduced[kernel] && !explicit_args) {
+		if (form == FORM_POINTER)
+			util_buf_printf(out, "HIPPORT_RECORD_LAUNCH_POINTER(\"%s:%u\", ", path, line);
+		else
+			util_buf_printf(out, "HIPPORT_RECORD_LAUNCH%s(\"%.*s\", \"%s:%u\", ",
+					form == FORM_DEDUCED ? "_DEDUCED" : "", (int)(k.t[name].end - k.t[name].start),
+					src + k.t[name].start, path, line);
+		if (form == FORM_DEDUCED) {
 			/* the launch as written, in a generic lambda: its template arguments
 			 * deduced, or its overload chosen, as before */
 			util_buf_puts(out, "[&](auto &&...hipport_arg) { ");

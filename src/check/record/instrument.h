@@ -32,13 +32,16 @@ void rec_kernel_set_dispose(rec_kernel_set *set);
 
 /* The instrumented copy of src (path relative to the work tree) into out:
  * each kernel<<<config>>>(args) of a kernel in set of that name and as
- * many parameters as args has (default arguments are not), becomes HIPPORT_RECORD_LAUNCH("kernel",
+ * many parameters as args has becomes HIPPORT_RECORD_LAUNCH("kernel",
  * "path:line", kernel, config)(args), or, for a template kernel launched
- * without template arguments or an overloaded name, HIPPORT_RECORD_LAUNCH_DEDUCED("kernel",
- * "path:line", [&](auto &&...a) { kernel<<<config>>>(a...); }, config)(args),
- * and `#include "include"` goes first
- * (line numbers kept with #line). *nlaunches counts them; none leaves out
- * a copy of src. */
+ * without template arguments, an overloaded name or a launch that leaves
+ * parameters to their defaults, HIPPORT_RECORD_LAUNCH_DEDUCED("kernel",
+ * "path:line", [&](auto &&...a) { kernel<<<config>>>(a...); }, config)(args);
+ * f<<<config>>>(args) of a plain name that is no kernel of set (a function
+ * pointer) becomes HIPPORT_RECORD_LAUNCH_POINTER("path:line", f,
+ * config)(args), named by the kernel f points to when it runs.
+ * `#include "include"` goes first (line numbers kept with #line).
+ * *nlaunches counts them; none leaves out a copy of src. */
 int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const rec_kernel_set *set,
 		   const char *path, const char *src, size_t len, const char *include);
 

@@ -95,6 +95,9 @@ static inline hipError_t hipGetLastError(void)
 	return e;
 }
 static inline hipError_t hipPeekAtLastError(void) { return mock_last; }
+// the symbol of the kernel a pointer holds: the one the test names
+inline const char *mock_symbol;
+static inline const char *hipKernelNameRefByPtr(const void *, hipStream_t) { return mock_symbol; }
 
 // the launch as clang lowers kernel<<<...>>>(args) for HIP, and the module
 // registration it emits: not inline, which clang would not emit (one
