@@ -4,7 +4,8 @@
 # public programs (names of main's locals through a macro, a local array,
 # comments inside a launch's arguments, a struct from a braced
 # initialiser, a struct the program fills field by field, a __device__
-# array in the grid, an int for an int4, a namespace's constant; the same
+# array in the grid, an int for an int4, a namespace's constant, a tag type
+# deduced from, a local computed from a number parameter; the same
 # file as tests/unit/test_settle.c's), and the specs drafted from a
 # recording (hp_from_hex, embedded inputs, an offset), drafted, bundled
 # and built with BUILD_ONLY=1: the reference and the nvidia-proxy port with
@@ -31,6 +32,7 @@ repo="$tmp/repo"
 draft_record_fixture "$repo" "$tmp/rec" || { echo "cannot make the fixture"; exit 2; }
 cat >"$repo/forms.cu" <<'EOF'
 #include <cuda_runtime.h>
+#include <type_traits>
 #define BLOCK_SIZE 16
 #define CELLS (nx * ny)
 struct params { int b, c, w, h; };
@@ -52,6 +54,14 @@ template <typename T> void widen(int *out, T v) {
   vec<<<1, 1>>>(out, v);
 }
 void use_widen(int *out) { widen(out, make_int4(1, 2, 3, 4)); }
+template <typename T> __host__ __device__ T ceil_of(T a, T b) { return (a + b - 1) / b; }
+template <typename Out, bool Atomic>
+__global__ void tagged(Out *out, const float *in, int n, std::bool_constant<Atomic>) { out[0] = Atomic ? in[0] : n; }
+void launcher(float *out, const float *in, int n, int block_size) {
+  dim3 block = {4, 8, (unsigned)block_size / 32};
+  const int per_block = block.y * 4;
+  tagged<<<ceil_of(n, per_block), block>>>(out, in, n, std::bool_constant<true>{});
+}
 namespace ops { void run(float *d, int n) { spaced<<<(n + kBlock - 1) / kBlock, kBlock>>>(d, n); } }
 int main(int argc, char **argv) {
   int nx = argc, ny = 8;
@@ -71,13 +81,15 @@ EOF
 (cd "$repo" && git add forms.cu && git -c user.name=t -c user.email=t@t commit -qm forms) || exit 2
 check "draft the forms" 0 "$hipport" -C "$repo" check --draft-spec forms.cu
 check "draft from the recording" 0 "$hipport" -C "$repo" check --draft-spec --from-record "$tmp/rec" prog/main.cu
-truth "11 specs" test "$(ls "$repo/.hipport/checks"/*.check | wc -l)" = 11
+truth "12 specs" test "$(ls "$repo/.hipport/checks"/*.check | wc -l)" = 12
 expect "a marked value" "$repo/.hipport/checks/forms.by_shape.check" "# guessed: shape is a __device__ variable"
+expect "a tag's own type" "$repo/.hipport/checks/forms.tagged.check" "type = std::bool_constant<true>"
+expect "a number parameter keeps the expression over it" "$repo/.hipport/checks/forms.tagged.check" "block = dim3{4, 8, (unsigned)block_size / 32}"
 check "bundle" 0 "$hipport" -C "$repo" check --bundle "$tmp/bundle"
 built='
 import json, sys
 checks = json.load(open(sys.argv[1]))["checks"]
-assert len(checks) == 11, len(checks)
+assert len(checks) == 12, len(checks)
 bad = [(c["name"], c["message"]) for c in checks if c["status"] != "skipped" or "built" not in c["message"]]
 assert not bad, bad
 '

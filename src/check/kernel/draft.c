@@ -540,6 +540,31 @@ static const char *guess_for(const chk_unresolved *u, bool divided)
 	return "{}";
 }
 
+/* A scalar passed as a braced temporary of its own template type
+ * (std::bool_constant<false>{}, a tag the kernel's template deduces from)
+ * takes the temporary's type: the drafted one holds a guess for the
+ * template argument, which the launch then deduces wrong. */
+static void braced_type(chk_arg *a)
+{
+	const char *v = a->value, *brace = strchr(v, '{'), *angle = strchr(v, '<'), *p;
+	size_t base;
+	char *type;
+
+	if (!a->type || !brace || !angle || angle > brace || v[strlen(v) - 1] != '}')
+		return;
+	for (p = v; p < angle; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != ':')
+			return;
+	/* the same template: its name before "<", spaces aside */
+	for (p = a->type, base = 0; *p && *p != '<'; p++)
+		if (!isspace((unsigned char)*p) && (base >= (size_t)(angle - v) || *p != v[base++]))
+			return;
+	if (*p != '<' || base != (size_t)(angle - v) || !(type = strndup(v, (size_t)(brace - v))))
+		return;
+	free(a->type);
+	a->type = type;
+}
+
 /* Takes the launch's geometry, template arguments, argument values and
  * allocation sizes into the drafted spec; notes says what it could not. */
 static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util_buf *notes)
@@ -571,6 +596,7 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 			if (a->role == CHK_ROLE_SCALAR) {
 				free(a->value);
 				a->value = strdup(la->expr);
+				braced_type(a);
 				continue;
 			}
 			if (!la->pointer || !la->count) {
@@ -893,8 +919,9 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 				       "abs and rel widened to %g", a->name, a->tol.rel);
 		}
 	}
-	/* a struct the program gives no value for: value-initialised, and said so */
-	for (i = 0; i < s->nargs; i++) {
+	/* a struct the program gives no value for: value-initialised, and said so
+	 * (a launch's own T{}, a tag, is the program's value) */
+	for (i = 0; !(l && l->nargs == s->nargs) && i < s->nargs; i++) {
 		chk_arg *a = &s->args[i];
 		size_t tl = a->type ? strlen(a->type) : 0;
 

@@ -213,19 +213,96 @@ static enum CXChildVisitResult collect_locals(CXCursor c, CXCursor parent, CXCli
 	return CXChildVisit_Recurse;
 }
 
+typedef struct param_counter {
+	CXCursor param;
+	unsigned before;
+	bool found;
+} param_counter;
+
+static enum CXChildVisitResult count_params(CXCursor c, CXCursor parent, CXClientData data)
+{
+	param_counter *pc = data;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_ParmDecl)
+		return CXChildVisit_Continue;
+	if (clang_equalCursors(c, pc->param)) {
+		pc->found = true;
+		return CXChildVisit_Break;
+	}
+	pc->before++;
+	return CXChildVisit_Continue;
+}
+
+/* The tokens of parameter c in its function's declaration, from *first,
+ * *n of them: an unnamed parameter of a type the parse could not make
+ * (std::bool_constant<B> without system headers) has no extent of its own. */
+static bool param_tokens(CXCursor c, CXToken *all, unsigned nall, CXTranslationUnit tu, unsigned *first, unsigned *n)
+{
+	CXCursor function = clang_getCursorSemanticParent(c);
+	CXString fname = clang_getCursorSpelling(function);
+	param_counter pc = { c, 0, false };
+	unsigned i, k = 0, start = 0;
+	int depth = 0;
+	bool open = false;
+
+	clang_visitChildren(function, count_params, &pc);
+	for (i = 0; pc.found && i < nall; i++) {
+		CXString t = clang_getTokenSpelling(tu, all[i]);
+		const char *x = clang_getCString(t);
+
+		if (!open) {
+			if (i > 0 && strcmp(x, "(") == 0) {
+				CXString prev = clang_getTokenSpelling(tu, all[i - 1]);
+
+				open = strcmp(clang_getCString(prev), clang_getCString(fname)) == 0;
+				clang_disposeString(prev);
+				start = i + 1;
+			}
+		} else if (strcmp(x, "(") == 0 || strcmp(x, "<") == 0 || strcmp(x, "[") == 0) {
+			depth++;
+		} else if ((strcmp(x, ")") == 0 || strcmp(x, ",") == 0) && depth == 0) {
+			if (k++ == pc.before) {
+				clang_disposeString(t);
+				clang_disposeString(fname);
+				*first = start;
+				*n = i - start;
+				return *n > 0;
+			}
+			start = i + 1;
+			if (strcmp(x, ")") == 0)
+				break;
+		} else if (strcmp(x, ")") == 0 || strcmp(x, ">") == 0 || strcmp(x, "]") == 0) {
+			depth--;
+		} else if (strcmp(x, ">>") == 0) {
+			depth -= 2;
+		}
+		clang_disposeString(t);
+	}
+	clang_disposeString(fname);
+	return false;
+}
+
 /* The type an invalid declaration of name spells, with stars pointers
  * (each "*" left out), qualifiers dropped; NULL for anything else. */
 static char *spelled(CXCursor c, const char *name, unsigned stars)
 {
 	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
-	CXToken *toks = NULL;
-	unsigned n = 0, i, seen = 0;
+	CXToken *toks = NULL, *all = NULL;
+	unsigned n = 0, i, seen = 0, first = 0, nall = 0;
 	util_buf b = UTIL_BUF_INIT;
 	bool plain = true;
 
 	if (!clang_isInvalidDeclaration(c))
 		return NULL;
 	clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+	if (n == 0 && clang_getCursorKind(c) == CXCursor_ParmDecl) {
+		clang_tokenize(tu, clang_getCursorExtent(clang_getCursorSemanticParent(c)), &all, &nall);
+		if (param_tokens(c, all, nall, tu, &first, &n))
+			toks = all + first;
+		else
+			n = 0;
+	}
 	for (i = 0; i < n && plain; i++) {
 		CXString t = clang_getTokenSpelling(tu, toks[i]);
 		const char *x = clang_getCString(t);
@@ -237,7 +314,9 @@ static char *spelled(CXCursor c, const char *name, unsigned stars)
 			util_buf_printf(&b, "%s%s", b.len ? " " : "", x);
 		clang_disposeString(t);
 	}
-	if (toks)
+	if (all)
+		clang_disposeTokens(tu, all, nall);
+	else if (toks)
 		clang_disposeTokens(tu, toks, n);
 	if (!plain || seen != stars || !b.len) {
 		util_buf_dispose(&b);
@@ -742,17 +821,23 @@ static void resolve_range(rctx *r, size_t from, size_t to, unsigned at, util_buf
 	free(idx);
 }
 
-/* Whether [from, to) names a parameter of the function (argv, argc, ...):
- * then the local it is the value of is a root the program gives at run
- * time, and the locals computed from it stay expressions over it. */
+/* Whether [from, to) names a parameter of the function that is no number
+ * (argv, a struct of options): then the local it is the value of is a root
+ * the program gives at run time, a name of its own. A number parameter
+ * (block_size) is such a root itself, and the locals computed from it stay
+ * expressions over it (dim3 block = {4, 8, block_size / 32}). */
 static bool needs_param(fn *f, size_t from, size_t to, unsigned at)
 {
 	size_t i;
 
 	for (i = from; i < to; i++) {
 		local *v = local_at(f, i, at);
+		enum CXTypeKind k;
 
-		if (v && v->param)
+		if (!v || !v->param)
+			continue;
+		k = clang_getCanonicalType(v->ctype).kind;
+		if (!(k >= CXType_Bool && k <= CXType_LongDouble) && k != CXType_Enum)
 			return true;
 	}
 	return false;
@@ -837,16 +922,28 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 				a++;
 				b--;
 			}
-			if (ctor || braces)
+			CXType canonical = clang_getCanonicalType(v->ctype);
+
+			if (ctor || braces) {
 				util_buf_printf(out, "%s%c", v->type, braces ? '{' : '(');
-			else if (b != a + 1)
+			} else if (b != a + 1 && canonical.kind >= CXType_Bool && canonical.kind <= CXType_LongDouble) {
+				/* a number keeps its declared type: int n = d.y * 8 is
+				 * an int where a template deduces from it (ceil_div(m, n)) */
+				char *type = chk_type_spelling(canonical);
+
+				util_buf_printf(out, "((%s)(", type ? type : "int");
+				free(type);
+			} else if (b != a + 1) {
 				util_buf_putc(out, '(');
+			}
 			/* names in the value are seen where it is given (an
 			 * assignment sees what was assigned before it), not at the
 			 * declaration */
 			resolve_range(r, a, b, f->t[a - (braces && !ctor ? 3 : 2)].offset, out);
 			if (ctor || braces)
 				util_buf_putc(out, braces ? '}' : ')');
+			else if (b != a + 1 && canonical.kind >= CXType_Bool && canonical.kind <= CXType_LongDouble)
+				util_buf_puts(out, "))");
 			else if (b != a + 1)
 				util_buf_putc(out, ')');
 		}
