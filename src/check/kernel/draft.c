@@ -390,6 +390,37 @@ typedef struct drafting {
 	size_t ngiven;
 } drafting;
 
+static enum CXChildVisitResult find_enumerator(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_EnumConstantDecl)
+		return CXChildVisit_Continue;
+	*(CXCursor *)data = c;
+	return CXChildVisit_Break;
+}
+
+/* The first enumerator of enum type t, as ENUM::NAME (a template argument
+ * of enum type takes no int), or NULL for any other type. */
+static char *first_enumerator(CXType t)
+{
+	CXType canonical = clang_getCanonicalType(t);
+	CXCursor first = clang_getNullCursor();
+	CXString s;
+	char *type, *out = NULL;
+
+	if (canonical.kind != CXType_Enum)
+		return NULL;
+	clang_visitChildren(clang_getTypeDeclaration(canonical), find_enumerator, &first);
+	if (clang_Cursor_isNull(first) || !(type = chk_type_spelling(canonical)))
+		return NULL;
+	s = clang_getCursorSpelling(first);
+	if (asprintf(&out, "%s::%s", type, clang_getCString(s)) < 0)
+		out = NULL;
+	clang_disposeString(s);
+	free(type);
+	return out;
+}
+
 static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClientData data)
 {
 	drafting *d = data;
@@ -402,9 +433,14 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 		bool blockish = strstr(name, "BLOCK") || strstr(name, "block") || strstr(name, "THREADS") ||
 				strstr(name, "threads") || strstr(name, "Block");
 
+		char *enumerator = k == CXCursor_NonTypeTemplateParameter ? first_enumerator(clang_getCursorType(c)) : NULL;
+
 		d->tparams[d->ntemplate] = strdup(name);
 		d->tvalues[d->ntemplate] = d->ntemplate < d->ngiven ? strdup(d->given[d->ntemplate])
+					   : enumerator ? enumerator
 					   : strdup(k == CXCursor_TemplateTypeParameter ? "float" : blockish ? "256" : "1");
+		if (d->ntemplate < d->ngiven)
+			free(enumerator);
 		d->ntemplate++;
 	} else if (k == CXCursor_ParmDecl) {
 		CXType t = clang_getCursorType(c);
