@@ -560,8 +560,9 @@ static bool has_word(const char *expr, const char *name)
 }
 
 /* A drafted value for a name the program gives at run time; a count the
- * grid divides into blocks (divided) must fill more than one. */
-static const char *guess_for(const chk_unresolved *u, bool divided)
+ * grid divides into blocks (divided) must fill more than one, a name the
+ * block is made of (threads) must make one the GPU takes. */
+static const char *guess_for(const chk_unresolved *u, bool divided, bool block)
 {
 	unsigned lanes;
 	int d = chk_type_dtype(u->type, &lanes);
@@ -570,6 +571,8 @@ static const char *guess_for(const chk_unresolved *u, bool divided)
 		return "0";
 	if (d >= 0 && chk_dtype_is_float((chk_dtype)d))
 		return "0.7";
+	if (d >= 0 && block)
+		return "256";
 	/* small: guessed sizes multiply (batch * seq_len * hidden) */
 	if (d >= 0)
 		return size_like(u->name) || divided ? "4096" : "64";
@@ -607,7 +610,7 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 {
 	util_buf b = UTIL_BUF_INIT;
 	size_t i, v;
-	bool divided, divided_one = false;
+	bool divided, block, divided_one = false;
 
 	free(s->templ);
 	s->templ = l->templ ? strdup(l->templ) : NULL;
@@ -668,8 +671,9 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 				util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
 			continue;
 		}
+		block = has_word(l->block, u->name);
 		/* the first such count only: guessed sizes multiply (width * height * count) */
-		divided = !divided_one && strchr(l->grid, '/') && has_word(l->grid, u->name);
+		divided = !block && !divided_one && strchr(l->grid, '/') && has_word(l->grid, u->name);
 		divided_one |= divided;
 		/* the signature's rows var and the program's rows are one name */
 		for (v = 0; v < s->nvars && strcmp(s->vars[v].name, u->name) != 0; v++)
@@ -678,14 +682,14 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 			free(s->vars[v].type);
 			free(s->vars[v].value);
 			s->vars[v].type = strdup(u->type);
-			s->vars[v].value = strdup(guess_for(u, divided));
+			s->vars[v].value = strdup(guess_for(u, divided, block));
 			if (!s->vars[v].type || !s->vars[v].value)
 				return util_error_set(UTIL_ENOMEM, "out of memory");
-		} else if (!chk_spec_add_var(s, u->name, u->type, guess_for(u, divided))) {
+		} else if (!chk_spec_add_var(s, u->name, u->type, guess_for(u, divided, block))) {
 			return util_error_set(UTIL_ENOMEM, "out of memory");
 		}
 		util_buf_printf(notes, "\n- %s: drafted %s, not known from the program: %s", u->name,
-				guess_for(u, divided), u->why);
+				guess_for(u, divided, block), u->why);
 		util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
 	}
 	if (b.len)
