@@ -4,7 +4,9 @@
 // HIPPORT_RECORD_LAUNCH("kernel", "file:line", kernel, grid, block, shared,
 // stream)(args), in a copy of the original and of the port (a launch through
 // a function pointer, HIPPORT_RECORD_LAUNCH_POINTER("file:line", pointer,
-// grid, ...), takes the name of the kernel it points to). Around the launch
+// grid, ...), takes the name of the kernel it points to; one through
+// cudaLaunchKernel or cudaLaunchCooperativeKernel, HIPPORT_RECORD_LAUNCH_CALL,
+// reads its arguments from the array it passes). Around the launch
 // it captures the device memory each pointer argument reaches (its whole
 // allocation, found by the driver) and the scalars' bytes, before and after,
 // into HIPPORT_RECORD_DIR: launches.log, one line per fact, and the
@@ -427,6 +429,33 @@ static launcher<P...> launch(const char *name, const char *site, void (*kernel)(
 	return launcher<P...>{ kernel, name, site, grid, block, shared, stream };
 }
 
+// A launch through the runtime's call with the arguments as an array
+// (cudaLaunchCooperativeKernel((void *)k<T>, grid, block, args, shared,
+// stream)): call makes it as written, and its status is the call's.
+template <size_t...> struct index_list {};
+template <size_t N, size_t... I> struct make_index_list : make_index_list<N - 1, N - 1, I...> {};
+template <size_t... I> struct make_index_list<0, I...> {
+	typedef index_list<I...> type;
+};
+
+template <typename... P, size_t... I, typename Call>
+static auto launch_call_of(const char *name, const char *site, dim3 grid, dim3 block, void **args, size_t shared,
+			   Call call, index_list<I...>) -> decltype(call())
+{
+	decltype(call()) status = decltype(call())();
+	auto go = [&] { status = call(); };
+	record<P...>(name, site, grid, block, shared, go, *(typename std::remove_reference<P>::type *)args[I]...);
+	return status;
+}
+
+template <typename... P, typename Call>
+static auto launch_call(const char *name, const char *site, void (*)(P...), dim3 grid, dim3 block, void **args,
+			size_t shared, Call call) -> decltype(call())
+{
+	return launch_call_of<P...>(name, site, grid, block, args, shared, call,
+				    typename make_index_list<sizeof...(P)>::type());
+}
+
 // The name of the kernel a function pointer holds, as a launch by name
 // writes it: the runtime's symbol, demangled, without its scope, template
 // arguments and parameters ("void ns::k<float>(float*)" is k).
@@ -514,5 +543,6 @@ static deduced_launcher<Go> launch_deduced(const char *name, const char *site, G
 #define HIPPORT_RECORD_LAUNCH(name, site, kernel, ...) hipport_record::launch(name, site, kernel, __VA_ARGS__)
 #define HIPPORT_RECORD_LAUNCH_DEDUCED(name, site, go, ...) hipport_record::launch_deduced(name, site, go, __VA_ARGS__)
 #define HIPPORT_RECORD_LAUNCH_POINTER(site, kernel, ...) hipport_record::launch_pointer(site, kernel, __VA_ARGS__)
+#define HIPPORT_RECORD_LAUNCH_CALL(name, site, ...) hipport_record::launch_call(name, site, __VA_ARGS__)
 
 #endif

@@ -70,6 +70,13 @@ int main()
 	HIPPORT_RECORD_LAUNCH_POINTER("lock.cu:5", kernel, 1, 1)(out);
 	mock_symbol = "_Z4addsPi";
 	HIPPORT_RECORD_LAUNCH_POINTER("lock.cu:6", kernel, 1, 1)(out);
+	// a launch through the runtime's call: its arguments read from the
+	// array, its status the call's
+	void *array[] = { &out };
+	hipError_t status = HIPPORT_RECORD_LAUNCH_CALL("adds", "lock.cu:7", adds, 1, 1, array, 0, [&] {
+		return hipLaunchKernel((const void *)adds, 1, 1, array, 0, 0);
+	});
+	printf("after the call: %d\n", (int)status);
 	// an assert breaks the context: what the recorder reads of it is zeroes
 	mock_body = asserts_body;
 	HIPPORT_RECORD_LAUNCH("asserts", "lock.cu:4", asserts, 1, 1)(out);

@@ -26,10 +26,11 @@ expect "draft: parameters in order" "$spec" "args = x y out scale n"
 # drafted from the launch in the file's host wrapper: its grid, and its
 # parameters and run-time values marked as guessed
 expect "draft: the launch" "$spec" "launch = src/scaled_add.cu:77"
-expect "draft: grid as launched" "$spec" "grid = (fastops::grid_size(rest, fastops::kBlock))"
+expect "draft: grid as launched, over the number parameter n" "$spec" "grid = ((int)(fastops::grid_size(((int64_t)(n_host - done)), fastops::kBlock)))"
 expect "draft: block as launched" "$spec" "block = fastops::kBlock"
-expect "draft: guessed names" "$spec" "guessed = x y out rest scale"
-expect "draft: why rest is guessed" "$spec" "rest: drafted 64, not known from the program: const int64_t rest = n - done (line 75)"
+expect "draft: guessed names" "$spec" "guessed = x y out n done scale"
+# done = 2 * n2 in a branch before the launch: no value known there
+expect "draft: why done is guessed" "$spec" "done: drafted 64, not known from the program: int64_t done = 0 (line 59)"
 expect "draft: seed" "$spec" "seed = 1234"
 truth "draft: x is a uniform fp16 input" python3 - "$spec" <<'PY'
 import re, sys
@@ -38,10 +39,10 @@ def section(name):
     m = re.search(r'\[arg "%s"\]\n((?:\t.*\n)*)' % name, text)
     return dict(l.strip().split(" = ", 1) for l in m.group(1).splitlines())
 x, out, n, scale = section("x"), section("out"), section("n"), section("scale")
-assert x == {"role": "in", "type": "__half", "count": "n", "init": "uniform -1 1"}, x
+assert x == {"role": "in", "type": "__half", "count": "n_host", "init": "uniform -1 1"}, x
 assert out["role"] == "out" and out["type"] == "__half" and out["init"] == "constant 0", out
 assert float(out["abs"]) == 0.01 and float(out["rel"]) == 0.01, out  # fp16: looser than fp32
-assert n == {"role": "scalar", "type": "int64_t", "value": "rest"}, n
+assert n == {"role": "scalar", "type": "int64_t", "value": "((int64_t)(n_host - done))"}, n
 assert scale["type"] == "float", scale
 assert "# Check before use" in text
 PY
@@ -73,7 +74,7 @@ def spec(name):
 s, text = spec("softmax-main.largeNetKernel.24-64")
 c = s[("check", None)]
 assert c["template"] == "24, 64" and c["block"] == "24 * WS" and c["launch"] == "softmax/main.cu:50", c
-assert c["grid"] == "(((1 << 16) + 24 * WS - 1) / (24 * WS))", c
+assert c["grid"] == "((int)(((1 << 16) + 24 * WS - 1) / (24 * WS)))", c
 # typedef int ctype: int data, sized by the cudaMalloc / cudaMallocManaged calls
 assert s[("arg", "in")] == {"role": "in", "type": "int", "count": "(1 << 16)", "init": "uniform 0 16"}, s[("arg", "in")]
 assert s[("arg", "out")]["type"] == "int" and s[("arg", "out")]["count"] == "(1 << 16)", s[("arg", "out")]
@@ -91,8 +92,8 @@ assert c["guessed"] == "numSlice", c
 assert "numSlice: drafted 4096, not known from the program: const int numSlice = atoi(argv[1]) (line 33)" in text
 assert s[("var", "numSlice_host")] == {"type": "int", "value": "4096"}, s
 assert c["grid"] == "dim3((numSlice_host + BLOCK - 1) / BLOCK)" and c["block"] == "dim3(BLOCK)", c
-assert s[("arg", "src")]["count"] == "(numSlice_host * 64)", s[("arg", "src")]
-assert s[("arg", "dest")]["count"] == "(numSlice_host * 64)", s[("arg", "dest")]
+assert s[("arg", "src")]["count"] == "((int)(numSlice_host * 64))", s[("arg", "src")]
+assert s[("arg", "dest")]["count"] == "((int)(numSlice_host * 64))", s[("arg", "dest")]
 assert s[("arg", "sliceSize")]["value"] == "64", s
 assert s[("global", "d_hist")] ["role"] == "out" and s[("global", "d_hist")]["count"] == "16", s
 s, text = spec("other-main.softMax")
@@ -105,7 +106,7 @@ check "draft a torch-style operator" 0 "$hipport" -C "$progs" check --draft-spec
 truth "torch-style: values from the signature and t.numel()" python3 - "$checks/torchlike-op.scale_kernel.check" <<'PY'
 import sys
 text = open(sys.argv[1]).read()
-for line in ("grid = ((a_contig_numel) + 255) / 256", "guessed = a result a_contig_numel c", "[var \"c_host\"]",
+for line in ("grid = (((int)(a_contig_numel)) + 255) / 256", "guessed = a result a_contig_numel c", "[var \"c_host\"]",
              "c: drafted 0.7, not known from the program: double c (line 12, a parameter)"):
     assert line in text, (line, text)
 PY
@@ -113,7 +114,7 @@ check "draft through the callers' template arguments" 0 "$hipport" -C "$progs" c
 truth "chain: N from run<512>, the count large enough for a block" python3 - "$checks/chain-main.scan.check" <<'PY'
 import sys
 text = open(sys.argv[1]).read()
-for line in ("template = float, 512", "block = 512", "N: is 512", "[var \"num_blocks\"]"):
+for line in ("template = float, 512", "block = 512", "N: is 512", "grid = ((long)((n + 512 - 1) / 512))", "[var \"n\"]"):
     assert line in text, (line, text)
 text = open(sys.argv[1].replace("scan", "negate")).read()
 for line in ("type = float", "count = (1000 * sizeof(float2)) / sizeof(float)"):
@@ -214,7 +215,7 @@ truth "the Makefile in both record trees" cmp "$tmp/rbundle4/record/orig/other/M
 printf 'n 3\n' >"$progs/other/input.txt"
 printf 'ELF' >"$progs/other/main"
 # and so is a kernel whose host launcher has its name (llm.c's), the overload chosen as written
-printf 'template <typename T> __global__ void fill(T *p, T v, int n) { p[threadIdx.x] = v; }\nvoid go(float *d) { fill<<<1, 32>>>(d, 1.5f, 32); }\n__global__ void twice(float *p) { p[threadIdx.x] *= 2; }\nvoid twice(float *d, int n) { twice<<<1, n>>>(d); }\n__global__ void once(float *p) { p[0] = 1; }\nvoid run(float *d) { once<<<1, 1>>>(d); }\n__global__ void part(float *p, int n = 4) { p[0] = n; }\nvoid some(float *d) { part<<<1, 1>>>(d); }\nvoid any(float *d) { void (*k)(float *) = once; k<<<1, 1>>>(d); }\n' \
+printf 'template <typename T> __global__ void fill(T *p, T v, int n) { p[threadIdx.x] = v; }\nvoid go(float *d) { fill<<<1, 32>>>(d, 1.5f, 32); }\n__global__ void twice(float *p) { p[threadIdx.x] *= 2; }\nvoid twice(float *d, int n) { twice<<<1, n>>>(d); }\n__global__ void once(float *p) { p[0] = 1; }\nvoid run(float *d) { once<<<1, 1>>>(d); }\n__global__ void part(float *p, int n = 4) { p[0] = n; }\nvoid some(float *d) { part<<<1, 1>>>(d); }\nvoid any(float *d) { void (*k)(float *) = once; k<<<1, 1>>>(d); }\nvoid call(float *d) { void *a[] = { &d }; cudaLaunchCooperativeKernel((void *)once, 1, 1, a, 0, 0); }\n' \
 	>"$progs/other/fill.cu"
 (cd "$progs" && git add other/input.txt other/fill.cu && git -c user.name=t -c user.email=t@t commit -qm input) || exit 2
 check "bundle with a program's inputs" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle5"
@@ -229,6 +230,8 @@ expect "a kernel of its own name typed" "$tmp/rbundle5/record/orig/other/fill.cu
 	'HIPPORT_RECORD_LAUNCH("once", "other/fill.cu:6", once, 1, 1)(d);'
 expect "a launch leaving defaults" "$tmp/rbundle5/record/orig/other/fill.cu" \
 	'HIPPORT_RECORD_LAUNCH_DEDUCED("part", "other/fill.cu:8", [&](auto &&...hipport_arg) { part<<<1, 1>>>(hipport_arg...); }, 1, 1)(d);'
+expect "a launch through the runtime's call" "$tmp/rbundle5/record/orig/other/fill.cu" \
+	'HIPPORT_RECORD_LAUNCH_CALL("once", "other/fill.cu:10", once, 1, 1, a, 0, [&] { return cudaLaunchCooperativeKernel((void *)once, 1, 1, a, 0, 0); });'
 expect "a launch through a function pointer" "$tmp/rbundle5/record/orig/other/fill.cu" \
 	'void (*k)(float *) = once; HIPPORT_RECORD_LAUNCH_POINTER("other/fill.cu:9", k, 1, 1)(d);'
 rm -f "$progs/other/main"

@@ -545,6 +545,29 @@ static bool in_list(const char *s, const char *const *list)
 	return false;
 }
 
+/* Whether [from, to) names anything (its type is then not its literals'). */
+static bool names_in(const fn *f, size_t from, size_t to)
+{
+	for (; from < to; from++)
+		if (f->t[from].kind == CXToken_Identifier)
+			return true;
+	return false;
+}
+
+/* Whether a block open at token i closes before offset at. */
+static bool closed_between(const fn *f, size_t i, unsigned at)
+{
+	int depth = 0;
+
+	for (; i < f->n && f->t[i].offset < at; i++) {
+		if (is(f, i, "{"))
+			depth++;
+		else if (is(f, i, "}") && --depth < 0)
+			return true;
+	}
+	return false;
+}
+
 /* How v's value reaches offset at: by its initialiser, or by the last plain
  * assignment before; from and to bound its tokens, *ctor when it is
  * constructor arguments (dim3 g(x, y)). false when it is changed some other
@@ -591,6 +614,10 @@ static bool value_of(fn *f, local *v, unsigned at, size_t *from, size_t *to, boo
 				} else if ((!strcmp(s, ";") || !strcmp(s, ",")) && depth == 0)
 					break;
 			}
+			/* an assignment in a block that closed before at (a branch,
+			 * a loop) may not be the value at at: none is known */
+			if (closed_between(f, i, at))
+				return false;
 			*from = i + 2;
 			*to = e;
 			*ctor = false;
@@ -926,10 +953,10 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 
 			if (ctor || braces) {
 				util_buf_printf(out, "%s%c", v->type, braces ? '{' : '(');
-			} else if (b != a + 1 && canonical.kind >= CXType_Bool && canonical.kind <= CXType_LongDouble) {
+			} else if (names_in(f, a, b) && canonical.kind >= CXType_Bool && canonical.kind <= CXType_LongDouble) {
 				/* a number keeps its declared type: int n = d.y * 8 is
 				 * an int where a template deduces from it (ceil_div(m, n)) */
-				char *type = chk_type_spelling(canonical);
+				char *type = strstr(v->type, "auto") ? chk_type_spelling(canonical) : strdup(v->type);
 
 				util_buf_printf(out, "((%s)(", type ? type : "int");
 				free(type);
@@ -942,7 +969,7 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 			resolve_range(r, a, b, f->t[a - (braces && !ctor ? 3 : 2)].offset, out);
 			if (ctor || braces)
 				util_buf_putc(out, braces ? '}' : ')');
-			else if (b != a + 1 && canonical.kind >= CXType_Bool && canonical.kind <= CXType_LongDouble)
+			else if (names_in(f, a, b) && canonical.kind >= CXType_Bool && canonical.kind <= CXType_LongDouble)
 				util_buf_puts(out, "))");
 			else if (b != a + 1)
 				util_buf_putc(out, ')');

@@ -243,6 +243,119 @@ static launch_form form_of(const toks *k, const rec_kernel_set *set, size_t call
 	return FORM_POINTER;
 }
 
+/* The runtime calls that launch a kernel given as a pointer, with its
+ * arguments as an array: (func, grid, block, args, shared, stream). */
+static const char *const launch_calls[] = { "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "hipLaunchKernel",
+					    "hipLaunchCooperativeKernel", NULL };
+
+/* The kernel named in [from, to), a launch call's first argument under its
+ * casts ((void *)k<T>, reinterpret_cast<const void *>(&k)): *name its
+ * identifier, [*start, *end) the expression to take its address from. */
+static bool call_kernel(const toks *k, size_t from, size_t to, const rec_kernel_set *set, size_t *name,
+			size_t *start, size_t *end)
+{
+	size_t i;
+
+	from = code(k, from);
+	while (from < to) {
+		if (is(k, from, "(")) { /* (void *) or (const void *): a C cast */
+			size_t c = closing(k, from), j;
+
+			for (j = from + 1; j < c && (is(k, j, "void") || is(k, j, "const") || is(k, j, "*")); j++)
+				;
+			if (j != c)
+				return false;
+			from = code(k, c + 1);
+		} else if (is(k, from, "reinterpret_cast") || is(k, from, "static_cast")) {
+			size_t j = from + 1, c;
+			int depth = 0;
+
+			for (; j < to; j++) { /* past <...> */
+				if (is(k, j, "<"))
+					depth++;
+				else if (is(k, j, ">") && --depth == 0)
+					break;
+			}
+			if (j >= to || !is(k, code(k, j + 1), "(") || (c = closing(k, code(k, j + 1))) + 1 != to)
+				return false;
+			from = code(k, code(k, j + 1) + 1);
+			to = c;
+		} else if (is(k, from, "&")) {
+			from = code(k, from + 1);
+		} else {
+			break;
+		}
+	}
+	/* ns::kernel<T, N>, nothing after it */
+	*start = from;
+	for (i = from; i + 2 < to && ident(k, i) && is(k, i + 1, "::"); i += 2)
+		;
+	if (!ident(k, i) || known(set, k->src + k->t[i].start, k->t[i].end - k->t[i].start, -1) < 0)
+		return false;
+	*name = i;
+	if (i + 1 < to && is(k, i + 1, "<")) {
+		int depth = 0;
+
+		for (i++; i < to; i++) {
+			if (is(k, i, "<"))
+				depth++;
+			else if (is(k, i, ">") && --depth == 0)
+				break;
+			else if (is(k, i, ">>") && (depth -= 2) <= 0)
+				break;
+		}
+	}
+	*end = i + 1;
+	return code(k, *end) >= to;
+}
+
+/* cudaLaunchKernel(f, grid, block, args, shared, stream) of a kernel of set
+ * at token i: HIPPORT_RECORD_LAUNCH_CALL("kernel", "path:line", f, grid,
+ * block, args, shared, [&] { return cudaLaunchKernel(...); }) into out.
+ * Returns the token after the call, or 0 when it is not one. */
+static size_t instrument_call(util_buf *out, size_t *copied, const toks *k, size_t i, const rec_kernel_set *set,
+			      const char *path, util_text_cursor *where)
+{
+	size_t open = code(k, i + 1), close, starts[6], ends[6], n = 0, j, from, name, start, end;
+	unsigned line, col;
+	int depth = 0;
+
+	if (!is(k, open, "(") || (close = closing(k, open)) >= k->n || (i > 0 && (is(k, i - 1, ".") || is(k, i - 1, "->"))))
+		return 0;
+	for (j = from = open + 1; j <= close && n < 6; j++) {
+		if (is(k, j, "(") || is(k, j, "[") || is(k, j, "{"))
+			depth++;
+		else if (j < close && (is(k, j, ")") || is(k, j, "]") || is(k, j, "}")))
+			depth--;
+		if ((j == close || (is(k, j, ",") && depth == 0))) {
+			starts[n] = from;
+			ends[n++] = j;
+			from = j + 1;
+		}
+	}
+	if (n < 4 || !call_kernel(k, starts[0], ends[0], set, &name, &start, &end))
+		return 0;
+	util_text_position_from(where, k->src, k->t[i].start, &line, &col);
+	util_buf_put(out, k->src + *copied, k->t[i].start - *copied);
+	util_buf_printf(out, "HIPPORT_RECORD_LAUNCH_CALL(\"%.*s\", \"%s:%u\", ", (int)(k->t[name].end - k->t[name].start),
+			k->src + k->t[name].start, path, line);
+	util_buf_put(out, k->src + k->t[start].start, k->t[end - 1].end - k->t[start].start);
+	for (j = 1; j < 4; j++) {
+		util_buf_puts(out, ", ");
+		util_buf_put(out, k->src + k->t[starts[j]].start, k->t[ends[j] - 1].end - k->t[starts[j]].start);
+	}
+	util_buf_puts(out, ", ");
+	if (n > 4)
+		util_buf_put(out, k->src + k->t[starts[4]].start, k->t[ends[4] - 1].end - k->t[starts[4]].start);
+	else
+		util_buf_puts(out, "0");
+	util_buf_puts(out, ", [&] { return ");
+	util_buf_put(out, k->src + k->t[i].start, k->t[close].end - k->t[i].start);
+	util_buf_puts(out, "; })");
+	*copied = k->t[close].end;
+	return close;
+}
+
 int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const rec_kernel_set *set,
 		   const char *path, const char *src, size_t len, const char *include)
 {
@@ -260,6 +373,17 @@ int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const re
 		bool explicit_args;
 		launch_form form;
 
+		if (ident(&k, i)) {
+			size_t c, after;
+
+			for (c = 0; launch_calls[c] && !is(&k, i, launch_calls[c]); c++)
+				;
+			if (launch_calls[c] && (after = instrument_call(out, &copied, &k, i, set, path, &where)) > 0) {
+				(*nlaunches)++;
+				i = after;
+			}
+			continue;
+		}
 		if (!is(&k, i, "<<<"))
 			continue;
 		/* kernel<T, N><<<: the template arguments go with the kernel */

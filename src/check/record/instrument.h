@@ -39,7 +39,11 @@ void rec_kernel_set_dispose(rec_kernel_set *set);
  * "path:line", [&](auto &&...a) { kernel<<<config>>>(a...); }, config)(args);
  * f<<<config>>>(args) of a plain name that is no kernel of set (a function
  * pointer) becomes HIPPORT_RECORD_LAUNCH_POINTER("path:line", f,
- * config)(args), named by the kernel f points to when it runs.
+ * config)(args), named by the kernel f points to when it runs; and
+ * cudaLaunchKernel or cudaLaunchCooperativeKernel (or HIP's) of a kernel of
+ * set, CALL(kernel, grid, block, args, shared, stream), becomes
+ * HIPPORT_RECORD_LAUNCH_CALL("kernel", "path:line", kernel, grid, block,
+ * args, shared, [&] { return CALL(...); }), its arguments read from args.
  * `#include "include"` goes first (line numbers kept with #line).
  * *nlaunches counts them; none leaves out a copy of src. */
 int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const rec_kernel_set *set,
