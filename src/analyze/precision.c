@@ -88,7 +88,8 @@ static void fix_half_math(an_ctx *ctx, an_hit *h, CXCursor c, CXCursor parent, b
 
 /* PREC-006: rsqrtf(x) is an approximation on both sides (2 ulp on NVIDIA,
  * v_rsq_f32 on AMD), each its own; 1.0f / sqrtf(x) is correctly rounded on
- * both, so the port and the original agree. */
+ * both, so the two platforms agree where both take it (not with the
+ * original's rsqrtf: up to 2 ulp apart). */
 static void reciprocal_sqrt(an_ctx *ctx, CXCursor call, const char *name)
 {
 	CXCursor arg = clang_Cursor_getArgument(call, 0);
