@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <type_traits>
+#include <unistd.h>
 #include <utility>
 
 #if defined(__HIP__) || defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__)
@@ -358,6 +359,56 @@ static void after(state &s, unsigned long long seq, size_t i, const arg_record &
 // One launch, recorded: go() launches it; P... are the parameter types
 // (the kernel's, or the arguments' own when the kernel's template arguments
 // are deduced at the launch).
+// What a launch prints: device printf reaches stdout at the synchronize
+// after it, so stdout goes to a file from the launch to that synchronize;
+// the text is shown as the program would, and kept as SEQ.printf, the
+// output of a kernel that writes nothing else (a tutorial's hello, a list
+// walked and printed).
+struct printed {
+	int fd = -1, saved = -1;
+
+	void start()
+	{
+		char path[] = "/tmp/hipport-record-printf.XXXXXX";
+
+		fflush(stdout);
+		if ((fd = mkstemp(path)) < 0)
+			return;
+		unlink(path);
+		if ((saved = dup(1)) < 0 || dup2(fd, 1) < 0) {
+			if (saved >= 0)
+				close(saved);
+			close(fd);
+			fd = saved = -1;
+		}
+	}
+	void finish(state &s, unsigned long long seq)
+	{
+		if (fd < 0)
+			return;
+		fflush(stdout);
+		dup2(saved, 1);
+		close(saved);
+		off_t end = lseek(fd, 0, SEEK_END);
+		char *text = end > 0 ? (char *)malloc((size_t)end) : NULL;
+		if (text && pread(fd, text, (size_t)end, 0) == (ssize_t)end) {
+			fwrite(text, 1, (size_t)end, stdout);
+			fflush(stdout);
+			char file[64], path[4096];
+			snprintf(file, sizeof(file), "%llu.printf", seq);
+			snprintf(path, sizeof(path), "%s/%s", s.dir, file);
+			FILE *f = fopen(path, "wb");
+			bool kept = f && fwrite(text, 1, (size_t)end, f) == (size_t)end;
+			if (f)
+				fclose(f);
+			fprintf(s.log, "printed %zu %016llx %s\n", (size_t)end,
+				(unsigned long long)hash((const unsigned char *)text, (size_t)end), kept ? file : "-");
+		}
+		free(text);
+		close(fd);
+	}
+};
+
 template <typename... P, typename Go, typename... A>
 static void record(const char *name, const char *site, dim3 grid, dim3 block, size_t shared, const Go &go,
 		   A &&...args)
@@ -376,6 +427,9 @@ static void record(const char *name, const char *site, dim3 grid, dim3 block, si
 		(void)std::initializer_list<int>{ (before<P>(recs[i], i, recs + sizeof...(P), nfields, args), i++, 0)... };
 	// an error the program (or the capture) left is not this launch's status
 	(void)HPR_API(GetLastError)();
+	printed out;
+	if (capture)
+		out.start();
 	go();
 	// peeked, not taken: the program's own check after the launch still sees it
 	int launch = (int)HPR_API(PeekAtLastError)();
@@ -385,6 +439,7 @@ static void record(const char *name, const char *site, dim3 grid, dim3 block, si
 		grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, launch, sync, capture ? "" : " uncaptured");
 	for (i = 0; capture && i < sizeof...(P) + nfields; i++)
 		after(s, seq, i, recs[i], recs);
+	out.finish(s, seq);
 	// a launch that went: what is left is the capture's (a copy from memory
 	// the launch's own argument copy freed, as Lock's), not the program's
 	if (!launch)

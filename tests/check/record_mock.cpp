@@ -36,6 +36,11 @@ static hipError_t adds_body(void **args)
 	return hipSuccess;
 }
 static hipError_t fails_body(void **) { return hipErrorInvalidValue; }
+static hipError_t prints_body(void **)
+{
+	printf("element 0: 1.5\n");
+	return hipSuccess;
+}
 static hipError_t asserts_body(void **args)
 {
 	**(int **)args[0] = 5;
@@ -77,6 +82,9 @@ int main()
 		return hipLaunchKernel((const void *)adds, 1, 1, array, 0, 0);
 	});
 	printf("after the call: %d\n", (int)status);
+	// what a launch prints is kept, and still shown
+	mock_body = prints_body;
+	HIPPORT_RECORD_LAUNCH("adds", "lock.cu:8", adds, 1, 1)(out);
 	// an assert breaks the context: what the recorder reads of it is zeroes
 	mock_body = asserts_body;
 	HIPPORT_RECORD_LAUNCH("asserts", "lock.cu:4", asserts, 1, 1)(out);

@@ -98,8 +98,11 @@ if printf '__global__ void k() {}\n' | "$clang" -x hip --cuda-host-only -nogpuin
 	expect "record: a launch call" "$tmp/record/launches.log" "launch 5 adds lock.cu:7 grid 1 1 1 block 1 1 1 shared 0 status 0 0"
 	expect "record: a launch call's argument read from its array" "$tmp/record/launches.log" "arg 0 pointer i32 0 4"
 	expect "record: a launch call's status" "$tmp/out" "after the call: 0"
-	expect "record: an assert" "$tmp/record/launches.log" "launch 6 asserts lock.cu:4 grid 1 1 1 block 1 1 1 shared 0 status 0 710"
-	truth "record: a broken context reads as zeroes" sh -c "od -An -tx1 '$tmp/record/6.0.bin' | tr -d ' \n' | grep -qx 00000000"
+	expect "record: what a launch printed" "$tmp/record/launches.log" "printed 15 "
+	truth "record: kept as SEQ.printf" test "$(cat "$tmp/record/6.printf")" = "element 0: 1.5"
+	expect "record: and still shown" "$tmp/out" "element 0: 1.5"
+	expect "record: an assert" "$tmp/record/launches.log" "launch 7 asserts lock.cu:4 grid 1 1 1 block 1 1 1 shared 0 status 0 710"
+	truth "record: a broken context reads as zeroes" sh -c "od -An -tx1 '$tmp/record/7.0.bin' | tr -d ' \n' | grep -qx 00000000"
 else
 	echo "skip the recorder over the mock: $clang does not compile HIP"
 fi

@@ -108,7 +108,7 @@ expect "no log: named" "$tmp/err" "$tmp/none/launches.log"
 mkdir -p "$tmp/badrec" && printf 'launch 0 fill prog/main.cu:42 grid 2 1 1 block 128 1 1 shared 0 status 0 0\nnonsense\n' \
 	>"$tmp/badrec/launches.log"
 check "bad log" 2 "$hipport" -C "$repo" check --draft-spec --from-record "$tmp/badrec" prog/main.cu
-expect "bad log: file and line" "$tmp/err" "badrec/launches.log:2: neither a launch nor an argument line"
+expect "bad log: file and line" "$tmp/err" "badrec/launches.log:2: neither a launch, an argument nor a printed line"
 check "no value" 2 "$hipport" -C "$repo" check --draft-spec --from-record
 check "not with bundle" 2 "$hipport" -C "$repo" check bundle "$tmp/nb" --from-record "$tmp/badrec"
 expect "not with bundle: said so" "$tmp/err" "--from-record DIR goes with draft FILE"

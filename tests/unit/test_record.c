@@ -488,6 +488,33 @@ static void test_bad_log(void **state)
 	util_error_clear();
 }
 
+/* A kernel that writes nothing and prints: its lines compared, sorted
+ * (threads print in no fixed order), numbers within 1e-5. */
+static void printer(const char *run, const char *text)
+{
+	char log[512];
+
+	put(run, "0.printf", text, strlen(text));
+	snprintf(log, sizeof(log),
+		 "launch 0 walk list.cu:9 grid 1 1 1 block 2 1 1 shared 0 status 0 0\n"
+		 "arg 0 pointer i32 0 16 00000000000000aa 00000000000000aa -\n"
+		 "printed %zu %016llx 0.printf\n",
+		 strlen(text), (unsigned long long)chk_rec_hash((const unsigned char *)text, strlen(text)));
+	put(run, "launches.log", log, strlen(log));
+}
+
+static void test_printed(void **state)
+{
+	(void)state;
+	printer("pr-ref", "element 0: 1.5\nelement 1: 2.25\n");
+	printer("pr-same", "element 1: 2.2500001\nelement 0: 1.5\n");
+	printer("pr-other", "element 0: 1.5\nelement 1: 7\n");
+	expect_kernel("pr-ref", "pr-same", REC_PASS, "1 output compared");
+	expect_kernel("pr-ref", "pr-other", REC_FAIL,
+		      "launch 0: printed 2 lines, the original 2; sorted, line 1 differs: expected \"element 1: 2.25\", "
+		      "got \"element 1: 7\"");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -503,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_uncaptured),
 		cmocka_unit_test(test_struct_field),
 		cmocka_unit_test(test_bad_log),
+		cmocka_unit_test(test_printed),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

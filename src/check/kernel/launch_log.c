@@ -129,6 +129,17 @@ int chk_recording_read(chk_recording *out, const char *dir)
 			}
 			l->uncaptured = strstr(line, " uncaptured") != NULL;
 			out->n++;
+		} else if (!strncmp(line, "printed ", 8) && out->n) {
+			chk_rec_launch *l = &out->launches[out->n - 1];
+			unsigned long long h;
+
+			if (sscanf(line, "printed %zu %llx %63s", &l->printed, &h, l->printed_file) != 3) {
+				error = bad_line(dir, lineno, "not a printed line");
+				break;
+			}
+			l->printed_hash = h;
+			if (!strcmp(l->printed_file, "-"))
+				l->printed_file[0] = '\0';
 		} else if (!strncmp(line, "arg ", 4) && out->n) {
 			int rc = parse_arg(&out->launches[out->n - 1], line);
 
@@ -137,7 +148,7 @@ int chk_recording_read(chk_recording *out, const char *dir)
 			else if (rc < 0)
 				error = bad_line(dir, lineno, "not an argument of the launch before");
 		} else {
-			error = bad_line(dir, lineno, "neither a launch nor an argument line");
+			error = bad_line(dir, lineno, "neither a launch, an argument nor a printed line");
 		}
 	}
 	if (!error)

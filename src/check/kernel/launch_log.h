@@ -4,7 +4,8 @@
  * site, grid, block, shared memory, statuses) followed by an "arg" line per
  * argument (a scalar's bytes; a pointer's offset into its allocation, the
  * allocation's size, its hashes before and after the launch and the
- * SEQ.ARG.bin file that holds it after). Drafting specs from a recording
+ * SEQ.ARG.bin file that holds it after), and a "printed" line for what it
+ * printed (its size, hash and SEQ.printf file). Drafting specs from a recording
  * (draft_record.h) and record-and-compare (check/record) both read it here. */
 #ifndef HIPPORT_CHECK_LAUNCH_LOG_H
 #define HIPPORT_CHECK_LAUNCH_LOG_H
@@ -41,6 +42,9 @@ typedef struct chk_rec_launch {
 	bool uncaptured; /* past HIPPORT_RECORD_LAUNCHES: status only, no arguments */
 	chk_rec_arg *args;
 	size_t nargs;
+	size_t printed;         /* bytes the launch printed (device printf), 0 for none */
+	uint64_t printed_hash;  /* their hash */
+	char printed_file[64];  /* SEQ.printf that holds them, "" when not kept */
 } chk_rec_launch;
 
 typedef struct chk_recording {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/record/printed.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -177,6 +178,34 @@ static bool output_matches(rec_kernel *k, const chk_recording *ref, const chk_re
 	return false;
 }
 
+/* What launch j printed, an output too where the launch printed anything:
+ * the same as the original's, or as its second run's where the two differ. */
+static bool printed_matches(rec_kernel *k, const chk_recording *ref, const chk_recording *ref2,
+			    const chk_recording *port, const chk_rec_launch *r, const chk_rec_launch *r2,
+			    const chk_rec_launch *p, size_t j)
+{
+	char why[384], why2[384];
+
+	if (!r->printed && !p->printed)
+		return true;
+	k->compared++;
+	if (rec_printed_same(ref->dir, r, port->dir, p, why, sizeof(why)))
+		return true;
+	if (r2 && ref2 && rec_printed_same(ref2->dir, r2, port->dir, p, why2, sizeof(why2)))
+		return true;
+	k->arg = -1;
+	snprintf(k->message, sizeof(k->message), "launch %zu: %s", j, why);
+	k->verdict = REC_FAIL;
+	if (r2 && ref2 && !rec_printed_same(ref->dir, r, ref2->dir, r2, why2, sizeof(why2))) {
+		snprintf(k->message, sizeof(k->message),
+			 "launch %zu: what it printed differs between the original's two runs, and the port's from both "
+			 "(%s): not comparable",
+			 j, why);
+		k->verdict = REC_ERROR;
+	}
+	return false;
+}
+
 /* The verdict of a kernel no launch failed or diverged in. */
 static void summarize(rec_kernel *k, const chk_recording *ref, const chk_recording *port, size_t nr, size_t np,
 		      size_t n, size_t differ)
@@ -203,7 +232,7 @@ static void summarize(rec_kernel *k, const chk_recording *ref, const chk_recordi
 		k->verdict = REC_INPUTS_DIFFER;
 	} else if (!k->compared) {
 		snprintf(k->message, sizeof(k->message),
-			 "nothing compared: no launch with the original's inputs changed memory its arguments reach, on "
+			 "nothing compared: no launch with the original's inputs changed memory its arguments reach or printed, on "
 			 "either side (it rewrote the values already there, or its outputs are __device__ globals or "
 			 "host memory): a spec check can judge it");
 		k->verdict = REC_ERROR;
@@ -277,7 +306,7 @@ static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *
 			if (!output_matches(k, ref, port, r, r2, p, i, exact))
 				break;
 		}
-		if (i < r->nargs)
+		if (i < r->nargs || !printed_matches(k, ref, ref2, port, r, r2, p, j))
 			break;
 	}
 	if (k->verdict == REC_PASS)
