@@ -53,8 +53,8 @@ for port in warp coop fp cub_first cub_after; do
 	build "$port" "$port" "$ports/$port.hip"
 done
 inc=$tmp/warp
-expect "shuffle without a mask" "$inc/hip_compat.h" "auto __shfl_up(A... a) -> decltype(__shfl_up_sync(0xffffffffu, a...))"
-expect "__shfl_xor too" "$inc/hip_compat.h" "auto __shfl_xor(A... a) -> decltype(__shfl_xor_sync(0xffffffffu, a...))"
+expect "shuffle without a mask: the lanes active at the call" "$inc/hip_compat.h" "auto __shfl_up(A... a) -> decltype(__shfl_up_sync(__activemask(), a...))"
+expect "__shfl_xor too" "$inc/hip_compat.h" "auto __shfl_xor(A... a) -> decltype(__shfl_xor_sync(__activemask(), a...))"
 expect "64-bit __ballot" "$inc/hip_compat.h" "unsigned long long hipport_ballot(int predicate)"
 expect "__any by a function (libcu++ has a struct __any)" "$inc/hip_compat.h" "#define __any hipport_any"
 expect "cg::reduce's header" "$tmp/coop/hip/hip_cooperative_groups.h" "#include <cooperative_groups/reduce.h>"
