@@ -433,14 +433,13 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 		bool blockish = strstr(name, "BLOCK") || strstr(name, "block") || strstr(name, "THREADS") ||
 				strstr(name, "threads") || strstr(name, "Block");
 
-		char *enumerator = k == CXCursor_NonTypeTemplateParameter ? first_enumerator(clang_getCursorType(c)) : NULL;
+		char *value = d->ntemplate < d->ngiven ? strdup(d->given[d->ntemplate])
+			      : k == CXCursor_NonTypeTemplateParameter ? first_enumerator(clang_getCursorType(c))
+								       : NULL;
 
 		d->tparams[d->ntemplate] = strdup(name);
-		d->tvalues[d->ntemplate] = d->ntemplate < d->ngiven ? strdup(d->given[d->ntemplate])
-					   : enumerator ? enumerator
-					   : strdup(k == CXCursor_TemplateTypeParameter ? "float" : blockish ? "256" : "1");
-		if (d->ntemplate < d->ngiven)
-			free(enumerator);
+		d->tvalues[d->ntemplate] =
+			value ? value : strdup(k == CXCursor_TemplateTypeParameter ? "float" : blockish ? "256" : "1");
 		d->ntemplate++;
 	} else if (k == CXCursor_ParmDecl) {
 		CXType t = clang_getCursorType(c);

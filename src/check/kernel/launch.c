@@ -545,6 +545,14 @@ static bool in_list(const char *s, const char *const *list)
 	return false;
 }
 
+/* Whether t is a number (bool and char included). */
+static bool is_number(CXType t)
+{
+	enum CXTypeKind k = clang_getCanonicalType(t).kind;
+
+	return k >= CXType_Bool && k <= CXType_LongDouble;
+}
+
 /* Whether [from, to) names anything (its type is then not its literals'). */
 static bool names_in(const fn *f, size_t from, size_t to)
 {
@@ -859,12 +867,8 @@ static bool needs_param(fn *f, size_t from, size_t to, unsigned at)
 
 	for (i = from; i < to; i++) {
 		local *v = local_at(f, i, at);
-		enum CXTypeKind k;
 
-		if (!v || !v->param)
-			continue;
-		k = clang_getCanonicalType(v->ctype).kind;
-		if (!(k >= CXType_Bool && k <= CXType_LongDouble) && k != CXType_Enum)
+		if (v && v->param && !is_number(v->ctype) && clang_getCanonicalType(v->ctype).kind != CXType_Enum)
 			return true;
 	}
 	return false;
@@ -949,14 +953,15 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 				a++;
 				b--;
 			}
-			CXType canonical = clang_getCanonicalType(v->ctype);
+			/* a number keeps its declared type: int n = d.y * 8 is an
+			 * int where a template deduces from it (ceil_div(m, n)) */
+			bool cast = !ctor && !braces && names_in(f, a, b) && is_number(v->ctype);
 
 			if (ctor || braces) {
 				util_buf_printf(out, "%s%c", v->type, braces ? '{' : '(');
-			} else if (names_in(f, a, b) && canonical.kind >= CXType_Bool && canonical.kind <= CXType_LongDouble) {
-				/* a number keeps its declared type: int n = d.y * 8 is
-				 * an int where a template deduces from it (ceil_div(m, n)) */
-				char *type = strstr(v->type, "auto") ? chk_type_spelling(canonical) : strdup(v->type);
+			} else if (cast) {
+				char *type = strstr(v->type, "auto") ? chk_type_spelling(clang_getCanonicalType(v->ctype))
+								     : strdup(v->type);
 
 				util_buf_printf(out, "((%s)(", type ? type : "int");
 				free(type);
@@ -969,7 +974,7 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 			resolve_range(r, a, b, f->t[a - (braces && !ctor ? 3 : 2)].offset, out);
 			if (ctor || braces)
 				util_buf_putc(out, braces ? '}' : ')');
-			else if (names_in(f, a, b) && canonical.kind >= CXType_Bool && canonical.kind <= CXType_LongDouble)
+			else if (cast)
 				util_buf_puts(out, "))");
 			else if (b != a + 1)
 				util_buf_putc(out, ')');

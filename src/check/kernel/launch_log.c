@@ -172,6 +172,22 @@ void chk_recording_dispose(chk_recording *rec)
 	memset(rec, 0, sizeof(*rec));
 }
 
+char *chk_rec_file_read(const char *dir, const char *file, size_t bytes)
+{
+	util_buf path = UTIL_BUF_INIT, data = UTIL_BUF_INIT;
+	char *p = NULL;
+
+	util_buf_printf(&path, "%s/%s", dir, file);
+	if (file[0] && !util_buf_oom(&path) && util_file_read(&data, path.ptr, bytes + 1) == 0 && data.len == bytes &&
+	    !util_buf_oom(&data))
+		p = util_buf_detach(&data);
+	else
+		util_error_clear();
+	util_buf_dispose(&path);
+	util_buf_dispose(&data);
+	return p;
+}
+
 uint64_t chk_rec_hash(const unsigned char *p, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ull, w;

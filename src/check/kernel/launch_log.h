@@ -60,6 +60,11 @@ typedef struct chk_recording {
 int chk_recording_read(chk_recording *out, const char *dir);
 void chk_recording_dispose(chk_recording *rec);
 
+/* DIR/FILE of a run, one of the files its log names (SEQ.ARG.bin,
+ * SEQ.printf), when it holds exactly bytes: its data, NUL-terminated
+ * after them (free it); NULL when it is missing or of another size. */
+char *chk_rec_file_read(const char *dir, const char *file, size_t bytes);
+
 /* The allocations' hash as hipport_record.h computes it (FNV-1a over
  * 64-bit words, then the tail bytes): what before and after hold. */
 uint64_t chk_rec_hash(const unsigned char *p, size_t n);

@@ -243,6 +243,21 @@ static launch_form form_of(const toks *k, const rec_kernel_set *set, size_t call
 	return FORM_POINTER;
 }
 
+/* The token closing the template argument list opened at i ("<"), before
+ * to: a ">", or the ">>" that closes it with an inner one; to if none. */
+static size_t angle_end(const toks *k, size_t i, size_t to)
+{
+	int depth = 0;
+
+	for (; i < to; i++) {
+		if (is(k, i, "<"))
+			depth++;
+		else if ((is(k, i, ">") && --depth == 0) || (is(k, i, ">>") && (depth -= 2) <= 0))
+			return i;
+	}
+	return to;
+}
+
 /* The runtime calls that launch a kernel given as a pointer, with its
  * arguments as an array: (func, grid, block, args, shared, stream). */
 static const char *const launch_calls[] = { "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "hipLaunchKernel",
@@ -267,15 +282,8 @@ static bool call_kernel(const toks *k, size_t from, size_t to, const rec_kernel_
 				return false;
 			from = code(k, c + 1);
 		} else if (is(k, from, "reinterpret_cast") || is(k, from, "static_cast")) {
-			size_t j = from + 1, c;
-			int depth = 0;
+			size_t j = angle_end(k, from + 1, to), c;
 
-			for (; j < to; j++) { /* past <...> */
-				if (is(k, j, "<"))
-					depth++;
-				else if (is(k, j, ">") && --depth == 0)
-					break;
-			}
 			if (j >= to || !is(k, code(k, j + 1), "(") || (c = closing(k, code(k, j + 1))) + 1 != to)
 				return false;
 			from = code(k, code(k, j + 1) + 1);
@@ -293,18 +301,8 @@ static bool call_kernel(const toks *k, size_t from, size_t to, const rec_kernel_
 	if (!ident(k, i) || known(set, k->src + k->t[i].start, k->t[i].end - k->t[i].start, -1) < 0)
 		return false;
 	*name = i;
-	if (i + 1 < to && is(k, i + 1, "<")) {
-		int depth = 0;
-
-		for (i++; i < to; i++) {
-			if (is(k, i, "<"))
-				depth++;
-			else if (is(k, i, ">") && --depth == 0)
-				break;
-			else if (is(k, i, ">>") && (depth -= 2) <= 0)
-				break;
-		}
-	}
+	if (i + 1 < to && is(k, i + 1, "<"))
+		i = angle_end(k, i + 1, to);
 	*end = i + 1;
 	return code(k, *end) >= to;
 }

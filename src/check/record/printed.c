@@ -5,27 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/buf.h"
-#include "util/error.h"
-#include "util/file.h"
-
 /* The text launch l printed, NUL-terminated, or NULL. */
 static char *load(const char *dir, const chk_rec_launch *l)
 {
-	util_buf path = UTIL_BUF_INIT, data = UTIL_BUF_INIT;
-	char *text = NULL;
-
-	if (!l->printed)
-		return strdup("");
-	util_buf_printf(&path, "%s/%s", dir, l->printed_file);
-	if (l->printed_file[0] && !util_buf_oom(&path) && util_file_read(&data, path.ptr, l->printed + 1) == 0 &&
-	    data.len == l->printed && !util_buf_oom(&data))
-		text = util_buf_detach(&data);
-	else
-		util_error_clear();
-	util_buf_dispose(&path);
-	util_buf_dispose(&data);
-	return text;
+	return l->printed ? chk_rec_file_read(dir, l->printed_file, l->printed) : strdup("");
 }
 
 static int by_text(const void *a, const void *b)

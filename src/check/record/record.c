@@ -4,9 +4,7 @@
 #include <string.h>
 
 #include "check/record/printed.h"
-#include "util/buf.h"
 #include "util/error.h"
-#include "util/file.h"
 
 /* The k-th launch of kernel in log, or NULL. */
 static const chk_rec_launch *nth(const chk_recording *log, const char *kernel, size_t k)
@@ -39,17 +37,7 @@ static chk_dtype dtype_of(const char *name)
 
 static void *load(const char *dir, const chk_rec_arg *a)
 {
-	util_buf path = UTIL_BUF_INIT, data = UTIL_BUF_INIT;
-	void *p = NULL;
-
-	util_buf_printf(&path, "%s/%s", dir, a->file);
-	if (!util_buf_oom(&path) && util_file_read(&data, path.ptr, a->bytes + 1) == 0 && data.len == a->bytes)
-		p = util_buf_detach(&data);
-	else
-		util_error_clear();
-	util_buf_dispose(&path);
-	util_buf_dispose(&data);
-	return p;
+	return chk_rec_file_read(dir, a->file, a->bytes);
 }
 
 /* Whether the inputs of two launches match; an argument the two runs of
