@@ -239,6 +239,8 @@ void an_arch_tokens(an_ctx *ctx);
 void an_memory_tokens(an_ctx *ctx);
 /* The TRITON family, on Python tokens (a .py file has no C++ checks). */
 void an_triton_tokens(an_ctx *ctx);
+/* Its launch and autotune options: TRITON-003, -006, -008 (triton_options.c). */
+void an_triton_options(an_ctx *ctx);
 /* BUILD findings of a setup.py with CUDAExtension, on Python tokens. */
 void an_setup_py_tokens(an_ctx *ctx);
 
@@ -262,6 +264,13 @@ bool an_py_mentions_rocm(const an_ctx *ctx, const an_py_rocm *r, size_t from, si
 bool an_py_rocm_branch(const an_ctx *ctx, const an_py_rocm *r, size_t i);
 /* The token closing the bracket opened at i, before to (ntokens when unclosed). */
 size_t an_py_closing(const an_ctx *ctx, size_t i, size_t to);
+/* The end of the call argument starting at token i: the next top-level
+ * comma, else close (the call's closing bracket). */
+size_t an_py_argument_end(const an_ctx *ctx, size_t i, size_t close);
+/* Whether token i's text is text[0..n). */
+bool an_py_token_is(const an_ctx *ctx, size_t i, const char *text, size_t n);
+/* The keyword argument NAME= at depth one of the call opened at open, or 0. */
+size_t an_py_keyword_arg(const an_ctx *ctx, size_t open, size_t close, const char *name);
 /* The first token of the dotted name ending at token i (torch.cuda.NAME). */
 size_t an_py_dotted_start(const an_ctx *ctx, size_t i);
 /* BUILD-011..014: CUDA_HOME gates, nvcc -V, torch.version.cuda and

@@ -30,7 +30,8 @@ static unsigned indent_of(const an_ctx *ctx, size_t s)
 	return an_python_indent(ctx->src, ctx->tokens[s].start);
 }
 
-/* Whether one word of s (split at anything not a letter or digit) is rocm or hip. */
+/* Whether one word of s (split at anything not a letter or digit) is rocm,
+ * hip or amd (IS_AMD, is_hip_, torch.version.hip). */
 static bool rocm_word(const char *s, size_t n)
 {
 	size_t i = 0;
@@ -40,7 +41,7 @@ static bool rocm_word(const char *s, size_t n)
 
 		while (w < n && isalnum((unsigned char)s[w]))
 			w++;
-		if ((w - i == 4 && strncasecmp(s + i, "rocm", 4) == 0) || (w - i == 3 && strncasecmp(s + i, "hip", 3) == 0))
+		if ((w - i == 4 && strncasecmp(s + i, "rocm", 4) == 0) || (w - i == 3 && (strncasecmp(s + i, "hip", 3) == 0 || strncasecmp(s + i, "amd", 3) == 0)))
 			return true;
 		i = w + 1;
 	}
@@ -231,4 +232,35 @@ size_t an_py_dotted_start(const an_ctx *ctx, size_t i)
 	while (i >= 2 && AN_TOKEN_IS(ctx, i - 1, ".") && ctx->tokens[i - 2].kind == PORT_TOKEN_IDENT)
 		i -= 2;
 	return i;
+}
+
+size_t an_py_argument_end(const an_ctx *ctx, size_t i, size_t close)
+{
+	int depth = 0;
+
+	for (; i < close; i++) {
+		depth += AN_TOKEN_AT(ctx, i, "(") || AN_TOKEN_AT(ctx, i, "[") || AN_TOKEN_AT(ctx, i, "{");
+		depth -= AN_TOKEN_AT(ctx, i, ")") || AN_TOKEN_AT(ctx, i, "]") || AN_TOKEN_AT(ctx, i, "}");
+		if (depth == 0 && AN_TOKEN_AT(ctx, i, ","))
+			return i;
+	}
+	return close;
+}
+
+bool an_py_token_is(const an_ctx *ctx, size_t i, const char *text, size_t n)
+{
+	return i < ctx->ntokens && ctx->tokens[i].end - ctx->tokens[i].start == n &&
+	       memcmp(ctx->src + ctx->tokens[i].start, text, n) == 0;
+}
+
+size_t an_py_keyword_arg(const an_ctx *ctx, size_t open, size_t close, const char *name)
+{
+	size_t i = open + 1;
+
+	while (i < close) {
+		if (an_py_token_is(ctx, i, name, strlen(name)) && AN_TOKEN_AT(ctx, i + 1, "="))
+			return i;
+		i = an_py_argument_end(ctx, i, close) + 1;
+	}
+	return 0;
 }

@@ -4,52 +4,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analyze/ast.h"
 #include "analyze/pylex.h"
 
 
-/* The argument of a call starting at token i: up to the next top-level
- * comma or the closing bracket (its index into *end). */
-static size_t argument_end(const an_ctx *ctx, size_t i, size_t close)
-{
-	int depth = 0;
-
-	for (; i < close; i++) {
-		depth += AN_TOKEN_AT(ctx, i, "(") || AN_TOKEN_AT(ctx, i, "[") || AN_TOKEN_AT(ctx, i, "{");
-		depth -= AN_TOKEN_AT(ctx, i, ")") || AN_TOKEN_AT(ctx, i, "]") || AN_TOKEN_AT(ctx, i, "}");
-		if (depth == 0 && AN_TOKEN_AT(ctx, i, ","))
-			return i;
-	}
-	return close;
-}
-
-static bool token_is(const an_ctx *ctx, size_t i, const char *text, size_t n)
-{
-	return i < ctx->ntokens && ctx->tokens[i].end - ctx->tokens[i].start == n &&
-	       memcmp(ctx->src + ctx->tokens[i].start, text, n) == 0;
-}
-
 /* Whether tokens i.. spell tl.NAME( (a call of triton.language). */
 static bool tl_call(const an_ctx *ctx, size_t i, const char *name)
 {
-	return AN_TOKEN_AT(ctx, i, "tl") && AN_TOKEN_AT(ctx, i + 1, ".") && token_is(ctx, i + 2, name, strlen(name)) &&
+	return AN_TOKEN_AT(ctx, i, "tl") && AN_TOKEN_AT(ctx, i + 1, ".") && an_py_token_is(ctx, i + 2, name, strlen(name)) &&
 	       AN_TOKEN_AT(ctx, i + 3, "(");
 }
 
-
-/* A keyword argument NAME= at depth one of the call opened at open. */
-static size_t keyword_arg(const an_ctx *ctx, size_t open, size_t close, const char *name)
-{
-	size_t i = open + 1;
-
-	while (i < close) {
-		if (token_is(ctx, i, name, strlen(name)) && AN_TOKEN_AT(ctx, i + 1, "="))
-			return i;
-		i = argument_end(ctx, i, close) + 1;
-	}
-	return 0;
-}
 
 /* Whether the file speaks of 16-bit floats: then a load used in arithmetic
  * is likely fp16 or bf16 data. */
@@ -73,7 +40,7 @@ static bool arithmetic(const an_ctx *ctx, size_t i)
 	size_t k;
 
 	for (k = 0; ops[k]; k++)
-		if (token_is(ctx, i, ops[k], strlen(ops[k])))
+		if (an_py_token_is(ctx, i, ops[k], strlen(ops[k])))
 			return true;
 	return false;
 }
@@ -96,7 +63,7 @@ static bool used_in_arithmetic(const an_ctx *ctx, size_t v, size_t from, size_t 
 	size_t i;
 
 	for (i = from; i < to; i++) {
-		if (i == v || !token_is(ctx, i, ctx->src + name->start, name->end - name->start) ||
+		if (i == v || !an_py_token_is(ctx, i, ctx->src + name->start, name->end - name->start) ||
 		    (i > 0 && AN_TOKEN_AT(ctx, i - 1, ".")))
 			continue;
 		if (i >= 2 && arithmetic(ctx, i - 1) && !pointer_name(ctx, i - 2))
@@ -109,6 +76,38 @@ static bool used_in_arithmetic(const an_ctx *ctx, size_t v, size_t from, size_t 
 
 /* TRITON-002: NAME = tl.load(...) used in arithmetic with no .to(...): an
  * up-cast after the load; then each tl.store casts back. */
+/* Whether the name at token v holds an index, not data: named like one
+ * (offs_token, expert_id, idx), or scaled by a stride or divided into
+ * blocks (// and %) in [from, to). */
+static bool index_like(const an_ctx *ctx, size_t v, size_t from, size_t to)
+{
+	static const char *const words[] = { "off", "idx", "index", "_id", "ids", "token", "count", "len", "seq",
+					     NULL };
+	const port_token *name = &ctx->tokens[v];
+	char buf[64];
+	size_t i, n = name->end - name->start;
+
+	if (n < sizeof(buf)) {
+		memcpy(buf, ctx->src + name->start, n);
+		buf[n] = '\0';
+		for (i = 0; words[i]; i++)
+			if (strcasestr(buf, words[i]))
+				return true;
+	}
+	for (i = from + 1; i + 1 < to; i++) {
+		const port_token *o;
+
+		if (!an_py_token_is(ctx, i, ctx->src + name->start, n))
+			continue;
+		if (AN_TOKEN_IS(ctx, i + 1, "//") || AN_TOKEN_IS(ctx, i + 1, "%") || AN_TOKEN_IS(ctx, i - 1, "//"))
+			return true;
+		o = AN_TOKEN_IS(ctx, i + 1, "*") ? &ctx->tokens[i + 2] : AN_TOKEN_IS(ctx, i - 1, "*") ? &ctx->tokens[i - 2] : NULL;
+		if (o && o->kind == PORT_TOKEN_IDENT && memmem(ctx->src + o->start, o->end - o->start, "stride", 6))
+			return true;
+	}
+	return false;
+}
+
 static bool loads(an_ctx *ctx, size_t from, size_t to, bool half)
 {
 	size_t i;
@@ -122,7 +121,8 @@ static bool loads(an_ctx *ctx, size_t from, size_t to, bool half)
 		    !AN_TOKEN_AT(ctx, i + 1, "=") || !tl_call(ctx, i + 2, "load"))
 			continue;
 		close = an_py_closing(ctx, i + 5, to);
-		if (close >= to || AN_TOKEN_AT(ctx, close + 1, ".") || !used_in_arithmetic(ctx, i, i + 1, to))
+		if (close >= to || AN_TOKEN_AT(ctx, close + 1, ".") || !used_in_arithmetic(ctx, i, i + 1, to) ||
+		    index_like(ctx, i, i, to))
 			continue;
 		h = an_add(ctx, "TRITON-002", half ? AN_WARNING : AN_NOTE, ctx->tokens[i + 2].start, ctx->tokens[close].end,
 			   "%.*s is loaded and used in arithmetic in its own type: fp16/bf16 math is not rounded as on "
@@ -154,10 +154,10 @@ static void stores(an_ctx *ctx, size_t from, size_t to)
 		if (!tl_call(ctx, i, "store"))
 			continue;
 		close = an_py_closing(ctx, i + 3, to);
-		ptr_end = argument_end(ctx, i + 4, close);
+		ptr_end = an_py_argument_end(ctx, i + 4, close);
 		if (close >= to || ptr_end >= close)
 			continue;
-		value_end = argument_end(ctx, ptr_end + 1, close);
+		value_end = an_py_argument_end(ctx, ptr_end + 1, close);
 		if (value_end <= ptr_end + 1 ||
 		    memmem(ctx->src + ctx->tokens[ptr_end + 1].start,
 			   ctx->tokens[value_end - 1].end - ctx->tokens[ptr_end + 1].start, ".to(", 4))
@@ -194,7 +194,7 @@ static bool loaded_uncast(const an_ctx *ctx, size_t v, size_t from, size_t to)
 		return false;
 	for (i = from; i + 5 < to; i++)
 		if ((ctx->tokens[i].flags & PORT_TOKEN_LINE_START) &&
-		    token_is(ctx, i, ctx->src + name->start, name->end - name->start) && AN_TOKEN_AT(ctx, i + 1, "=") &&
+		    an_py_token_is(ctx, i, ctx->src + name->start, name->end - name->start) && AN_TOKEN_AT(ctx, i + 1, "=") &&
 		    tl_call(ctx, i + 2, "load")) {
 			size_t close = an_py_closing(ctx, i + 5, to);
 
@@ -203,50 +203,47 @@ static bool loaded_uncast(const an_ctx *ctx, size_t v, size_t from, size_t to)
 	return false;
 }
 
-/* Whether keyword argument k's value is a string literal other than the
- * strongest (one of weaker, NULL-ended); its inside is then *r. */
-static bool weaker_literal(const an_ctx *ctx, size_t k, size_t close, const char *const *weaker, an_range *r)
+/* Whether the kernel [from, to) uses atomics to synchronize: a
+ * compare-and-swap or exchange (a lock, a flag), or an atomic whose result
+ * it reads (a ticket, the last block's turn). */
+static bool synchronizes(const an_ctx *ctx, size_t from, size_t to)
 {
-	const port_token *v;
-	size_t n, i;
+	size_t i;
 
-	if (!k || k + 2 >= close || ctx->tokens[k + 2].kind != PORT_TOKEN_LITERAL || k + 3 != argument_end(ctx, k + 2, close))
-		return false;
-	v = &ctx->tokens[k + 2];
-	n = v->end - v->start;
-	if (n < 2 || (ctx->src[v->start] != '"' && ctx->src[v->start] != '\''))
-		return false;
-	for (i = 0; weaker[i]; i++)
-		if (strlen(weaker[i]) == n - 2 && memcmp(ctx->src + v->start + 1, weaker[i], n - 2) == 0) {
-			r->start = v->start + 1;
-			r->end = v->end - 1;
+	for (i = from; i + 2 < to; i++) {
+		const port_token *t = &ctx->tokens[i + 2];
+
+		if (!AN_TOKEN_IS(ctx, i, "tl") || !AN_TOKEN_IS(ctx, i + 1, ".") || t->end - t->start <= 7 ||
+		    memcmp(ctx->src + t->start, "atomic_", 7) != 0)
+			continue;
+		if (AN_TOKEN_IS(ctx, i + 2, "atomic_cas") || AN_TOKEN_IS(ctx, i + 2, "atomic_xchg") ||
+		    !(ctx->tokens[i].flags & PORT_TOKEN_LINE_START))
 			return true;
-		}
+	}
 	return false;
 }
 
-/* TRITON-001's fix: an order weaker than acq_rel and the cta scope become
- * acq_rel and gpu, trading speed for the guarantee. */
-static void strengthen(an_ctx *ctx, an_hit *h, size_t open, size_t close)
+/* TRITON-001: an accumulating atomic left at the default acq_rel order in
+ * a kernel that does not synchronize through atomics; the fix adds
+ * sem="relaxed" before the call's closing bracket. */
+static void relax(an_ctx *ctx, size_t i, size_t close)
 {
-	static const char *const orders[] = { "relaxed", "acquire", "release", NULL };
-	static const char *const scopes[] = { "cta", NULL };
-	an_range r[2] = { { "sem", 0, 0 }, { "scope", 0, 0 } };
-	bool sem, scope;
+	const port_token *name = &ctx->tokens[i + 2];
+	an_range r = { "match", ctx->tokens[close].start, ctx->tokens[close].end };
+	an_hit *h = an_add(ctx, "TRITON-001", AN_NOTE, ctx->tokens[i].start, name->end,
+			   "tl.%.*s at the default sem=\"acq_rel\": on AMD each such atomic writes back and invalidates "
+			   "the caches around it; an accumulation the kernel does not read back needs only "
+			   "sem=\"relaxed\", as AMD's ports write",
+			   (int)(name->end - name->start), ctx->src + name->start);
 
-	if (!h)
-		return;
-	sem = weaker_literal(ctx, keyword_arg(ctx, open, close, "sem"), close, orders, &r[0]);
-	scope = weaker_literal(ctx, keyword_arg(ctx, open, close, "scope"), close, scopes, &r[1]);
-	if (sem && scope)
-		an_fix(ctx, h, "both", r, 2, NULL, 0);
-	else if (sem || scope)
-		an_fix(ctx, h, sem ? "sem" : "scope", sem ? &r[0] : &r[1], 1, NULL, 0);
+	if (h)
+		an_fix(ctx, h, AN_TOKEN_IS(ctx, close - 1, ",") ? "relaxed_comma" : "relaxed", &r, 1, NULL, 0);
 }
 
 /* TRITON-001, -004, -005 and the loads and stores of one kernel [from, to). */
-static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
+static void kernel(an_ctx *ctx, const an_py_rocm *rocm, size_t from, size_t to, bool half)
 {
+	bool sync = synchronizes(ctx, from, to);
 	size_t i;
 
 	for (i = from; i + 3 < to; i++) {
@@ -256,34 +253,33 @@ static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 		if (!AN_TOKEN_AT(ctx, i, "tl") || !AN_TOKEN_AT(ctx, i + 1, ".") || !AN_TOKEN_AT(ctx, i + 3, "("))
 			continue;
 		close = an_py_closing(ctx, i + 3, to);
-		if (name->end - name->start > 7 && memcmp(ctx->src + name->start, "atomic_", 7) == 0 &&
-		    ((k = keyword_arg(ctx, i + 3, close, "sem")) || (k = keyword_arg(ctx, i + 3, close, "scope"))))
-			strengthen(ctx, an_add(ctx, "TRITON-001", AN_WARNING, ctx->tokens[i].start, name->end,
-					       "tl.%.*s with %.*s=: the memory order and scope of atomics differ on AMD, "
-					       "and fp atomics on fine-grained memory may not be atomic",
-					       (int)(name->end - name->start), ctx->src + name->start,
-					       (int)(ctx->tokens[k].end - ctx->tokens[k].start),
-					       ctx->src + ctx->tokens[k].start),
-				   i + 3, close);
-		else if (half && name->end - name->start > 7 && memcmp(ctx->src + name->start, "atomic_", 7) == 0 &&
-			 close < to) {
+		if (half && name->end - name->start > 7 && memcmp(ctx->src + name->start, "atomic_", 7) == 0 &&
+		    close < to) {
 			/* the value: the second argument, when a name loaded in its own 16-bit type */
-			size_t value = argument_end(ctx, i + 4, close) + 1;
+			size_t value = an_py_argument_end(ctx, i + 4, close) + 1;
 
 			if (value + 1 < close && (AN_TOKEN_AT(ctx, value + 1, ",") || AN_TOKEN_AT(ctx, value + 1, ")")) &&
-			    loaded_uncast(ctx, value, from, to))
+			    loaded_uncast(ctx, value, from, to)) {
 				an_add(ctx, "TRITON-001", AN_WARNING, ctx->tokens[i].start, name->end,
 				       "tl.%.*s of %.*s, loaded as fp16/bf16: 16-bit float atomics are emulated on AMD "
 				       "(slow, and not atomic on fine-grained memory); accumulate in fp32",
 				       (int)(name->end - name->start), ctx->src + name->start,
 				       (int)(ctx->tokens[value].end - ctx->tokens[value].start),
 				       ctx->src + ctx->tokens[value].start);
+				continue;
+			}
 		}
+		if (close < to && (ctx->tokens[i].flags & PORT_TOKEN_LINE_START) && !sync &&
+		    (AN_TOKEN_IS(ctx, i + 2, "atomic_add") || AN_TOKEN_IS(ctx, i + 2, "atomic_max") ||
+		     AN_TOKEN_IS(ctx, i + 2, "atomic_min") || AN_TOKEN_IS(ctx, i + 2, "atomic_and") ||
+		     AN_TOKEN_IS(ctx, i + 2, "atomic_or") || AN_TOKEN_IS(ctx, i + 2, "atomic_xor")) &&
+		    !an_py_keyword_arg(ctx, i + 3, close, "sem") && !an_py_rocm_branch(ctx, rocm, i))
+			relax(ctx, i, close);
 		if (AN_TOKEN_IS(ctx, i + 2, "inline_asm_elementwise"))
 			an_add(ctx, "TRITON-005", AN_ERROR, ctx->tokens[i].start, name->end,
 			       "tl.inline_asm_elementwise: PTX assembly does not run on AMD GPUs");
 		if (AN_TOKEN_IS(ctx, i + 2, "dot")) {
-			if ((k = keyword_arg(ctx, i + 3, close, "allow_tf32")) && AN_TOKEN_AT(ctx, k + 2, "True")) {
+			if ((k = an_py_keyword_arg(ctx, i + 3, close, "allow_tf32")) && AN_TOKEN_AT(ctx, k + 2, "True")) {
 				an_hit *h = an_add(ctx, "TRITON-004", AN_WARNING, ctx->tokens[k].start, ctx->tokens[k + 2].end,
 						   "tl.dot with allow_tf32=True: TF32 is NVIDIA's; MI200 has none, MI300's "
 						   "xf32 rounds differently");
@@ -292,7 +288,7 @@ static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 				if (h)
 					an_fix(ctx, h, "allow", &r, 1, NULL, 0);
 			}
-			if ((k = keyword_arg(ctx, i + 3, close, "input_precision")) && k + 2 < close &&
+			if ((k = an_py_keyword_arg(ctx, i + 3, close, "input_precision")) && k + 2 < close &&
 			    ctx->tokens[k + 2].kind == PORT_TOKEN_LITERAL &&
 			    memmem(ctx->src + ctx->tokens[k + 2].start, ctx->tokens[k + 2].end - ctx->tokens[k + 2].start,
 				   "tf32", 4)) {
@@ -312,44 +308,15 @@ static void kernel(an_ctx *ctx, size_t from, size_t to, bool half)
 		stores(ctx, from, to);
 }
 
-/* The literal N of "name=N" at token i (not "name=="), or -1. */
-static long option_value(const an_ctx *ctx, size_t i, const char *name)
-{
-	if (!token_is(ctx, i, name, strlen(name)) || !AN_TOKEN_AT(ctx, i + 1, "=") || i + 2 >= ctx->ntokens ||
-	    AN_TOKEN_IS(ctx, i + 2, "=") || ctx->tokens[i + 2].kind != PORT_TOKEN_LITERAL)
-		return -1;
-	return strtol(ctx->src + ctx->tokens[i + 2].start, NULL, 10);
-}
-
-/* TRITON-003: num_warps=N, and num_stages=N above 2, as a launch option or
- * in a triton.Config. */
-static void warps(an_ctx *ctx)
-{
-	size_t i;
-
-	for (i = 0; i + 2 < ctx->ntokens; i++) {
-		long n;
-
-		if ((n = option_value(ctx, i, "num_warps")) >= 0)
-			an_add(ctx, "TRITON-003", AN_NOTE, ctx->tokens[i].start, ctx->tokens[i + 2].end,
-			       "num_warps=%ld: %ld threads on AMD (64-lane warps), %ld on NVIDIA; tune it (and "
-			       "num_stages) for the AMD GPU",
-			       n, n * 64, n * 32);
-		else if ((n = option_value(ctx, i, "num_stages")) > 2)
-			an_add(ctx, "TRITON-003", AN_NOTE, ctx->tokens[i].start, ctx->tokens[i + 2].end,
-			       "num_stages=%ld: pipelining depth tuned for NVIDIA's async copies; AMD's stream "
-			       "pipeliner usually wants 2, and each stage holds its tiles in the 64 KiB of LDS",
-			       n);
-	}
-}
-
 /* The kernels: a def after a decorator line naming jit (@triton.jit, @jit). */
 void an_triton_tokens(an_ctx *ctx)
 {
 	bool half = mentions_half(ctx);
+	an_py_rocm rocm = { UTIL_BUF_INIT };
 	size_t i;
 
-	warps(ctx);
+	an_triton_options(ctx);
+	an_py_rocm_collect(ctx, &rocm);
 	for (i = 0; i + 1 < ctx->ntokens; i++) {
 		size_t d, end;
 		unsigned indent;
@@ -373,7 +340,8 @@ void an_triton_tokens(an_ctx *ctx)
 			if ((ctx->tokens[end].flags & PORT_TOKEN_LINE_START) &&
 			    an_python_indent(ctx->src, ctx->tokens[end].start) <= indent)
 				break;
-		kernel(ctx, d, end, half);
+		kernel(ctx, &rocm, d, end, half);
 		i = end - 1;
 	}
+	an_py_rocm_dispose(&rocm);
 }

@@ -139,12 +139,14 @@ expect "-p bad database message" "$tmp/err" "not a compilation database"
 check "-C" 0 "$hipport" -C "$src/share/examples/fastops" translate --target-hip=5.2 src/reduce_softmax.cu
 truth "-C output" cmp -s "$tmp/out" "$tmp/stdout.hip"
 
-# Triton: TRITON-001's fix makes a weaker order and scope acq_rel and gpu,
-# keeping the quotes; the strongest ones are left as written
+# Triton: TRITON-001's fix gives accumulations sem="relaxed" (a trailing
+# comma kept valid); an order the author wrote is left as written
 triton="$src/tests/analyze/cases/triton.py"
 check "triton fix" 0 "$hipport" translate --fix=TRITON-001 "$triton"
-expect "weaker order and scope strengthened" "$tmp/out" "sem='acq_rel', scope=\"gpu\")"
-expect "strongest left as written" "$tmp/out" "sem=\"acq_rel\", scope=\"sys\")"
-truth "only the fix changed the file" sh -c "diff '$triton' '$tmp/out' | grep -c '^>' | grep -qx 1"
+expect "accumulation relaxed" "$tmp/out" "tl.atomic_add(counts_ptr + idx, 1, mask=offs < n, sem=\"relaxed\")"
+expect "trailing comma" "$tmp/out" "mask=offs < n, sem=\"relaxed\")"
+expect "written order left" "$tmp/out" "sem=\"acq_rel\", scope=\"sys\")"
+truth "the ticket's kernel left acq_rel" sh -c "grep -c 'sem=\"relaxed\"' '$tmp/out' | grep -qx 5"
+truth "only the fix changed the file" sh -c "diff '$triton' '$tmp/out' | grep -c '^>' | grep -qx 3"
 
 finish

@@ -21,7 +21,7 @@ def histogram_kernel(keys_ptr, bins_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     keys = tl.load(keys_ptr + offs, mask=mask, other=0)
-    tl.atomic_add(bins_ptr + keys, 1, mask=mask, sem="relaxed", scope="gpu")
+    tl.atomic_add(bins_ptr + keys, 1, mask=mask)
 
 
 @triton.jit

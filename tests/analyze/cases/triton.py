@@ -6,6 +6,8 @@ import torch
 import triton
 import triton.language as tl
 
+IS_AMD = torch.version.hip is not None
+
 
 @triton.jit
 def add_fp16(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
@@ -27,15 +29,45 @@ def add_upcast(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 def gather_counts(idx_ptr, counts_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     idx = tl.load(idx_ptr + offs, mask=offs < n, other=0)
-    tl.atomic_add(counts_ptr + idx, 1, mask=offs < n)
-    tl.atomic_max(counts_ptr + idx, 1, sem="acq_rel", scope="sys")  # expect: TRITON-001
+    tl.atomic_add(counts_ptr + idx, 1, mask=offs < n)  # expect: TRITON-001
+    tl.atomic_max(counts_ptr + idx, 1, sem="acq_rel", scope="sys")
+    tl.atomic_min(counts_ptr + idx, 1,  # expect: TRITON-001
+                  mask=offs < n,)
 
 
 @triton.jit
 def relaxed_counts(idx_ptr, counts_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     idx = tl.load(idx_ptr + offs, mask=offs < n, other=0)
-    tl.atomic_add(counts_ptr + idx, 1, mask=offs < n, sem='relaxed', scope="cta")  # expect: TRITON-001
+    tl.atomic_add(counts_ptr + idx, 1, mask=offs < n, sem='relaxed', scope="cta")
+
+
+@triton.jit
+def last_block_sums(x_ptr, sum_ptr, count_ptr, out_ptr, BLOCK: tl.constexpr):
+    # the ticket's result is read: the order publishes the sums to the last block
+    offs = tl.arange(0, BLOCK)
+    tl.atomic_add(sum_ptr, tl.sum(tl.load(x_ptr + offs).to(tl.float32)))
+    ticket = tl.atomic_add(count_ptr, 1)
+    if ticket == tl.num_programs(0) - 1:
+        tl.store(out_ptr, tl.load(sum_ptr))
+
+
+@triton.jit
+def locked_update(lock_ptr, x_ptr, BLOCK: tl.constexpr):
+    while tl.atomic_cas(lock_ptr, 0, 1) == 1:
+        pass
+    tl.atomic_add(x_ptr, 1.0)
+    tl.atomic_xchg(lock_ptr, 0)
+
+
+@triton.jit
+def amd_aware_max(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs).to(tl.float32)
+    if tl.constexpr(torch.version.hip is not None):
+        tl.atomic_max(out_ptr, tl.max(x), sem="relaxed")
+    else:
+        tl.atomic_max(out_ptr, tl.max(x))
 
 
 @triton.jit
@@ -45,7 +77,7 @@ def scatter_half_grads(grad_ptr, idx_ptr, out_ptr, n, BLOCK: tl.constexpr):
     idx = tl.load(idx_ptr + offs, mask=offs < n, other=0)
     tl.atomic_add(out_ptr + idx, g, mask=offs < n)  # expect: TRITON-001
     g32 = tl.load(grad_ptr + offs, mask=offs < n).to(tl.float32)
-    tl.atomic_add(out_ptr + idx, g32, mask=offs < n)
+    tl.atomic_add(out_ptr + idx, g32, mask=offs < n)  # expect: TRITON-001
 
 
 @triton.jit
@@ -86,9 +118,45 @@ def launch(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     out = torch.empty_like(x)
     add_fp16[(triton.cdiv(x.numel(), 1024),)](x, y, out, x.numel(), BLOCK=1024,
                                               num_warps=4)  # expect: TRITON-003
+    add_fp16[(1,)](x, y, out, x.numel(), BLOCK=4096, num_warps=32)  # expect: TRITON-003
+    add_fp16[(1,)](x, y, out, x.numel(), BLOCK=4096, num_warps=32 if not torch.version.hip else 16)
     return out
 
 
-configs = [triton.Config({"BLOCK": 128}, num_warps=8, num_stages=3)]  # expect: TRITON-003
-deep = [triton.Config({"BLOCK": 64}, num_stages=4)]  # expect: TRITON-003
+def _get_num_warps(block_size: int) -> int:
+    if block_size >= 32768:
+        return 32  # expect: TRITON-003
+    return min(max(block_size // 256, 1), 8)
+
+
+WARP_SIZE = 32  # expect: TRITON-003
+STATIC_WARPS = 32  # expect: TRITON-003
+NUM_WARPS_AUTOTUNE = [1, 2, 4, 8, 16, 32]  # expect: TRITON-003
+AMD_WARPS = [1, 2, 4, 8, 16, 32] if IS_AMD else [1, 2, 4]
+warp_configs = [triton.Config({"BLOCK": b}, num_warps=w)
+                for b in [64, 128] for w in [4, 8, 16, 32]]  # expect: TRITON-003
+if torch.version.hip:
+    hip_configs = [triton.Config({"BLOCK": 64}, num_warps=32, num_stages=4)]
+
+configs = [triton.Config({"BLOCK": 128}, num_warps=8, num_stages=3)]  # expect: TRITON-003, TRITON-006
+deep = [triton.Config({"BLOCK": 64}, num_stages=4)]  # expect: TRITON-006
 shallow = [triton.Config({"BLOCK": 64}, num_stages=2)]
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 64}, num_stages=2)], key=["n"])  # expect: TRITON-006
+@triton.jit
+def fused_dots(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    r = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + r[:, None] * BLOCK + r[None, :]).to(tl.float32)
+    b = tl.load(b_ptr + r[:, None] * BLOCK + r[None, :]).to(tl.float32)
+    c = tl.dot(tl.dot(a, b), b)
+    tl.store(c_ptr + r[:, None] * BLOCK + r[None, :], c.to(c_ptr.dtype.element_ty))
+
+
+def matmuls(a, b, c):
+    fused_dots[(1,)](a, b, c, 16)  # expect: TRITON-008
+    dots[(1,)](a, b, c, BLOCK=16, num_warps=4, waves_per_eu=2)  # expect: TRITON-003
+    dots[(1,)](a, b, c, BLOCK=16, **({"waves_per_eu": 2} if torch.version.hip else {}))
+    add_fp16[(1,)](a, b, c, 16, BLOCK=16)
+    num_stages = 3  # expect: TRITON-006
+    dots[(1,)](a, b, c, BLOCK=16, num_stages=num_stages)  # expect: TRITON-008
