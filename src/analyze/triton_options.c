@@ -256,6 +256,14 @@ static void warp_size_value(opt_ctx *o, size_t name, size_t from, size_t to)
 	platform_value_fix(o, h, from, from, "64");
 }
 
+/* Whether the name at token i holds warp counts (num_warps, STATIC_WARPS,
+ * WARP_LIST), not a warp's index or size. */
+static bool holds_warps(const an_ctx *ctx, size_t i)
+{
+	return name_has(ctx, i, "warp") && !name_has(ctx, i, "size") && !name_has(ctx, i, "id") &&
+	       !name_has(ctx, i, "lane") && !name_has(ctx, i, "special");
+}
+
 /* Whether the loop variable at token v feeds num_warps somewhere in the file. */
 static bool feeds_warps(const an_ctx *ctx, size_t v)
 {
@@ -263,7 +271,7 @@ static bool feeds_warps(const an_ctx *ctx, size_t v)
 	const char *s = text_of(ctx, v, &n);
 	size_t i;
 
-	if (name_has(ctx, v, "warp"))
+	if (holds_warps(ctx, v))
 		return true;
 	for (i = 0; i + 2 < ctx->ntokens; i++)
 		if (AN_TOKEN_IS(ctx, i, "num_warps") && AN_TOKEN_IS(ctx, i + 1, "=") &&
@@ -297,10 +305,10 @@ static void warps(opt_ctx *o)
 	size_t i;
 
 	for (i = 0; i + 2 < ctx->ntokens; i++) {
-		if (assigned_at(ctx, i) && name_has(ctx, i, "warps"))
-			warps_value(o, i, i + 2, value_end(ctx, i + 2));
-		else if (assigned_at(ctx, i) && (name_has(ctx, i, "warp_size") || name_has(ctx, i, "warpsize")))
+		if (assigned_at(ctx, i) && (name_has(ctx, i, "warp_size") || name_has(ctx, i, "warpsize")))
 			warp_size_value(o, i, i + 2, value_end(ctx, i + 2));
+		else if (assigned_at(ctx, i) && holds_warps(ctx, i))
+			warps_value(o, i, i + 2, value_end(ctx, i + 2));
 		else if (AN_TOKEN_IS(ctx, i, "for") && ctx->tokens[i + 1].kind == PORT_TOKEN_IDENT &&
 			 AN_TOKEN_AT(ctx, i + 2, "in") && AN_TOKEN_AT(ctx, i + 3, "[") && feeds_warps(ctx, i + 1))
 			warps_value(o, i + 1, i + 3, an_py_closing(ctx, i + 3, ctx->ntokens) + 1);
