@@ -241,6 +241,8 @@ void an_memory_tokens(an_ctx *ctx);
 void an_triton_tokens(an_ctx *ctx);
 /* Its launch and autotune options: TRITON-003, -006, -008 (triton_options.c). */
 void an_triton_options(an_ctx *ctx);
+/* Its NVIDIA-only features: TRITON-007 (triton_features.c). */
+void an_triton_features(an_ctx *ctx);
 /* BUILD findings of a setup.py with CUDAExtension, on Python tokens. */
 void an_setup_py_tokens(an_ctx *ctx);
 

@@ -62,7 +62,22 @@ static bool is_alias(const an_py_rocm *r, const char *s, size_t n)
 	return false;
 }
 
-/* A name (or a string holding just a name, "USE_ROCM") that speaks of ROCm. */
+/* The names projects give their test of NVIDIA (is_cuda(), _is_cuda,
+ * IS_NVIDIA): false on ROCm, so code under them already has its platform. */
+static bool nvidia_test(const char *s, size_t n)
+{
+	static const char *const names[] = { "is_cuda", "_is_cuda", "IS_CUDA", "_IS_CUDA", "is_nvidia", "_is_nvidia",
+					     "IS_NVIDIA", NULL };
+	size_t k;
+
+	for (k = 0; names[k]; k++)
+		if (strlen(names[k]) == n && memcmp(s, names[k], n) == 0)
+			return true;
+	return false;
+}
+
+/* A name (or a string holding just a name, "USE_ROCM") that speaks of ROCm,
+ * or of NVIDIA as the other platform. */
 static bool rocm_token(const an_ctx *ctx, const an_py_rocm *r, size_t i)
 {
 	const port_token *t = &ctx->tokens[i];
@@ -70,7 +85,7 @@ static bool rocm_token(const an_ctx *ctx, const an_py_rocm *r, size_t i)
 	size_t n = t->end - t->start, k;
 
 	if (t->kind == PORT_TOKEN_IDENT)
-		return rocm_word(s, n) || is_alias(r, s, n);
+		return rocm_word(s, n) || is_alias(r, s, n) || nvidia_test(s, n);
 	if (t->kind != PORT_TOKEN_LITERAL || n < 3 || (s[n - 1] != '"' && s[n - 1] != '\''))
 		return false;
 	while (n && *s != '"' && *s != '\'')
@@ -180,6 +195,29 @@ bool an_py_rocm_branch(const an_ctx *ctx, const an_py_rocm *r, size_t i)
 	return false;
 }
 
+/* Whether tokens [from, to) read as a test (IS_HIP = torch.version.hip is
+ * not None, _is_hip = is_hip(), USE_AITER = IS_ROCM and flag): names,
+ * argument-less calls, not/and/or, comparisons; no call with arguments,
+ * which computes something else from a ROCm value (topk_func =
+ * dispatch(use_rocm_aiter=...)). */
+static bool test_shaped(const an_ctx *ctx, size_t from, size_t to)
+{
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		if (ctx->tokens[i].kind == PORT_TOKEN_COMMENT)
+			continue;
+		if (AN_TOKEN_IS(ctx, i, "(") && !AN_TOKEN_AT(ctx, i + 1, ")") &&
+		    !(i > from && (AN_TOKEN_IS(ctx, i - 1, "and") || AN_TOKEN_IS(ctx, i - 1, "or") ||
+				   AN_TOKEN_IS(ctx, i - 1, "not") || AN_TOKEN_IS(ctx, i - 1, "="))) &&
+		    i != from)
+			return false;
+		if (AN_TOKEN_IS(ctx, i, "=") || AN_TOKEN_IS(ctx, i, ","))
+			return false;
+	}
+	return true;
+}
+
 void an_py_rocm_collect(an_ctx *ctx, an_py_rocm *r)
 {
 	size_t s, k, end;
@@ -196,7 +234,8 @@ void an_py_rocm_collect(an_ctx *ctx, an_py_rocm *r)
 				;
 		else
 			k++;
-		if (k >= end || !AN_TOKEN_IS(ctx, k, "=") || !an_py_mentions_rocm(ctx, r, k + 1, end))
+		if (k >= end || !AN_TOKEN_IS(ctx, k, "=") || !an_py_mentions_rocm(ctx, r, k + 1, end) ||
+		    !test_shaped(ctx, k + 1, end))
 			continue;
 		for (k = s; k < end && ctx->tokens[k].kind == PORT_TOKEN_IDENT; k += 2) {
 			util_buf_put(&r->aliases, ctx->src + ctx->tokens[k].start, ctx->tokens[k].end - ctx->tokens[k].start);

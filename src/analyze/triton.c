@@ -124,9 +124,11 @@ static bool loads(an_ctx *ctx, size_t from, size_t to, bool half)
 		if (close >= to || AN_TOKEN_AT(ctx, close + 1, ".") || !used_in_arithmetic(ctx, i, i + 1, to) ||
 		    index_like(ctx, i, i, to))
 			continue;
-		h = an_add(ctx, "TRITON-002", half ? AN_WARNING : AN_NOTE, ctx->tokens[i + 2].start, ctx->tokens[close].end,
-			   "%.*s is loaded and used in arithmetic in its own type: fp16/bf16 math is not rounded as on "
-			   "NVIDIA; up-cast it with .to(tl.float32)",
+		h = an_add(ctx, "TRITON-002", AN_NOTE, ctx->tokens[i + 2].start, ctx->tokens[close].end,
+			   half ? "%.*s is loaded and used in arithmetic in its own type: fp16/bf16 math may round "
+				  "otherwise on AMD; up-cast it with .to(tl.float32)"
+				: "%.*s is loaded and used in arithmetic in its own type: if it is fp16/bf16, up-cast it "
+				  "with .to(tl.float32)",
 			   (int)(ctx->tokens[i].end - ctx->tokens[i].start), ctx->src + ctx->tokens[i].start);
 		if (h) {
 			an_range r = { "match", ctx->tokens[i + 2].start, ctx->tokens[close].end };
@@ -316,6 +318,7 @@ void an_triton_tokens(an_ctx *ctx)
 	size_t i;
 
 	an_triton_options(ctx);
+	an_triton_features(ctx);
 	an_py_rocm_collect(ctx, &rocm);
 	for (i = 0; i + 1 < ctx->ntokens; i++) {
 		size_t d, end;

@@ -41,6 +41,26 @@ static bool name_has(const an_ctx *ctx, size_t i, const char *word)
 	return strcasestr(buf, word) != NULL;
 }
 
+/* Whether token i is the string "word" or 'word' (a key of a config dict). */
+static bool key_is(const an_ctx *ctx, size_t i, const char *word)
+{
+	size_t n = strlen(word);
+	const port_token *t = &ctx->tokens[i];
+
+	return i < ctx->ntokens && t->kind == PORT_TOKEN_LITERAL && t->end - t->start == n + 2 &&
+	       (ctx->src[t->start] == '"' || ctx->src[t->start] == '\'') &&
+	       memcmp(ctx->src + t->start + 1, word, n) == 0;
+}
+
+/* Whether token i names an option: NAME= (an assignment, a keyword
+ * argument) or "NAME": (a key of a config dict). */
+static bool option_at(const an_ctx *ctx, size_t i, const char *name)
+{
+	return (ctx->tokens[i].kind == PORT_TOKEN_IDENT && AN_TOKEN_AT(ctx, i + 1, "=") &&
+		!(i > 0 && AN_TOKEN_IS(ctx, i - 1, ".")) && an_py_token_is(ctx, i, name, strlen(name))) ||
+	       (key_is(ctx, i, name) && AN_TOKEN_AT(ctx, i + 1, ":"));
+}
+
 /* A decimal integer literal at token i, or -1. */
 static long int_literal(const an_ctx *ctx, size_t i)
 {
@@ -264,20 +284,32 @@ static bool holds_warps(const an_ctx *ctx, size_t i)
 	       !name_has(ctx, i, "lane") && !name_has(ctx, i, "special");
 }
 
-/* Whether the loop variable at token v feeds num_warps somewhere in the file. */
-static bool feeds_warps(const an_ctx *ctx, size_t v)
+/* Whether the loop variable at token v feeds the option somewhere in the file (num_warps=w). */
+static bool feeds(const an_ctx *ctx, size_t v, const char *option)
 {
 	int n;
 	const char *s = text_of(ctx, v, &n);
 	size_t i;
 
-	if (holds_warps(ctx, v))
-		return true;
 	for (i = 0; i + 2 < ctx->ntokens; i++)
-		if (AN_TOKEN_IS(ctx, i, "num_warps") && AN_TOKEN_IS(ctx, i + 1, "=") &&
+		if (an_py_token_is(ctx, i, option, strlen(option)) && AN_TOKEN_IS(ctx, i + 1, "=") &&
 		    an_py_token_is(ctx, i + 2, s, (size_t)n) && !AN_TOKEN_AT(ctx, i + 3, "."))
 			return true;
 	return false;
+}
+
+/* At a for at token i: the list literal its loop walks (for w in [...] or
+ * for w in ([...])), its brackets in *open and *close. */
+static bool loop_list(const an_ctx *ctx, size_t i, size_t *open, size_t *close)
+{
+	if (!AN_TOKEN_IS(ctx, i, "for") || i + 3 >= ctx->ntokens || ctx->tokens[i + 1].kind != PORT_TOKEN_IDENT ||
+	    !AN_TOKEN_IS(ctx, i + 2, "in"))
+		return false;
+	*open = AN_TOKEN_IS(ctx, i + 3, "(") && AN_TOKEN_AT(ctx, i + 4, "[") ? i + 4 : i + 3;
+	if (!AN_TOKEN_IS(ctx, *open, "["))
+		return false;
+	*close = an_py_closing(ctx, *open, ctx->ntokens);
+	return *close < ctx->ntokens;
 }
 
 /* The def whose body holds token i, when its name names warps: return values are warp counts. */
@@ -302,16 +334,17 @@ static bool in_warps_function(const an_ctx *ctx, size_t i)
 static void warps(opt_ctx *o)
 {
 	an_ctx *ctx = o->ctx;
-	size_t i;
+	size_t i, open, close;
 
 	for (i = 0; i + 2 < ctx->ntokens; i++) {
 		if (assigned_at(ctx, i) && (name_has(ctx, i, "warp_size") || name_has(ctx, i, "warpsize")))
 			warp_size_value(o, i, i + 2, value_end(ctx, i + 2));
 		else if (assigned_at(ctx, i) && holds_warps(ctx, i))
 			warps_value(o, i, i + 2, value_end(ctx, i + 2));
-		else if (AN_TOKEN_IS(ctx, i, "for") && ctx->tokens[i + 1].kind == PORT_TOKEN_IDENT &&
-			 AN_TOKEN_AT(ctx, i + 2, "in") && AN_TOKEN_AT(ctx, i + 3, "[") && feeds_warps(ctx, i + 1))
-			warps_value(o, i + 1, i + 3, an_py_closing(ctx, i + 3, ctx->ntokens) + 1);
+		else if (key_is(ctx, i, "num_warps") && AN_TOKEN_AT(ctx, i + 1, ":"))
+			warps_value(o, i, i + 2, value_end(ctx, i + 2));
+		else if (loop_list(ctx, i, &open, &close) && (holds_warps(ctx, i + 1) || feeds(ctx, i + 1, "num_warps")))
+			warps_value(o, i + 1, open, close + 1);
 		else if (first_of_line(ctx, i) && AN_TOKEN_IS(ctx, i, "return") && in_warps_function(ctx, i))
 			warps_value(o, i, i + 1, an_py_stmt_end(ctx, i));
 	}
@@ -391,38 +424,94 @@ static size_t kernel_of_option(const an_ctx *ctx, size_t i)
 	return 0;
 }
 
+/* The depth AMD's guide advises for the kernel token i's options go to:
+ * 2 for one tl.dot (or a kernel not found), 1 for fused dots or none. */
+static long advised_stages(const an_ctx *ctx, size_t i, size_t *dots)
+{
+	size_t kernel = kernel_of_option(ctx, i), def, end;
+
+	*dots = kernel && kernel_body(ctx, kernel, &def, &end) ? dots_in(ctx, def, end) : 1;
+	return *dots == 1 ? 2 : 1;
+}
+
+static void stages_hit(opt_ctx *o, size_t at, size_t first, size_t last, const char *what, long want, size_t dots)
+{
+	an_ctx *ctx = o->ctx;
+	char amd[16];
+	an_hit *h = an_add(ctx, "TRITON-006", AN_NOTE, ctx->tokens[at].start, ctx->tokens[last].end,
+			   "%s: AMD's stream pipeliner wants %ld for %s, and each stage keeps its tiles in the 64 KiB "
+			   "of LDS",
+			   what, want, dots == 0 ? "a kernel without tl.dot" : dots == 1 ? "one tl.dot" : "fused tl.dots");
+
+	snprintf(amd, sizeof(amd), first == last ? "%ld" : "[%ld]", want);
+	platform_value_fix(o, h, first, last, amd);
+}
+
+/* TRITON-006: num_stages=N (an option, a variable, a config dict's key) and
+ * the lists a loop feeding num_stages= walks. */
 static void stages(opt_ctx *o)
 {
 	an_ctx *ctx = o->ctx;
-	size_t i;
+	size_t i, k, dots, open, close;
 
 	for (i = 0; i + 2 < ctx->ntokens; i++) {
-		size_t kernel, def, end, dots;
-		long n, want;
-		char amd[8];
-		an_hit *h;
+		char what[48];
+		long n, want, most = -1;
 
-		if (!assigned_at(ctx, i) || !name_has(ctx, i, "num_stages") || (n = int_literal(ctx, i + 2)) < 0 ||
-		    value_end(ctx, i + 2) != i + 3 || already_amd(o, i, i + 3))
-			continue;
-		kernel = kernel_of_option(ctx, i);
-		if (kernel && kernel_body(ctx, kernel, &def, &end))
-			dots = dots_in(ctx, def, end);
-		else
-			dots = 1; /* not known: a GEMM, the usual case */
-		want = dots == 1 ? 2 : 1;
-		if (n <= want)
-			continue;
-		h = an_add(ctx, "TRITON-006", AN_NOTE, ctx->tokens[i].start, ctx->tokens[i + 2].end,
-			   "num_stages=%ld: AMD's stream pipeliner wants %ld for %s, and each stage keeps its tiles in "
-			   "the 64 KiB of LDS",
-			   n, want, dots == 0 ? "a kernel without tl.dot" : dots == 1 ? "one tl.dot" : "fused tl.dots");
-		snprintf(amd, sizeof(amd), "%ld", want);
-		platform_value_fix(o, h, i + 2, i + 2, amd);
+		if (option_at(ctx, i, "num_stages") || (assigned_at(ctx, i) && name_has(ctx, i, "stages"))) {
+			if ((n = int_literal(ctx, i + 2)) < 0 || value_end(ctx, i + 2) != i + 3 || already_amd(o, i, i + 3))
+				continue;
+			if (n <= (want = advised_stages(ctx, i, &dots)))
+				continue;
+			snprintf(what, sizeof(what), "num_stages=%ld", n);
+			stages_hit(o, i, i + 2, i + 2, what, want, dots);
+		} else if (loop_list(ctx, i, &open, &close) && feeds(ctx, i + 1, "num_stages")) {
+			if (already_amd(o, i, close + 1))
+				continue;
+			for (k = open + 1; k < close; k++) {
+				if (AN_TOKEN_IS(ctx, k, ","))
+					continue;
+				if ((n = int_literal(ctx, k)) < 0)
+					break; /* not a list of numbers */
+				most = n > most ? n : most;
+			}
+			if (k < close || most <= (want = advised_stages(ctx, i, &dots)))
+				continue;
+			snprintf(what, sizeof(what), "num_stages up to %ld", most);
+			stages_hit(o, open, open, close, what, want, dots);
+		}
 	}
 }
 
 /* --- AMD's knobs --- */
+
+/* Whether the dict NAME at token v, passed as **NAME at a launch, may hold
+ * options: anything but a name the function only ever sets to {}. */
+static bool may_hold_options(const an_ctx *ctx, size_t v)
+{
+	int n;
+	const char *s = text_of(ctx, v, &n);
+	unsigned limit = indent_at(ctx, an_py_stmt_start(ctx, v));
+	size_t p = v, k;
+	bool set_empty = false;
+
+	/* back to the def of the function holding the launch */
+	while (p > 0 && !(first_of_line(ctx, p) && AN_TOKEN_IS(ctx, p, "def") && indent_at(ctx, p) < limit))
+		p--;
+	if (p == 0 && !AN_TOKEN_IS(ctx, 0, "def"))
+		return true;
+	for (k = p; k < v; k++) {
+		if (!an_py_token_is(ctx, k, s, (size_t)n) || (k > 0 && AN_TOKEN_IS(ctx, k - 1, ".")))
+			continue;
+		if (AN_TOKEN_AT(ctx, k + 1, "=") && AN_TOKEN_AT(ctx, k + 2, "{") && AN_TOKEN_AT(ctx, k + 3, "}") &&
+		    value_end(ctx, k + 2) == k + 4)
+			set_empty = true;
+		else if (AN_TOKEN_AT(ctx, k + 1, "=") || AN_TOKEN_AT(ctx, k + 1, "[") || AN_TOKEN_AT(ctx, k + 1, ".") ||
+			 AN_TOKEN_AT(ctx, k + 1, "|="))
+			return true;
+	}
+	return !set_empty;
+}
 
 static bool names_knob(const an_ctx *ctx, size_t from, size_t to)
 {
@@ -430,7 +519,9 @@ static bool names_knob(const an_ctx *ctx, size_t from, size_t to)
 
 	for (i = from; i < to && i < ctx->ntokens; i++)
 		if (AN_TOKEN_IS(ctx, i, "waves_per_eu") || AN_TOKEN_IS(ctx, i, "matrix_instr_nonkdim") ||
-		    AN_TOKEN_IS(ctx, i, "kpack") || AN_TOKEN_IS(ctx, i, "**") ||
+		    AN_TOKEN_IS(ctx, i, "kpack") ||
+		    (AN_TOKEN_IS(ctx, i, "**") && (i + 1 >= to || ctx->tokens[i + 1].kind != PORT_TOKEN_IDENT ||
+						   may_hold_options(ctx, i + 1))) ||
 		    (ctx->tokens[i].kind == PORT_TOKEN_LITERAL &&
 		     memmem(ctx->src + ctx->tokens[i].start, ctx->tokens[i].end - ctx->tokens[i].start, "waves_per_eu", 12)))
 			return true;

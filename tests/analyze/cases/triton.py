@@ -160,3 +160,35 @@ def matmuls(a, b, c):
     add_fp16[(1,)](a, b, c, 16, BLOCK=16)
     num_stages = 3  # expect: TRITON-006
     dots[(1,)](a, b, c, BLOCK=16, num_stages=num_stages)  # expect: TRITON-008
+
+
+@triton.jit
+def tma_copy(a_ptr, out_ptr, M, N, BLOCK: tl.constexpr):
+    # one warning a function: its first use
+    desc = tl.make_tensor_descriptor(a_ptr, shape=[M, N], strides=[N, 1],  # expect: TRITON-007
+                                     block_shape=[BLOCK, BLOCK])
+    for i in tl.range(0, M, BLOCK, warp_specialize=True):
+        tile = desc.load([i, 0])
+        tl.store(out_ptr + i * N + tl.arange(0, BLOCK), tl.sum(tile, 0))
+
+
+@triton.jit
+def specialized(out_ptr, M, BLOCK: tl.constexpr, ENABLE_TMA: tl.constexpr):
+    for i in tl.range(0, M, BLOCK, warp_specialize=True):  # expect: TRITON-007
+        tl.store(out_ptr + i, 1.0)
+    if ENABLE_TMA:
+        desc = tl.make_tensor_descriptor(out_ptr, shape=[M], strides=[1], block_shape=[BLOCK])
+
+
+@triton.jit
+def libdevice_rsqrt(x_ptr):
+    tl.store(x_ptr, tl.extra.cuda.libdevice.rsqrt(tl.load(x_ptr)))  # expect: TRITON-007
+
+
+def descriptors(args):
+    args.use_tma = True  # expect: TRITON-007
+    tma_ok = torch.version.hip is None
+    if not torch.version.hip:
+        args.warp_specialization = True
+    for i in tl.range(0, 8, 1, warp_specialize=False):
+        pass
