@@ -31,7 +31,8 @@ static unsigned indent_of(const an_ctx *ctx, size_t s)
 }
 
 /* Whether one word of s (split at anything not a letter or digit) is rocm,
- * hip or amd (IS_AMD, is_hip_, torch.version.hip). */
+ * hip or amd (IS_AMD, is_hip_, torch.version.hip), or names another vendor's
+ * device (xpu, npu): code under such a test has its platform already. */
 static bool rocm_word(const char *s, size_t n)
 {
 	size_t i = 0;
@@ -41,7 +42,9 @@ static bool rocm_word(const char *s, size_t n)
 
 		while (w < n && isalnum((unsigned char)s[w]))
 			w++;
-		if ((w - i == 4 && strncasecmp(s + i, "rocm", 4) == 0) || (w - i == 3 && (strncasecmp(s + i, "hip", 3) == 0 || strncasecmp(s + i, "amd", 3) == 0)))
+		if ((w - i == 4 && strncasecmp(s + i, "rocm", 4) == 0) ||
+		    (w - i == 3 && (strncasecmp(s + i, "hip", 3) == 0 || strncasecmp(s + i, "amd", 3) == 0 ||
+				    strncasecmp(s + i, "xpu", 3) == 0 || strncasecmp(s + i, "npu", 3) == 0)))
 			return true;
 		i = w + 1;
 	}

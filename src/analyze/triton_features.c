@@ -52,7 +52,8 @@ static unsigned indent_at(const an_ctx *ctx, size_t i)
 }
 
 /* Whether a block around token i is entered on such a switch (if
- * ENABLE_TMA:): the choice is made where the switch is set. */
+ * ENABLE_TMA:), the choice made where the switch is set, or is the fallback
+ * of a try (except ModuleNotFoundError: from ...extra.cuda import ...). */
 static bool under_switch(const an_ctx *ctx, size_t i)
 {
 	size_t s = an_py_stmt_start(ctx, i), p = s, k;
@@ -63,6 +64,8 @@ static bool under_switch(const an_ctx *ctx, size_t i)
 		if (ctx->tokens[p].kind == PORT_TOKEN_COMMENT || indent_at(ctx, p) >= limit)
 			continue;
 		limit = indent_at(ctx, p);
+		if (AN_TOKEN_IS(ctx, p, "except"))
+			return true;
 		if (!AN_TOKEN_IS(ctx, p, "if") && !AN_TOKEN_IS(ctx, p, "elif") && !AN_TOKEN_IS(ctx, p, "else"))
 			continue;
 		for (k = p; k < an_py_stmt_end(ctx, p); k++)

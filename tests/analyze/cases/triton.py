@@ -192,3 +192,16 @@ def descriptors(args):
         args.warp_specialization = True
     for i in tl.range(0, 8, 1, warp_specialize=False):
         pass
+
+
+try:
+    from triton.language.extra.libdevice import tanh
+except ModuleNotFoundError:
+    from triton.language.extra.cuda.libdevice import tanh
+
+
+def launch_options(x):
+    kernel_args = {"num_warps": 8}
+    if x.device.type == "xpu":
+        kernel_args.update({"num_warps": 32, "num_stages": 4})
+    return kernel_args
