@@ -161,9 +161,10 @@ static void stores(an_ctx *ctx, size_t from, size_t to)
 			continue;
 		value_end = an_py_argument_end(ctx, ptr_end + 1, close);
 		if (value_end <= ptr_end + 1 ||
+		    (value_end == ptr_end + 2 && ctx->tokens[ptr_end + 1].kind == PORT_TOKEN_LITERAL) ||
 		    memmem(ctx->src + ctx->tokens[ptr_end + 1].start,
 			   ctx->tokens[value_end - 1].end - ctx->tokens[ptr_end + 1].start, ".to(", 4))
-			continue; /* nothing stored, or cast already */
+			continue; /* nothing stored, a constant (stored in the pointer's type), or cast already */
 		for (k = i + 4; k < ptr_end && ctx->tokens[k].kind != PORT_TOKEN_IDENT; k++)
 			;
 		if (k == ptr_end)

@@ -16,6 +16,7 @@ def add_fp16(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + offs, mask=mask)  # expect: TRITON-002
     y = tl.load(y_ptr + offs, mask=mask)  # expect: TRITON-002
     tl.store(out_ptr + offs, x + y, mask=mask)  # expect: TRITON-002
+    tl.store(out_ptr + offs, 0.0, mask=offs >= n)
 
 
 @triton.jit
