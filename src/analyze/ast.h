@@ -253,6 +253,9 @@ typedef struct an_py_rocm {
 /* The first token of the logical line holding token i, and one past its last. */
 size_t an_py_stmt_start(const an_ctx *ctx, size_t i);
 size_t an_py_stmt_end(const an_ctx *ctx, size_t i);
+/* The header statement of the block holding token i's statement (if, def,
+ * for, except ...), or ntokens at the top level. */
+size_t an_py_enclosing(const an_ctx *ctx, size_t i);
 /* Collects the file's ROCm aliases (an_py_rocm_dispose frees them). */
 void an_py_rocm_collect(an_ctx *ctx, an_py_rocm *r);
 void an_py_rocm_dispose(an_py_rocm *r);

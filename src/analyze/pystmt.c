@@ -30,6 +30,19 @@ static unsigned indent_of(const an_ctx *ctx, size_t s)
 	return an_python_indent(ctx->src, ctx->tokens[s].start);
 }
 
+size_t an_py_enclosing(const an_ctx *ctx, size_t i)
+{
+	size_t p = an_py_stmt_start(ctx, i);
+	unsigned limit = indent_of(ctx, p);
+
+	while (p > 0 && limit > 0) {
+		p = an_py_stmt_start(ctx, p - 1);
+		if (ctx->tokens[p].kind != PORT_TOKEN_COMMENT && indent_of(ctx, p) < limit)
+			return p;
+	}
+	return ctx->ntokens;
+}
+
 /* Whether one word of s (split at anything not a letter or digit) is rocm,
  * hip or amd (IS_AMD, is_hip_, torch.version.hip), or names another vendor's
  * device (xpu, npu): code under such a test has its platform already. */

@@ -46,49 +46,32 @@ static bool feature_switch(const an_ctx *ctx, size_t i)
 	return names_feature(ctx, i) && AN_TOKEN_AT(ctx, i + 1, "=") && AN_TOKEN_AT(ctx, i + 2, "True");
 }
 
-static unsigned indent_at(const an_ctx *ctx, size_t i)
-{
-	return an_python_indent(ctx->src, ctx->tokens[i].start);
-}
-
 /* Whether a block around token i is entered on such a switch (if
  * ENABLE_TMA:), the choice made where the switch is set, or is the fallback
  * of a try (except ModuleNotFoundError: from ...extra.cuda import ...). */
 static bool under_switch(const an_ctx *ctx, size_t i)
 {
-	size_t s = an_py_stmt_start(ctx, i), p = s, k;
-	unsigned limit = indent_at(ctx, s);
+	size_t p, k;
 
-	while (p > 0 && limit > 0) {
-		p = an_py_stmt_start(ctx, p - 1);
-		if (ctx->tokens[p].kind == PORT_TOKEN_COMMENT || indent_at(ctx, p) >= limit)
-			continue;
-		limit = indent_at(ctx, p);
+	for (p = an_py_enclosing(ctx, i); p < ctx->ntokens; p = an_py_enclosing(ctx, p)) {
 		if (AN_TOKEN_IS(ctx, p, "except"))
 			return true;
-		if (!AN_TOKEN_IS(ctx, p, "if") && !AN_TOKEN_IS(ctx, p, "elif") && !AN_TOKEN_IS(ctx, p, "else"))
-			continue;
-		for (k = p; k < an_py_stmt_end(ctx, p); k++)
-			if (names_feature(ctx, k))
-				return true;
+		if (AN_TOKEN_IS(ctx, p, "if") || AN_TOKEN_IS(ctx, p, "elif") || AN_TOKEN_IS(ctx, p, "else"))
+			for (k = p; k < an_py_stmt_end(ctx, p); k++)
+				if (names_feature(ctx, k))
+					return true;
 	}
 	return false;
 }
 
-/* The def statement holding token i, or the top of the file. */
+/* The def statement holding token i, or the top of the file (0). */
 static size_t function_of(const an_ctx *ctx, size_t i)
 {
-	size_t p = an_py_stmt_start(ctx, i);
-	unsigned limit = indent_at(ctx, p);
+	size_t p;
 
-	while (p > 0 && limit > 0) {
-		p = an_py_stmt_start(ctx, p - 1);
-		if (ctx->tokens[p].kind == PORT_TOKEN_COMMENT || indent_at(ctx, p) >= limit)
-			continue;
-		limit = indent_at(ctx, p);
+	for (p = an_py_enclosing(ctx, i); p < ctx->ntokens; p = an_py_enclosing(ctx, p))
 		if (AN_TOKEN_IS(ctx, p, "def"))
 			return p;
-	}
 	return 0;
 }
 

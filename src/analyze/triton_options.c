@@ -315,19 +315,11 @@ static bool loop_list(const an_ctx *ctx, size_t i, size_t *open, size_t *close)
 /* The def whose body holds token i, when its name names warps: return values are warp counts. */
 static bool in_warps_function(const an_ctx *ctx, size_t i)
 {
-	unsigned limit = indent_at(ctx, an_py_stmt_start(ctx, i));
-	size_t p = i;
+	size_t p;
 
-	while (p > 0) {
-		p = an_py_stmt_start(ctx, p - 1);
-		if (ctx->tokens[p].kind == PORT_TOKEN_COMMENT || indent_at(ctx, p) >= limit)
-			continue;
-		limit = indent_at(ctx, p);
+	for (p = an_py_enclosing(ctx, i); p < ctx->ntokens; p = an_py_enclosing(ctx, p))
 		if (AN_TOKEN_IS(ctx, p, "def"))
 			return name_has(ctx, p + 1, "warps");
-		if (limit == 0)
-			return false;
-	}
 	return false;
 }
 
