@@ -29,8 +29,17 @@
 # machine that sees the bundle at the same path). In a Slurm array task
 # HIPPORT_PHASE=ref runs the original's side only (ref, ref2) and
 # HIPPORT_PHASE=port the port's, into HIPPORT_RECORD_PORT (default port).
+# A Python program's Triton kernels are recorded too: RUN has record/triton
+# first in PYTHONPATH, whose sitecustomize.py hooks Triton's launches, and
+# with PYTHON set (a virtual environment's python, a path from where
+# record.sh was started or a command) the python3 and python first in PATH run it.
 # Exit 0 when all three runs were recorded, 1 when a build or run failed, 2 on usage.
 set -u
+case ${PYTHON:-} in
+'' | /*) ;;
+*/*) PYTHON=$(pwd)/$PYTHON ;;
+*) py=$(command -v "$PYTHON") || { echo "record: PYTHON=$PYTHON: not found" >&2; exit 2; }; PYTHON=$py ;;
+esac
 cd "$(dirname "$0")" || exit 2
 [ $# -eq 3 ] || { echo "usage: record.sh DIR BUILD RUN" >&2; exit 2; }
 dir=$1 build=$2 run=$3
@@ -106,6 +115,15 @@ wrappers() {
 }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 
+# pythons BIN: BIN/python3 and BIN/python run $PYTHON where it is set
+pythons() {
+	rm -f "$1/python3" "$1/python"
+	[ -n "${PYTHON:-}" ] || return 0
+	for p in python3 python; do
+		printf '#!/bin/sh\nexec %s "$@"\n' "$(q "$PYTHON")" >"$1/$p" && chmod +x "$1/$p" || return 1
+	done
+}
+
 # root DIR REAL BIN: DIR is a toolkit root: its bin/ holds BIN's wrappers,
 # its other entries (include, lib64, ...) are REAL's
 root() {
@@ -130,6 +148,7 @@ toolkit() {
 	[ "$bin" = "$work/bin/port" ] && [ "$port_platform" = amd ] && real=$hipcc
 	real=$(dirname "$(dirname "$(readlink -f "$real" 2>/dev/null || echo "$real")")")
 	[ -d "$tk/bin" ] || { [ -n "$real" ] && [ "$real" != / ] && root "$tk" "$real" "$bin"; } || return 1
+	pythons "$bin" || return 1
 	make_vars=
 	for v in $toolkit_vars; do
 		make_vars="$make_vars $v=$tk"
@@ -160,7 +179,8 @@ side() {
 record_run() {
 	rm -f "$work/$2/cut"
 	run_rc=0
-	(cd "$1/$dir" && eval "$env"' HIPPORT_RECORD_DIR=$work/$2 $limit sh -c "$run"') >"$work/$2.run.log" 2>&1 || run_rc=$?
+	(cd "$1/$dir" && eval "$env"' HIPPORT_RECORD_DIR=$work/$2 PYTHONPATH=$here/record/triton${PYTHONPATH:+:$PYTHONPATH} $limit sh -c "$run"') \
+		>"$work/$2.run.log" 2>&1 || run_rc=$?
 	case $run_rc in
 	124|137) [ -n "$limit" ] && [ -d "$work/$2" ] && echo "HIPPORT_RECORD_TIMEOUT=$HIPPORT_RECORD_TIMEOUT" >"$work/$2/cut" ;;
 	esac

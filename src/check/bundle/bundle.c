@@ -307,11 +307,20 @@ int bundle_write(const char *dir, const bundle_input *in)
 				chk_kernel_unchanged(src->orig, src->orig_len, src->port, src->port_len, spec->kernel));
 	}
 	for (f = chk_bundle_builtin; f->name; f++) {
-		const char *where = !strcmp(f->name, "run.sh") || !strcmp(f->name, "record.sh") ? "%s"
-				    : !strcmp(f->name, "hipport_record.h") || !strcmp(f->name, "compiler.sh") ||
-						      !strcmp(f->name, "cuda_legacy.h")
-					    ? "record/%s"
-					    : "harness/%s";
+		size_t len = strlen(f->name);
+		/* the Triton hook, first in record.sh's PYTHONPATH: only where a program is recorded */
+		bool hook = len > 3 && !strcmp(f->name + len - 3, ".py");
+		const char *where = "harness/%s";
+
+		if (hook && !in->nrecords)
+			continue;
+		if (hook)
+			where = "record/triton/%s";
+		else if (!strcmp(f->name, "run.sh") || !strcmp(f->name, "record.sh"))
+			where = "%s";
+		else if (!strcmp(f->name, "hipport_record.h") || !strcmp(f->name, "compiler.sh") ||
+			 !strcmp(f->name, "cuda_legacy.h"))
+			where = "record/%s";
 
 		util_buf_clear(&name);
 		util_buf_printf(&name, where, f->name);

@@ -1,0 +1,42 @@
+"""hipport's record runs put this directory first in PYTHONPATH (record.sh):
+with HIPPORT_RECORD_DIR set, Triton's launches are recorded there
+(hipport_triton.py, docs/checks.md). The sitecustomize this one shadows, if
+any, still runs after it."""
+
+import os
+import sys
+
+
+def _hook():
+    import importlib.util
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location("hipport_triton", os.path.join(here, "hipport_triton.py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["hipport_triton"] = module
+    spec.loader.exec_module(module)
+    module.install()
+
+
+def _chain():
+    """Runs the next sitecustomize on sys.path, as site would have without this one."""
+    import importlib.machinery
+    import importlib.util
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    dirs = [os.path.abspath(p or os.curdir) for p in sys.path]
+    later = [p for p in sys.path[dirs.index(here) + 1:] if os.path.abspath(p or os.curdir) != here] if here in dirs else []
+    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", later)
+    if spec is None or spec.loader is None:
+        return
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["sitecustomize"] = module
+    spec.loader.exec_module(module)
+
+
+if os.environ.get("HIPPORT_RECORD_DIR"):
+    try:
+        _hook()
+    except Exception as e:
+        sys.stderr.write("hipport record: Triton launches not recorded: %s: %s\n" % (type(e).__name__, e))
+_chain()

@@ -1,0 +1,2 @@
+from .jit import JITFunction, KernelInterface
+from .autotuner import Autotuner, Config
