@@ -253,8 +253,12 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 	if (an_is_python(fs_path)) { /* Triton kernels: Python tokens, no C++ checks */
 		if ((err = an_python_tokenize(src, len, (port_token **)&ctx.tokens, &ctx.ntokens)))
 			return err;
-		an_triton_tokens(&ctx);
-		an_setup_py_tokens(&ctx);
+		an_py_rocm rocm = { UTIL_BUF_INIT };
+
+		an_py_rocm_collect(&ctx, &rocm);
+		an_triton_tokens(&ctx, &rocm);
+		an_setup_py_tokens(&ctx, &rocm);
+		an_py_rocm_dispose(&rocm);
 		goto done;
 	}
 	if ((err = port_lexer_tokenize(lexer, fs_path, src, len, (port_token **)&ctx.tokens, &ctx.ntokens)))

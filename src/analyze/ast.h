@@ -237,19 +237,21 @@ void an_device_launch_tokens(an_ctx *ctx);
 void an_arch_visit(an_ctx *ctx, const an_node *n);
 void an_arch_tokens(an_ctx *ctx);
 void an_memory_tokens(an_ctx *ctx);
-/* The TRITON family, on Python tokens (a .py file has no C++ checks). */
-void an_triton_tokens(an_ctx *ctx);
-/* Its launch and autotune options: TRITON-003, -006, -008 (triton_options.c). */
-void an_triton_options(an_ctx *ctx);
-/* Its NVIDIA-only features: TRITON-007 (triton_features.c). */
-void an_triton_features(an_ctx *ctx);
-/* BUILD findings of a setup.py with CUDAExtension, on Python tokens. */
-void an_setup_py_tokens(an_ctx *ctx);
+/* The Python families (a .py file has no C++ checks) are below, after the
+ * ROCm branches they take (an_py_rocm, collected once a file). */
 
 /* --- Python statements and their ROCm branches (pystmt.c) --- */
 typedef struct an_py_rocm {
 	util_buf aliases; /* names assigned from a test of ROCm (IS_ROCM = torch.version.hip is not None), each NUL-ended */
 } an_py_rocm;
+/* The TRITON family, on Python tokens. */
+void an_triton_tokens(an_ctx *ctx, const an_py_rocm *rocm);
+/* Its launch and autotune options: TRITON-003, -006, -008 (triton_options.c). */
+void an_triton_options(an_ctx *ctx, const an_py_rocm *rocm);
+/* Its NVIDIA-only features: TRITON-007 (triton_features.c). */
+void an_triton_features(an_ctx *ctx, const an_py_rocm *rocm);
+/* BUILD findings of a setup.py with CUDAExtension, on Python tokens. */
+void an_setup_py_tokens(an_ctx *ctx, const an_py_rocm *rocm);
 /* The first token of the logical line holding token i, and one past its last. */
 size_t an_py_stmt_start(const an_ctx *ctx, size_t i);
 size_t an_py_stmt_end(const an_ctx *ctx, size_t i);
@@ -276,6 +278,12 @@ size_t an_py_argument_end(const an_ctx *ctx, size_t i, size_t close);
 bool an_py_token_is(const an_ctx *ctx, size_t i, const char *text, size_t n);
 /* The keyword argument NAME= at depth one of the call opened at open, or 0. */
 size_t an_py_keyword_arg(const an_ctx *ctx, size_t open, size_t close, const char *name);
+/* Whether token i is a name holding word, in any case (num_warps, NUM_WARPS). */
+bool an_py_name_has(const an_ctx *ctx, size_t i, const char *word);
+/* The def statement of the function holding token i, or ntokens at the top level. */
+size_t an_py_enclosing_def(const an_ctx *ctx, size_t i);
+/* Whether tokens i.. spell tl.NAME( (a call of triton.language). */
+bool an_triton_call(const an_ctx *ctx, size_t i, const char *name);
 /* The first token of the dotted name ending at token i (torch.cuda.NAME). */
 size_t an_py_dotted_start(const an_ctx *ctx, size_t i);
 /* BUILD-011..014: CUDA_HOME gates, nvcc -V, torch.version.cuda and

@@ -289,6 +289,29 @@ size_t an_py_dotted_start(const an_ctx *ctx, size_t i)
 	return i;
 }
 
+bool an_py_name_has(const an_ctx *ctx, size_t i, const char *word)
+{
+	size_t w = strlen(word), n, k;
+
+	if (i >= ctx->ntokens || ctx->tokens[i].kind != PORT_TOKEN_IDENT)
+		return false;
+	n = ctx->tokens[i].end - ctx->tokens[i].start;
+	for (k = 0; k + w <= n; k++)
+		if (strncasecmp(ctx->src + ctx->tokens[i].start + k, word, w) == 0)
+			return true;
+	return false;
+}
+
+size_t an_py_enclosing_def(const an_ctx *ctx, size_t i)
+{
+	size_t p;
+
+	for (p = an_py_enclosing(ctx, i); p < ctx->ntokens; p = an_py_enclosing(ctx, p))
+		if (AN_TOKEN_IS(ctx, p, "def"))
+			return p;
+	return ctx->ntokens;
+}
+
 size_t an_py_argument_end(const an_ctx *ctx, size_t i, size_t close)
 {
 	int depth = 0;

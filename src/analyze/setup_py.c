@@ -55,9 +55,8 @@ static bool sets_rocm_arch(const an_ctx *ctx)
 
 static void flags(an_ctx *ctx, const an_py_rocm *rocm);
 
-void an_setup_py_tokens(an_ctx *ctx)
+void an_setup_py_tokens(an_ctx *ctx, const an_py_rocm *rocm)
 {
-	an_py_rocm rocm = { UTIL_BUF_INIT };
 	size_t i;
 	bool extension = false;
 
@@ -70,11 +69,9 @@ void an_setup_py_tokens(an_ctx *ctx)
 			       "itself; what it passes on unchanged is below");
 			extension = true;
 		}
-	an_py_rocm_collect(ctx, &rocm);
 	if (extension)
-		flags(ctx, &rocm);
-	an_setup_gates_tokens(ctx, &rocm);
-	an_py_rocm_dispose(&rocm);
+		flags(ctx, rocm);
+	an_setup_gates_tokens(ctx, rocm);
 }
 
 /* BUILD-009 and BUILD-010: the strings of the file outside ROCm branches. */

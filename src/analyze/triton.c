@@ -4,14 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "analyze/ast.h"
 #include "analyze/pylex.h"
 
 
-/* Whether tokens i.. spell tl.NAME( (a call of triton.language). */
-static bool tl_call(const an_ctx *ctx, size_t i, const char *name)
+bool an_triton_call(const an_ctx *ctx, size_t i, const char *name)
 {
 	return AN_TOKEN_AT(ctx, i, "tl") && AN_TOKEN_AT(ctx, i + 1, ".") && an_py_token_is(ctx, i + 2, name, strlen(name)) &&
 	       AN_TOKEN_AT(ctx, i + 3, "(");
@@ -84,16 +82,11 @@ static bool index_like(const an_ctx *ctx, size_t v, size_t from, size_t to)
 	static const char *const words[] = { "off", "idx", "index", "_id", "ids", "token", "count", "len", "seq",
 					     NULL };
 	const port_token *name = &ctx->tokens[v];
-	char buf[64];
 	size_t i, n = name->end - name->start;
 
-	if (n < sizeof(buf)) {
-		memcpy(buf, ctx->src + name->start, n);
-		buf[n] = '\0';
-		for (i = 0; words[i]; i++)
-			if (strcasestr(buf, words[i]))
-				return true;
-	}
+	for (i = 0; words[i]; i++)
+		if (an_py_name_has(ctx, v, words[i]))
+			return true;
 	for (i = from + 1; i + 1 < to; i++) {
 		const port_token *o;
 
@@ -118,7 +111,7 @@ static bool loads(an_ctx *ctx, size_t from, size_t to, bool half)
 		an_hit *h;
 
 		if (!(ctx->tokens[i].flags & PORT_TOKEN_LINE_START) || ctx->tokens[i].kind != PORT_TOKEN_IDENT ||
-		    !AN_TOKEN_AT(ctx, i + 1, "=") || !tl_call(ctx, i + 2, "load"))
+		    !AN_TOKEN_AT(ctx, i + 1, "=") || !an_triton_call(ctx, i + 2, "load"))
 			continue;
 		close = an_py_closing(ctx, i + 5, to);
 		if (close >= to || AN_TOKEN_AT(ctx, close + 1, ".") || !used_in_arithmetic(ctx, i, i + 1, to) ||
@@ -153,7 +146,7 @@ static void stores(an_ctx *ctx, size_t from, size_t to)
 		char *value, *ptr = NULL;
 		an_hit *h;
 
-		if (!tl_call(ctx, i, "store"))
+		if (!an_triton_call(ctx, i, "store"))
 			continue;
 		close = an_py_closing(ctx, i + 3, to);
 		ptr_end = an_py_argument_end(ctx, i + 4, close);
@@ -198,7 +191,7 @@ static bool loaded_uncast(const an_ctx *ctx, size_t v, size_t from, size_t to)
 	for (i = from; i + 5 < to; i++)
 		if ((ctx->tokens[i].flags & PORT_TOKEN_LINE_START) &&
 		    an_py_token_is(ctx, i, ctx->src + name->start, name->end - name->start) && AN_TOKEN_AT(ctx, i + 1, "=") &&
-		    tl_call(ctx, i + 2, "load")) {
+		    an_triton_call(ctx, i + 2, "load")) {
 			size_t close = an_py_closing(ctx, i + 5, to);
 
 			return close < to && !AN_TOKEN_AT(ctx, close + 1, ".");
@@ -312,15 +305,13 @@ static void kernel(an_ctx *ctx, const an_py_rocm *rocm, size_t from, size_t to, 
 }
 
 /* The kernels: a def after a decorator line naming jit (@triton.jit, @jit). */
-void an_triton_tokens(an_ctx *ctx)
+void an_triton_tokens(an_ctx *ctx, const an_py_rocm *rocm)
 {
 	bool half = mentions_half(ctx);
-	an_py_rocm rocm = { UTIL_BUF_INIT };
 	size_t i;
 
-	an_triton_options(ctx);
-	an_triton_features(ctx);
-	an_py_rocm_collect(ctx, &rocm);
+	an_triton_options(ctx, rocm);
+	an_triton_features(ctx, rocm);
 	for (i = 0; i + 1 < ctx->ntokens; i++) {
 		size_t d, end;
 		unsigned indent;
@@ -344,8 +335,7 @@ void an_triton_tokens(an_ctx *ctx)
 			if ((ctx->tokens[end].flags & PORT_TOKEN_LINE_START) &&
 			    an_python_indent(ctx->src, ctx->tokens[end].start) <= indent)
 				break;
-		kernel(ctx, &rocm, d, end, half);
+		kernel(ctx, rocm, d, end, half);
 		i = end - 1;
 	}
-	an_py_rocm_dispose(&rocm);
 }

@@ -4,7 +4,6 @@
  * on (use_tma = True). AMD's backend lacks them or lowers them otherwise, by
  * version: the port needs its own path under a test of the platform. */
 #include <string.h>
-#include <strings.h>
 
 #include "analyze/ast.h"
 #include "analyze/pylex.h"
@@ -29,15 +28,7 @@ static bool one_of(const an_ctx *ctx, size_t i, const char *const *names)
  * ENABLE_TMA, WARP_SPECIALIZE, warp_specialization). */
 static bool names_feature(const an_ctx *ctx, size_t i)
 {
-	const port_token *t = &ctx->tokens[i];
-	char buf[64];
-	size_t n = t->end - t->start;
-
-	if (t->kind != PORT_TOKEN_IDENT || n >= sizeof(buf))
-		return false;
-	memcpy(buf, ctx->src + t->start, n);
-	buf[n] = '\0';
-	return (strcasestr(buf, "tma") && !strcasestr(buf, "tmax")) || strcasestr(buf, "warp_spec");
+	return (an_py_name_has(ctx, i, "tma") && !an_py_name_has(ctx, i, "tmax")) || an_py_name_has(ctx, i, "warp_spec");
 }
 
 /* A switch for such a feature set to True (use_tma = True, ENABLE_TMA=True). */
@@ -64,24 +55,11 @@ static bool under_switch(const an_ctx *ctx, size_t i)
 	return false;
 }
 
-/* The def statement holding token i, or the top of the file (0). */
-static size_t function_of(const an_ctx *ctx, size_t i)
-{
-	size_t p;
-
-	for (p = an_py_enclosing(ctx, i); p < ctx->ntokens; p = an_py_enclosing(ctx, p))
-		if (AN_TOKEN_IS(ctx, p, "def"))
-			return p;
-	return 0;
-}
-
 /* One warning a function: its first use says where it needs an AMD path. */
-void an_triton_features(an_ctx *ctx)
+void an_triton_features(an_ctx *ctx, const an_py_rocm *rocm)
 {
-	an_py_rocm rocm = { UTIL_BUF_INIT };
 	size_t i, reported = (size_t)-1;
 
-	an_py_rocm_collect(ctx, &rocm);
 	for (i = 0; i + 2 < ctx->ntokens; i++) {
 		const port_token *t = &ctx->tokens[i];
 		const char *what = NULL;
@@ -97,13 +75,12 @@ void an_triton_features(an_ctx *ctx)
 			what = "warp specialization: Hopper's producer and consumer warps; AMD's backend has none";
 		else if (feature_switch(ctx, i))
 			what = "a switch that turns on TMA or warp specialization, NVIDIA-only features";
-		if (!what || under_switch(ctx, i) || an_py_rocm_branch(ctx, &rocm, i) ||
-		    an_py_mentions_rocm(ctx, &rocm, an_py_stmt_start(ctx, i), an_py_stmt_end(ctx, i)) ||
-		    function_of(ctx, i) == reported)
+		if (!what || under_switch(ctx, i) || an_py_rocm_branch(ctx, rocm, i) ||
+		    an_py_mentions_rocm(ctx, rocm, an_py_stmt_start(ctx, i), an_py_stmt_end(ctx, i)) ||
+		    an_py_enclosing_def(ctx, i) == reported)
 			continue;
-		reported = function_of(ctx, i);
+		reported = an_py_enclosing_def(ctx, i);
 		an_add(ctx, "TRITON-007", AN_WARNING, t->start,
 		       AN_TOKEN_IS(ctx, i, "extra") ? ctx->tokens[i + 2].end : t->end, "%s", what);
 	}
-	an_py_rocm_dispose(&rocm);
 }

@@ -8,14 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "analyze/ast.h"
 #include "analyze/pylex.h"
 
 typedef struct opt_ctx {
 	an_ctx *ctx;
-	an_py_rocm rocm;
+	const an_py_rocm *rocm;
 	bool torch; /* the file imports torch: torch.version.hip can be used */
 } opt_ctx;
 
@@ -23,22 +22,6 @@ static const char *text_of(const an_ctx *ctx, size_t i, int *n)
 {
 	*n = (int)(ctx->tokens[i].end - ctx->tokens[i].start);
 	return ctx->src + ctx->tokens[i].start;
-}
-
-static bool name_has(const an_ctx *ctx, size_t i, const char *word)
-{
-	char buf[128];
-	int n;
-	const char *s;
-
-	if (i >= ctx->ntokens || ctx->tokens[i].kind != PORT_TOKEN_IDENT)
-		return false;
-	s = text_of(ctx, i, &n);
-	if (n >= (int)sizeof(buf))
-		return false;
-	memcpy(buf, s, (size_t)n);
-	buf[n] = '\0';
-	return strcasestr(buf, word) != NULL;
 }
 
 /* Whether token i is the string "word" or 'word' (a key of a config dict). */
@@ -52,12 +35,18 @@ static bool key_is(const an_ctx *ctx, size_t i, const char *word)
 	       memcmp(ctx->src + t->start + 1, word, n) == 0;
 }
 
+/* Whether NAME = at token i assigns (or passes as a keyword), not compares. */
+static bool assigned_at(const an_ctx *ctx, size_t i)
+{
+	return ctx->tokens[i].kind == PORT_TOKEN_IDENT && AN_TOKEN_AT(ctx, i + 1, "=") &&
+	       !(i > 0 && AN_TOKEN_IS(ctx, i - 1, "."));
+}
+
 /* Whether token i names an option: NAME= (an assignment, a keyword
  * argument) or "NAME": (a key of a config dict). */
 static bool option_at(const an_ctx *ctx, size_t i, const char *name)
 {
-	return (ctx->tokens[i].kind == PORT_TOKEN_IDENT && AN_TOKEN_AT(ctx, i + 1, "=") &&
-		!(i > 0 && AN_TOKEN_IS(ctx, i - 1, ".")) && an_py_token_is(ctx, i, name, strlen(name))) ||
+	return (assigned_at(ctx, i) && an_py_token_is(ctx, i, name, strlen(name))) ||
 	       (key_is(ctx, i, name) && AN_TOKEN_AT(ctx, i + 1, ":"));
 }
 
@@ -136,13 +125,6 @@ static size_t value_end(const an_ctx *ctx, size_t i)
 	return end;
 }
 
-/* Whether NAME = at token i assigns (or passes as a keyword), not compares. */
-static bool assigned_at(const an_ctx *ctx, size_t i)
-{
-	return ctx->tokens[i].kind == PORT_TOKEN_IDENT && AN_TOKEN_AT(ctx, i + 1, "=") &&
-	       !(i > 0 && AN_TOKEN_IS(ctx, i - 1, "."));
-}
-
 static bool arithmetic_neighbour(const an_ctx *ctx, size_t i)
 {
 	static const char *const ops[] = { "*", "/", "//", "%", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "**",
@@ -157,7 +139,7 @@ static bool arithmetic_neighbour(const an_ctx *ctx, size_t i)
 
 static bool already_amd(opt_ctx *o, size_t from, size_t to)
 {
-	return an_py_rocm_branch(o->ctx, &o->rocm, from) || an_py_mentions_rocm(o->ctx, &o->rocm, from, to);
+	return an_py_rocm_branch(o->ctx, o->rocm, from) || an_py_mentions_rocm(o->ctx, o->rocm, from, to);
 }
 
 /* The fix of a value that must differ on AMD: (AMD if torch.version.hip else NVIDIA). */
@@ -280,8 +262,8 @@ static void warp_size_value(opt_ctx *o, size_t name, size_t from, size_t to)
  * WARP_LIST), not a warp's index or size. */
 static bool holds_warps(const an_ctx *ctx, size_t i)
 {
-	return name_has(ctx, i, "warp") && !name_has(ctx, i, "size") && !name_has(ctx, i, "id") &&
-	       !name_has(ctx, i, "lane") && !name_has(ctx, i, "special");
+	return an_py_name_has(ctx, i, "warp") && !an_py_name_has(ctx, i, "size") && !an_py_name_has(ctx, i, "id") &&
+	       !an_py_name_has(ctx, i, "lane") && !an_py_name_has(ctx, i, "special");
 }
 
 /* Whether the loop variable at token v feeds the option somewhere in the file (num_warps=w). */
@@ -315,12 +297,9 @@ static bool loop_list(const an_ctx *ctx, size_t i, size_t *open, size_t *close)
 /* The def whose body holds token i, when its name names warps: return values are warp counts. */
 static bool in_warps_function(const an_ctx *ctx, size_t i)
 {
-	size_t p;
+	size_t def = an_py_enclosing_def(ctx, i);
 
-	for (p = an_py_enclosing(ctx, i); p < ctx->ntokens; p = an_py_enclosing(ctx, p))
-		if (AN_TOKEN_IS(ctx, p, "def"))
-			return name_has(ctx, p + 1, "warps");
-	return false;
+	return def < ctx->ntokens && an_py_name_has(ctx, def + 1, "warps");
 }
 
 static void warps(opt_ctx *o)
@@ -329,7 +308,7 @@ static void warps(opt_ctx *o)
 	size_t i, open, close;
 
 	for (i = 0; i + 2 < ctx->ntokens; i++) {
-		if (assigned_at(ctx, i) && (name_has(ctx, i, "warp_size") || name_has(ctx, i, "warpsize")))
+		if (assigned_at(ctx, i) && (an_py_name_has(ctx, i, "warp_size") || an_py_name_has(ctx, i, "warpsize")))
 			warp_size_value(o, i, i + 2, value_end(ctx, i + 2));
 		else if (assigned_at(ctx, i) && holds_warps(ctx, i))
 			warps_value(o, i, i + 2, value_end(ctx, i + 2));
@@ -369,8 +348,7 @@ static size_t dots_in(const an_ctx *ctx, size_t from, size_t to)
 	size_t i, n = 0;
 
 	for (i = from; i + 3 < to; i++)
-		n += AN_TOKEN_IS(ctx, i, "tl") && AN_TOKEN_IS(ctx, i + 1, ".") && AN_TOKEN_IS(ctx, i + 2, "dot") &&
-		     AN_TOKEN_IS(ctx, i + 3, "(");
+		n += an_triton_call(ctx, i, "dot");
 	return n;
 }
 
@@ -450,7 +428,7 @@ static void stages(opt_ctx *o)
 		char what[48];
 		long n, want, most = -1;
 
-		if (option_at(ctx, i, "num_stages") || (assigned_at(ctx, i) && name_has(ctx, i, "stages"))) {
+		if (option_at(ctx, i, "num_stages") || (assigned_at(ctx, i) && an_py_name_has(ctx, i, "stages"))) {
 			if ((n = int_literal(ctx, i + 2)) < 0 || value_end(ctx, i + 2) != i + 3 || already_amd(o, i, i + 3))
 				continue;
 			if (n <= (want = advised_stages(ctx, i, &dots)))
@@ -547,13 +525,11 @@ static void knobs(opt_ctx *o)
 	}
 }
 
-void an_triton_options(an_ctx *ctx)
+void an_triton_options(an_ctx *ctx, const an_py_rocm *rocm)
 {
-	opt_ctx o = { ctx, { UTIL_BUF_INIT }, imports_torch(ctx) };
+	opt_ctx o = { ctx, rocm, imports_torch(ctx) };
 
-	an_py_rocm_collect(ctx, &o.rocm);
 	warps(&o);
 	stages(&o);
 	knobs(&o);
-	an_py_rocm_dispose(&o.rocm);
 }
