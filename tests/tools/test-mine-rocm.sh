@@ -8,13 +8,7 @@ hipport=$1
 src=$2
 tool="$src/tools/mine-rocm"
 demo="$src/tests/tools/mine/demo"
-fail=0
-check() { # what, want, got
-	if [ "$2" != "$3" ]; then
-		printf 'FAIL %s\n  want: %s\n  got:  %s\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
+. "$src/tests/tools/lib.sh"
 
 sites=$(python3 "$tool" sites "$demo") || { echo "FAIL sites exited $?"; exit 1; }
 got=$(printf '%s\n' "$sites" | awk -F '\t' 'NR > 2 { printf "%s-%s:%s:%s ", $6, $7, $8, $10 }')

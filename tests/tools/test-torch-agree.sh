@@ -7,13 +7,7 @@ hipport=$1
 src=$2
 tool="$src/tools/torch-agree"
 ext="$src/tests/tools/torch/ext"
-fail=0
-check() { # what, want, got
-	if [ "$2" != "$3" ]; then
-		printf 'FAIL %s\n  want: %s\n  got:  %s\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
+. "$src/tests/tools/lib.sh"
 has() { # what, file, fixed string
 	grep -qF -- "$3" "$2" || { printf 'FAIL %s: no %s in %s\n' "$1" "$3" "$2"; fail=1; }
 }

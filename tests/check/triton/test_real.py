@@ -8,33 +8,12 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tally import failed, finish, read_log, truth  # noqa: E402
+
 hipport, src, tmp = (os.path.abspath(a) for a in sys.argv[1:4])
 hook = os.path.join(src, "share", "check", "triton")
 app = os.path.join(src, "tests", "check", "triton", "real", "app.py")
-failed = []
-passed = 0
-
-
-def truth(name, ok, detail=""):
-    global passed
-    if ok:
-        passed += 1
-    else:
-        failed.append(name)
-        print("FAIL %s%s" % (name, ": " + detail if detail else ""))
-
-
-def read_log(d):
-    launches = []
-    with open(os.path.join(d, "launches.log")) as f:
-        for line in f:
-            words = line.split()
-            if words[0] == "launch":
-                launches.append((words, []))
-            else:
-                launches[-1][1].append(" ".join(words))
-    return launches
-
 
 shutil.rmtree(tmp, ignore_errors=True)
 os.makedirs(tmp)
@@ -56,11 +35,16 @@ for l in log:
     by.setdefault(l[0][2], []).append(l)
 if not failed:
     truth("add: a grid from its callable", by["add"][0][0][4:8] == ["grid", "40", "1", "1"], " ".join(by["add"][0][0]))
-    truth("add: two views of one buffer", by["add"][1][1][2] == "arg 2 pointer f32 same 0 40000", str(by["add"][1][1]))
-    truth("scale: a float", by["scale"][0][1][3] == "arg 3 scalar f32 0000003f", str(by["scale"][0][1]))
-    truth("biased: None", by["biased"][0][1][1] == "arg 1 pointer u8 unknown", str(by["biased"][0][1]))
-    truth("cast: an f16 output", by["cast"][0][1][1].startswith("arg 1 pointer f16 0 20000 "), str(by["cast"][0][1]))
-    truth("cast: a dtype constexpr", by["cast"][0][1][3].startswith("arg 3 scalar u8 "), str(by["cast"][0][1]))
+    truth("add: two views of one buffer", " ".join(by["add"][1][1][2]) == "arg 2 pointer f32 same 0 40000",
+          str(by["add"][1][1]))
+    truth("scale: a float", " ".join(by["scale"][0][1][3]) == "arg 3 scalar f32 0000003f",
+          str(by["scale"][0][1]))
+    truth("biased: None", " ".join(by["biased"][0][1][1]) == "arg 1 pointer u8 unknown",
+          str(by["biased"][0][1]))
+    truth("cast: an f16 output", " ".join(by["cast"][0][1][1]).startswith("arg 1 pointer f16 0 20000 "),
+          str(by["cast"][0][1]))
+    truth("cast: a dtype constexpr", " ".join(by["cast"][0][1][3]).startswith("arg 3 scalar u8 "),
+          str(by["cast"][0][1]))
     truth("tuned: BLOCK not an argument", all(len(l[1]) == 3 for l in by["tuned"]))
     with open(os.path.join(tmp, "ref", by["tuned"][0][0][1] + ".config")) as f:
         config = f.read()
@@ -82,5 +66,4 @@ if ran:
     truth("compare: the first divergence named", "first divergence: scale (" in p.stdout, p.stdout)
 else:
     print("hipport does not run here: compare %s/ref, port and ref2 where it does" % tmp)
-print("%d passed, %d failed" % (passed, len(failed)))
-sys.exit(1 if failed else 0)
+finish()

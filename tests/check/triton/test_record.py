@@ -11,22 +11,13 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tally import failed, finish, read_log, truth  # noqa: E402
+
 hipport, src, tmp = (os.path.abspath(a) for a in sys.argv[1:4])
 here = os.path.join(src, "tests", "check", "triton")
 hook = os.path.join(src, "share", "check", "triton")
 stub = os.path.join(here, "stub")
-failed = []
-passed = 0
-
-
-def truth(name, ok, detail=""):
-    global passed
-    if ok:
-        passed += 1
-    else:
-        failed.append(name)
-        print("FAIL %s%s" % (name, ": " + detail if detail else ""))
-
 
 def run(args, cwd, env, check=True):
     p = subprocess.run(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -35,19 +26,6 @@ def run(args, cwd, env, check=True):
         print("FAIL running %s: exit %d\n%s" % (" ".join(args), p.returncode, p.stdout))
         sys.exit(1)
     return p
-
-
-def read_log(d):
-    """launches.log as [(fields of the launch line, [fields of each arg line])]."""
-    launches = []
-    with open(os.path.join(d, "launches.log")) as f:
-        for line in f:
-            words = line.split()
-            if words[0] == "launch":
-                launches.append((words, []))
-            else:
-                launches[-1][1].append(words)
-    return launches
 
 
 def of(launches, kernel):
@@ -197,5 +175,4 @@ p = run([hipport, "check", "compare", os.path.join(work, "ref"), os.path.join(wo
         tmp, base, check=False)
 truth("record.sh: the divergence found", "first divergence: shift (test.py:30)" in p.stdout, p.stdout)
 
-print("%d passed, %d failed" % (passed, len(failed)))
-sys.exit(1 if failed else 0)
+finish()
