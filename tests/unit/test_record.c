@@ -176,6 +176,60 @@ static void test_nondeterministic(void **state)
 	chk_recording_dispose(&port);
 }
 
+static void test_within_tolerance_chain(void **state)
+{
+	const float y[4] = { 1, 2, 3, 4 }, rounded[4] = { 1, 2, 3, 4.00001f };
+	chk_recording ref, port;
+	rec_report r;
+
+	(void)state;
+	/* the port's scale rounds otherwise (a precision fix), within tolerance:
+	 * sum then reads memory judged equal, and is judged too */
+	program("eq-ref", y, 10, "00000000000000bb", "00000000000000cc");
+	program("eq-port", rounded, 10.00001f, "00000000000000b9", "00000000000000c9");
+	ref = read_log("eq-ref");
+	port = read_log("eq-port");
+	assert_int_equal(rec_compare(&r, &ref, NULL, &port), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_PASS);
+	assert_int_equal(r.kernels[1].verdict, REC_PASS);
+	assert_int_equal(r.kernels[1].compared, 1);
+	rec_report_dispose(&r);
+	chk_recording_dispose(&ref);
+	chk_recording_dispose(&port);
+}
+
+static void test_nondeterministic_spread(void **state)
+{
+	const float y[4] = { 1, 2, 3, 4 }, other[4] = { 1, 2.001f, 3, 4 }, near[4] = { 1.0015f, 2, 3, 4 },
+		    far[4] = { 1.01f, 2, 3, 4 };
+	chk_recording ref, ref2, port, bad;
+	rec_report r;
+
+	(void)state;
+	/* the original's runs differ by 0.001 (floats added in another order):
+	 * the port may differ by twice that, beyond f32's own tolerance, and no more */
+	program("sp-ref", y, 10, "00000000000000bb", "00000000000000cc");
+	program("sp-ref2", other, 10, "00000000000000b2", "00000000000000cc");
+	program("sp-port", near, 10, "00000000000000b3", "00000000000000cc");
+	program("sp-bad", far, 10, "00000000000000b4", "00000000000000cc");
+	ref = read_log("sp-ref");
+	ref2 = read_log("sp-ref2");
+	port = read_log("sp-port");
+	bad = read_log("sp-bad");
+	assert_int_equal(rec_compare(&r, &ref, &ref2, &port), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_PASS);
+	assert_non_null(strstr(r.kernels[0].message, "nondeterministic in the original (its runs differ by up to 0.001"));
+	rec_report_dispose(&r);
+	assert_int_equal(rec_compare(&r, &ref, &ref2, &bad), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_FAIL);
+	assert_non_null(strstr(r.kernels[0].message, "beyond twice its own spread"));
+	rec_report_dispose(&r);
+	chk_recording_dispose(&ref);
+	chk_recording_dispose(&ref2);
+	chk_recording_dispose(&port);
+	chk_recording_dispose(&bad);
+}
+
 static void test_counts_and_failures(void **state)
 {
 	const char *one = "launch 0 k a.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0\n"
@@ -521,6 +575,8 @@ int main(void)
 		cmocka_unit_test(test_pass),
 		cmocka_unit_test(test_first_divergence),
 		cmocka_unit_test(test_nondeterministic),
+		cmocka_unit_test(test_nondeterministic_spread),
+		cmocka_unit_test(test_within_tolerance_chain),
 		cmocka_unit_test(test_counts_and_failures),
 		cmocka_unit_test(test_failed_alike),
 		cmocka_unit_test(test_hashed_nondeterministic),

@@ -35,6 +35,7 @@ typedef struct rec_kernel {
 	size_t uncaptured;         /* launch pairs past HIPPORT_RECORD_LAUNCHES, status only */
 	rec_verdict verdict;
 	bool nondeterministic;     /* some output differed between two runs of the original */
+	double spread;             /* the largest absolute difference between those runs' values */
 	size_t failed_alike;       /* launches that failed with the original's statuses */
 	size_t alike_launch;       /* the first of them */
 	int alike_status[2];       /* its launch and sync statuses, on both sides */
