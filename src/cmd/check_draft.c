@@ -11,13 +11,44 @@
 #include "check/kernel/spec.h"
 #include "cmd/check.h"
 #include "cmd/check_compile.h"
+#include "review/apply.h"
+#include "review/session.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "vcs/config.h"
 #include "vcs/walk.h"
 
+/* The original of a file: a spec describes the original's launches, which
+ * both sides must build (a port's HIPPORT_WAVEFRONT_SIZE means nothing to
+ * nvcc). The session's original of a file under review, else the copy
+ * apply kept, else the file as the work tree holds it. */
+static int read_original(util_buf *out, const vcs_walk *walk, const rv_session *session, const vcs_file *f)
+{
+	const rv_session_file *rec = session ? rv_session_find(session, f->path) : NULL;
+	char *backups;
+	util_buf kept = UTIL_BUF_INIT;
+	int error;
+
+	util_buf_clear(out);
+	if (rec)
+		return rv_session_original(session, rec, out);
+	if (walk->git_dir && (backups = rv_backup_dir(walk->git_dir))) {
+		util_buf_printf(&kept, "%s/%s", backups, f->path);
+		free(backups);
+		if (!util_buf_oom(&kept) && util_file_read(out, kept.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) == 0) {
+			util_buf_dispose(&kept);
+			return 0;
+		}
+		util_error_clear();
+		util_buf_dispose(&kept);
+	}
+	error = util_file_read(out, f->fs_path, UTIL_FILE_DEFAULT_MAX_SIZE);
+	return error;
+}
+
 int cmd_check_draft(cmd_context *ctx)
 {
+	rv_session session, *opened = NULL;
 	vcs_walk walk;
 	util_buf text = UTIL_BUF_INIT, path = UTIL_BUF_INIT;
 	chk_recording rec, *recorded = NULL;
@@ -28,6 +59,7 @@ int cmd_check_draft(cmd_context *ctx)
 	int code = CMD_EXIT_OK, error;
 
 	memset(&cfg, 0, sizeof(cfg));
+	memset(&session, 0, sizeof(session));
 	if (ctx->nargs < 1)
 		return cmd_fail(CMD_EXIT_USAGE, "check --draft-spec: name the CUDA files whose kernels to draft specs for");
 	if (cmd_check_from_record()) {
@@ -46,6 +78,9 @@ int cmd_check_draft(cmd_context *ctx)
 		code = cmd_fail(cmd_exit_for(error), "%s", error ? util_error_last() : "out of memory");
 		goto done;
 	}
+	if (walk.git_dir && rv_session_open(&session, walk.git_dir) == 0)
+		opened = &session;
+	util_error_clear();
 	options.rec = recorded;
 	options.root = walk.root;
 	options.includes = includes;
@@ -54,7 +89,7 @@ int cmd_check_draft(cmd_context *ctx)
 		chk_spec *specs = NULL;
 		size_t n = 0;
 
-		if ((error = util_file_read(&text, f->fs_path, UTIL_FILE_DEFAULT_MAX_SIZE)) < 0 ||
+		if ((error = read_original(&text, &walk, opened, f)) < 0 ||
 		    (error = chk_draft_with(&specs, &n, f->path, f->fs_path, text.ptr, text.len, &options)) < 0) {
 			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 			continue;
@@ -78,6 +113,7 @@ int cmd_check_draft(cmd_context *ctx)
 		free(specs);
 	}
 done:
+	rv_session_dispose(&session);
 	util_buf_dispose(&text);
 	util_buf_dispose(&path);
 	vcs_walk_dispose(&walk);

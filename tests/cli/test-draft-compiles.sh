@@ -7,7 +7,8 @@
 # array in the grid, an int for an int4, a namespace's constant, a tag type
 # deduced from, a local computed from a number parameter; the same
 # file as tests/unit/test_settle.c's), and the specs drafted from a
-# recording (hp_from_hex, embedded inputs, an offset), drafted, bundled
+# recording (hp_from_hex, embedded inputs, an offset), a launch drafted after
+# apply wrote the port over it (from the original), drafted, bundled
 # and built with BUILD_ONLY=1: the reference and the nvidia-proxy port with
 # nvcc, the port with hipcc for gfx90a. Fails when a harness does not
 # build; each compiler is skipped without it, exit 77 without either.
@@ -78,10 +79,27 @@ int main(int argc, char **argv) {
   return 0;
 }
 EOF
-(cd "$repo" && git add forms.cu && git -c user.name=t -c user.email=t@t commit -qm forms) || exit 2
-check "draft the forms" 0 "$hipport" -C "$repo" check --draft-spec forms.cu
+# a launch whose warp size the port writes as HIPPORT_WAVEFRONT_SIZE: drafted
+# after apply, from the original, which both sides build
+cat >"$repo/warp.cu" <<'EOF'
+#include <cuda_runtime.h>
+__global__ void lanes(float *out, int n) {
+  const int warp_size = 32;
+  if (threadIdx.x % warp_size == 0) out[blockIdx.x] = n;
+}
+void run(float *d, int n) {
+  const int warp_size = 32;
+  lanes<<<n / warp_size, warp_size, warp_size * sizeof(float)>>>(d, n);
+}
+EOF
+(cd "$repo" && git add forms.cu warp.cu && git -c user.name=t -c user.email=t@t commit -qm forms) || exit 2
+check "apply the warp fix" 0 "$hipport" -C "$repo" apply --fix=all warp.cu
+expect "the port says HIPPORT_WAVEFRONT_SIZE" "$repo/warp.cu" "const int warp_size = HIPPORT_WAVEFRONT_SIZE;"
+check "draft the forms" 0 "$hipport" -C "$repo" check --draft-spec forms.cu warp.cu
 check "draft from the recording" 0 "$hipport" -C "$repo" check --draft-spec --from-record "$tmp/rec" prog/main.cu
-truth "12 specs" test "$(ls "$repo/.hipport/checks"/*.check | wc -l)" = 12
+truth "13 specs" test "$(ls "$repo/.hipport/checks"/*.check | wc -l)" = 13
+expect "drafted from the original after apply" "$repo/.hipport/checks/warp.lanes.check" "grid = n_host / 32"
+truth "no port-only name in the draft" sh -c "! grep -q HIPPORT_WAVEFRONT_SIZE '$repo/.hipport/checks/warp.lanes.check'"
 expect "a marked value" "$repo/.hipport/checks/forms.by_shape.check" "# guessed: shape is a __device__ variable"
 expect "a tag's own type" "$repo/.hipport/checks/forms.tagged.check" "type = std::bool_constant<true>"
 expect "a number parameter keeps the expression over it" "$repo/.hipport/checks/forms.tagged.check" "block = dim3{4, 8, (unsigned)block_size / 32}"
@@ -89,7 +107,7 @@ check "bundle" 0 "$hipport" -C "$repo" check --bundle "$tmp/bundle"
 built='
 import json, sys
 checks = json.load(open(sys.argv[1]))["checks"]
-assert len(checks) == 12, len(checks)
+assert len(checks) == 13, len(checks)
 bad = [(c["name"], c["message"]) for c in checks if c["status"] != "skipped" or "built" not in c["message"]]
 assert not bad, bad
 '
