@@ -101,6 +101,34 @@ static bool index_like(const an_ctx *ctx, size_t v, size_t from, size_t to)
 	return false;
 }
 
+/* Whether the kernel [from, to) decides the precision of the name at token
+ * v itself: it reads its dtype (x_dtype = x.dtype, to round back to it
+ * later) or casts it somewhere (x.to(tl.float32) in one mode of several). An
+ * up-cast at the load would change what it decides. */
+static bool precision_decided(const an_ctx *ctx, size_t v, size_t from, size_t to)
+{
+	const port_token *name = &ctx->tokens[v];
+	size_t i;
+
+	for (i = from; i + 2 < to; i++)
+		if (i != v && an_py_token_is(ctx, i, ctx->src + name->start, name->end - name->start) &&
+		    !(i > 0 && AN_TOKEN_AT(ctx, i - 1, ".")) && AN_TOKEN_AT(ctx, i + 1, ".") &&
+		    (AN_TOKEN_IS(ctx, i + 2, "dtype") || (AN_TOKEN_IS(ctx, i + 2, "to") && AN_TOKEN_AT(ctx, i + 3, "("))))
+			return true;
+	return false;
+}
+
+/* Whether the load at token call (tl.load(...)) reads from an array of
+ * indices: its address starts with a name like one (seqstart + b). */
+static bool loads_index(const an_ctx *ctx, size_t call, size_t to)
+{
+	size_t first = call + 4;
+
+	return first < to && ctx->tokens[first].kind == PORT_TOKEN_IDENT && !pointer_name(ctx, first) &&
+	       (index_like(ctx, first, first, first + 1) || an_py_name_has(ctx, first, "start") ||
+		an_py_name_has(ctx, first, "pos"));
+}
+
 static bool loads(an_ctx *ctx, size_t from, size_t to, bool half)
 {
 	size_t i;
@@ -115,7 +143,7 @@ static bool loads(an_ctx *ctx, size_t from, size_t to, bool half)
 			continue;
 		close = an_py_closing(ctx, i + 5, to);
 		if (close >= to || AN_TOKEN_AT(ctx, close + 1, ".") || !used_in_arithmetic(ctx, i, i + 1, to) ||
-		    index_like(ctx, i, i, to))
+		    index_like(ctx, i, i, to) || loads_index(ctx, i + 2, to) || precision_decided(ctx, i, from, to))
 			continue;
 		h = an_add(ctx, "TRITON-002", AN_NOTE, ctx->tokens[i + 2].start, ctx->tokens[close].end,
 			   half ? "%.*s is loaded and used in arithmetic in its own type: fp16/bf16 math may round "

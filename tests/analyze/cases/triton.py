@@ -27,6 +27,30 @@ def add_upcast(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def rms_norm_modes(x_ptr, w_ptr, y_ptr, n, MODE: tl.constexpr, BLOCK: tl.constexpr):
+    # the kernel decides the precision itself: it rounds back to the input's
+    # type in one mode, up-casts in another; an up-cast at the load would
+    # change both
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0)
+    x_dtype = x.dtype
+    w = tl.load(w_ptr + offs, mask=offs < n, other=0)
+    if MODE == 0:
+        w = w.to(tl.float32)
+    r = tl.rsqrt(tl.sum(x * x) / n)
+    tl.store(y_ptr + offs, (x * r).to(x_dtype) * w, mask=offs < n)
+
+
+@triton.jit
+def copy_sequence(x_ptr, seqstart, out_ptr, BLOCK: tl.constexpr):
+    # an index loaded from an array of sequence starts, added to offsets
+    b = tl.program_id(0)
+    begin = tl.load(seqstart + b)
+    offs = begin + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs - begin, tl.load(x_ptr + offs))
+
+
+@triton.jit
 def gather_counts(idx_ptr, counts_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     idx = tl.load(idx_ptr + offs, mask=offs < n, other=0)
