@@ -29,6 +29,8 @@
 # machine that sees the bundle at the same path). In a Slurm array task
 # HIPPORT_PHASE=ref runs the original's side only (ref, ref2) and
 # HIPPORT_PHASE=port the port's, into HIPPORT_RECORD_PORT (default port).
+# TUNE=1 runs the port once more with HIPPORT_TUNE_DIR=work/record/NAME/tune:
+# each Triton kernel's first launch swept over launch options (tune.json).
 # A Python program's Triton kernels are recorded too: RUN has record/triton
 # first in PYTHONPATH, whose sitecustomize.py hooks Triton's launches, and
 # with PYTHON set (a virtual environment's python, a path from where
@@ -173,13 +175,14 @@ side() {
 	[ -f "$work/$2/launches.log" ] || { echo "record: $2: no launch recorded" >&2; return 1; }
 }
 
-# record_run TREE NAME: RUN in TREE/DIR into work/NAME, in $env; its status.
-# A run timeout(1) stopped leaves NAME/cut, so that the comparison lines up
-# the launches both runs made instead of their counts.
+# record_run TREE NAME [VAR]: RUN in TREE/DIR into work/NAME (named by VAR,
+# default HIPPORT_RECORD_DIR), in $env; its status. A run timeout(1) stopped
+# leaves NAME/cut, so that the comparison lines up the launches both runs
+# made instead of their counts.
 record_run() {
 	rm -f "$work/$2/cut"
 	run_rc=0
-	(cd "$1/$dir" && eval "$env"' HIPPORT_RECORD_DIR=$work/$2 PYTHONPATH=$here/record/triton${PYTHONPATH:+:$PYTHONPATH} $limit sh -c "$run"') \
+	(cd "$1/$dir" && eval "$env"" ${3:-HIPPORT_RECORD_DIR}"'=$work/$2 PYTHONPATH=$here/record/triton${PYTHONPATH:+:$PYTHONPATH} $limit sh -c "$run"') \
 		>"$work/$2.run.log" 2>&1 || run_rc=$?
 	case $run_rc in
 	124|137) [ -n "$limit" ] && [ -d "$work/$2" ] && echo "HIPPORT_RECORD_TIMEOUT=$HIPPORT_RECORD_TIMEOUT" >"$work/$2/cut" ;;
@@ -229,6 +232,14 @@ if [ "$step" = build ]; then
 	exit $rc
 fi
 echo "$port_platform" >"$work/$port/platform"
+# TUNE=1 (hipport check tune): the port once more, the first launch of each
+# Triton kernel swept over launch options (record/triton/hipport_tune.py)
+if [ "${TUNE:-0}" = 1 ] && [ -f "$work/$port.built" ]; then
+	rm -rf "$work/tune"
+	record_run "$trees/port" tune HIPPORT_TUNE_DIR ||
+		echo "record: tune: the run exited non-zero (the kernels tuned up to then are kept)" >&2
+	echo "record: tune: $(grep -c '"kernel": ' "$work/tune/tune.json" 2>/dev/null || echo 0) kernels swept in $work/tune"
+fi
 echo "record: $(grep -c '^launch' "$work/ref/launches.log" 2>/dev/null || echo 0) launches of the original," \
 	"$(grep -c '^launch' "$work/$port/launches.log" 2>/dev/null || echo 0) of the port ($port_platform) in $work"
 exit $rc

@@ -55,7 +55,7 @@ _hipport() {
 		review) opts="$opts $walk --script --size --no-mouse" ;;
 		query) opts="$opts --format=" ;;
 		doctor) opts="--offload-arch= --format= --color --no-color --quiet --verbose --help" ;;
-		check) opts="$opts $walk --offload-arch= --fix= --draft-spec --from-record --bundle --slurm --submit --import --record --compare --timeout" ;;
+		check) opts="$opts $walk --offload-arch= --fix= --draft-spec --from-record --bundle --slurm --submit --import --record --compare --tune --timeout" ;;
 		commit) opts="$opts $walk --offload-arch= -m --message --branch --force" ;;
 		sync) opts="$opts --from --to -p --compile-commands" ;;
 		esac
@@ -65,7 +65,7 @@ _hipport() {
 	esac
 	# check's verbs, right after the command
 	if [[ $cmd == check && $prev == check ]]; then
-		COMPREPLY=($(compgen -W "draft bundle run import compare submit" -- "$cur") $(compgen -f -- "$cur"))
+		COMPREPLY=($(compgen -W "draft bundle run import compare submit tune" -- "$cur") $(compgen -f -- "$cur"))
 		return
 	fi
 	COMPREPLY=($(compgen -f -- "$cur"))

@@ -258,6 +258,7 @@ int an_analyze(an_analysis *out, an_analyzer *a, port_lexer *lexer, const char *
 		an_py_rocm_collect(&ctx, &rocm);
 		an_triton_tokens(&ctx, &rocm);
 		an_setup_py_tokens(&ctx, &rocm);
+		an_triton_tuned(&ctx, &rocm, fs_path);
 		an_py_rocm_dispose(&rocm);
 		goto done;
 	}

@@ -250,6 +250,9 @@ void an_triton_tokens(an_ctx *ctx, const an_py_rocm *rocm);
 void an_triton_options(an_ctx *ctx, const an_py_rocm *rocm);
 /* Its NVIDIA-only features: TRITON-007 (triton_features.c). */
 void an_triton_features(an_ctx *ctx, const an_py_rocm *rocm);
+/* TRITON-009: the launches of kernels the session holds a tuning run of
+ * (triton_tuned.c); fs_path finds the repository. */
+void an_triton_tuned(an_ctx *ctx, const an_py_rocm *rocm, const char *fs_path);
 /* BUILD findings of a setup.py with CUDAExtension, on Python tokens. */
 void an_setup_py_tokens(an_ctx *ctx, const an_py_rocm *rocm);
 /* The first token of the logical line holding token i, and one past its last. */
@@ -282,6 +285,9 @@ size_t an_py_keyword_arg(const an_ctx *ctx, size_t open, size_t close, const cha
 bool an_py_name_has(const an_ctx *ctx, size_t i, const char *word);
 /* The def statement of the function holding token i, or ntokens at the top level. */
 size_t an_py_enclosing_def(const an_ctx *ctx, size_t i);
+/* The first token of the top-level statement holding token i, above its
+ * decorators: where a helper (import torch) goes in before it. */
+size_t an_py_top_statement(const an_ctx *ctx, size_t i);
 /* Whether tokens i.. spell tl.NAME( (a call of triton.language). */
 bool an_triton_call(const an_ctx *ctx, size_t i, const char *name);
 /* The first token of the dotted name ending at token i (torch.cuda.NAME). */

@@ -342,3 +342,20 @@ size_t an_py_keyword_arg(const an_ctx *ctx, size_t open, size_t close, const cha
 	}
 	return 0;
 }
+
+/* The first token of the top-level statement holding token i, above its decorators. */
+size_t an_py_top_statement(const an_ctx *ctx, size_t i)
+{
+	while (i > 0 && !((ctx->tokens[i].flags & PORT_TOKEN_LINE_START) && an_python_indent(ctx->src, ctx->tokens[i].start) == 0 &&
+			  ctx->tokens[i].kind != PORT_TOKEN_COMMENT))
+		i--;
+	for (;;) {
+		size_t p = i;
+
+		while (p > 0 && !((ctx->tokens[p - 1].flags & PORT_TOKEN_LINE_START) && ctx->tokens[p - 1].kind != PORT_TOKEN_COMMENT))
+			p--;
+		if (p == 0 || !AN_TOKEN_AT(ctx, p - 1, "@"))
+			return i;
+		i = p - 1;
+	}
+}

@@ -87,23 +87,6 @@ static bool imports_torch(const an_ctx *ctx)
 	return false;
 }
 
-/* The first token of the top-level statement holding token i, above its decorators. */
-static size_t top_statement(const an_ctx *ctx, size_t i)
-{
-	while (i > 0 && !(first_of_line(ctx, i) && indent_at(ctx, i) == 0 &&
-			  ctx->tokens[i].kind != PORT_TOKEN_COMMENT))
-		i--;
-	for (;;) {
-		size_t p = i;
-
-		while (p > 0 && !(first_of_line(ctx, p - 1) && ctx->tokens[p - 1].kind != PORT_TOKEN_COMMENT))
-			p--;
-		if (p == 0 || !AN_TOKEN_AT(ctx, p - 1, "@"))
-			return i;
-		i = p - 1;
-	}
-}
-
 /* One past the value starting at token i: a top-level comma, a bracket it
  * did not open, a comment, or the end of the statement. */
 static size_t value_end(const an_ctx *ctx, size_t i)
@@ -154,7 +137,7 @@ static void platform_value_fix(opt_ctx *o, an_hit *h, size_t first, size_t last,
 		free(nvidia);
 		return;
 	}
-	ctx->decl_start = ctx->tokens[top_statement(ctx, first)].start;
+	ctx->decl_start = ctx->tokens[an_py_top_statement(ctx, first)].start;
 	an_fix(ctx, h, o->torch ? "value" : "value_import", &r, 1, c, 2);
 	free(nvidia);
 }

@@ -14,10 +14,11 @@ const cmd_builtin cmd_builtins[] = {
 	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_CHECK | CMD_OPT_FIX | CMD_OPT_ARCH | CMD_OPT_ANALYZE,
 	  .usage = "check [run] [PATH...] [--fix=ID,...|all] [--record]\n"
 		   "       check draft FILE... [--from-record DIR]\n"
-		   "       check bundle DIR [PATH...] [--slurm]\n"
+		   "       check bundle DIR [PATH...] [--slurm] [--tune]\n"
 		   "       check import FILE [--record]\n"
 		   "       check compare REF PORT [REF2]\n"
-		   "       check submit DIR",
+		   "       check submit DIR\n"
+		   "       check tune [PATH...]",
 	  .summary = "Kernel correctness checks (docs/checks.md), a verb each (the options of the same names\n"
 		     "still work: --draft-spec, --bundle DIR, --import FILE, --compare, --submit DIR). 'draft'\n"
 		     "drafts a spec per kernel of the named files into .hipport/checks/. 'bundle DIR' writes a\n"
@@ -31,7 +32,10 @@ const cmd_builtin cmd_builtins[] = {
 		     "translate does. bundle DIR --slurm also writes Slurm job arrays (DIR/slurm/, [slurm] of\n"
 		     ".hipport/config); 'submit DIR' submits them with sbatch, follows them, merges their\n"
 		     "results into DIR/results.json and records it; run it again after an interruption, or to\n"
-		     "re-submit what did not finish. A path named like a verb is given as ./NAME." },
+		     "re-submit what did not finish. 'tune' (--tune, also with bundle) sweeps the launch options\n"
+		     "of the port's Triton kernels in its record runs, checks and times each config; the import\n"
+		     "prints the tables and the fastest correct config becomes TRITON-009's fix. A path named\n"
+		     "like a verb is given as ./NAME." },
 	{ .name = "commit", .run = cmd_commit,
 	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_ANALYZE | CMD_OPT_ARCH | CMD_OPT_COMMIT,
 	  .usage = "commit [PATH...] [-m SUMMARY] [--branch NAME] [--force] [--offload-arch=gfxNNN]",

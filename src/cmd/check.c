@@ -6,6 +6,7 @@
  *   check import FILE          --import FILE  a bundle's results.json recorded
  *   check compare REF PORT [REF2] --compare   two record runs lined up
  *   check submit DIR           --submit DIR   a bundle's Slurm arrays run on a cluster
+ *   check tune [PATH...]       --tune         check run, the port's Triton kernels also swept and timed
  * A path named like a verb is given as ./draft. */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ static int take_verb(cmd_context *ctx)
 		{ .name = "import", .value = &ctx->import },
 		{ .name = "run" },
 		{ .name = "submit", .value = &ctx->submit },
+		{ .name = "tune", .flag = &ctx->tune },
 	};
 	const check_verb *v = NULL;
 	size_t i, taken;
@@ -80,6 +82,8 @@ int cmd_check(cmd_context *ctx)
 		return cmd_fail(CMD_EXIT_USAGE, "check: draft, bundle, import, compare and submit go one at a time");
 	if (cmd_check_from_record() && !ctx->draft_spec)
 		return cmd_fail(CMD_EXIT_USAGE, "check: --from-record DIR goes with draft FILE...");
+	if (ctx->tune && (ctx->draft_spec || ctx->import || ctx->compare || ctx->submit))
+		return cmd_fail(CMD_EXIT_USAGE, "check: tune goes with run or bundle DIR");
 	if (ctx->slurm && !ctx->bundle)
 		return cmd_fail(CMD_EXIT_USAGE, "check: --slurm goes with bundle DIR (then: hipport check submit DIR)");
 	if (ctx->submit)

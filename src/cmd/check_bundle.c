@@ -428,6 +428,7 @@ int cmd_check_bundle(cmd_context *ctx)
 	in.flags = cfg.check_flags;
 	in.rules = ctx->rules;
 	in.offload_arch = arch.value ? arch.value : DEFAULT_OFFLOAD_ARCH;
+	in.tune = ctx->tune;
 	reader.root = root;
 	reader.session = set.walk.git_dir ? &session : NULL;
 	reader.offload_arch = in.offload_arch;

@@ -1,7 +1,7 @@
 /* hipport check import FILE (--import): the results.json a bundle's run.sh
  * wrote, held to the checks the bundle made, recorded in the session (and
  * the reference outputs as golden outputs with --record), then the
- * bundle's record runs compared. */
+ * bundle's record runs compared and their tuning sweeps kept. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "check/kernel/spec_list.h"
 #include "cmd/check.h"
 #include "cmd/check_record.h"
+#include "cmd/check_tune.h"
 #include "review/session.h"
 #include "util/error.h"
 #include "vcs/walk.h"
@@ -142,6 +143,7 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 	}
 	cmd_check_print_results(&r);
 	code = cmd_check_compare_bundle(bundle_dir, cmd_check_results_code(&r));
+	code = cmd_check_tune_bundle(bundle_dir, code);
 done:
 	free((void *)known.names);
 	free((void *)known.sources);

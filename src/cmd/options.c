@@ -61,6 +61,8 @@ static const option_spec options[] = {
 	{ "compare", 0, false, CMD_OPT_CHECK,
 	  "line up the launch records REF PORT [REF2] of the original and the port, kernel by kernel" },
 	{ "slurm", 0, false, CMD_OPT_CHECK, "with --bundle: also Slurm job arrays in DIR/slurm/ ([slurm] of .hipport/config)" },
+	{ "tune", 0, false, CMD_OPT_CHECK,
+	  "the port's record run once more, each Triton kernel's first launch swept over launch options and timed" },
 	{ "submit", 0, true, CMD_OPT_CHECK,
 	  "submit a bundle's Slurm arrays (sbatch), follow them, merge and import their results" },
 	{ "timeout", 0, true, CMD_OPT_CHECK, "seconds one check's run may take (default: the spec's, 60)" },
@@ -287,6 +289,8 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		ctx->compare = true;
 	} else if (strcmp(o->name, "slurm") == 0) {
 		ctx->slurm = true;
+	} else if (strcmp(o->name, "tune") == 0) {
+		ctx->tune = true;
 	} else if (strcmp(o->name, "submit") == 0) {
 		ctx->submit = value;
 	} else if (strcmp(o->name, "message") == 0) {

@@ -129,10 +129,25 @@ static void build_id(char *out, size_t size)
 		snprintf(out, size, "unknown");
 }
 
+/* Which tuning runs the session keeps (.git/hipport/tune.json): TRITON-009
+ * reads them, so a new one makes the Triton files' analysis another. */
+static void tune_id(char *out, size_t size, const char *git_dir)
+{
+	struct stat st;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/hipport/tune.json", git_dir);
+	if (stat(path, &st) == 0)
+		snprintf(out, size, "%lld.%lld.%ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+			 (long)st.st_mtim.tv_nsec);
+	else
+		snprintf(out, size, "-");
+}
+
 int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, const port_options *opts,
 		  const char *variant)
 {
-	char build[96];
+	char build[96], tuned[96];
 	rv_cache *c = calloc(1, sizeof(*c));
 	util_buf b = UTIL_BUF_INIT;
 	char key[HEX_LEN + 1];
@@ -142,7 +157,8 @@ int rv_cache_open(rv_cache **out, const char *git_dir, const port_rules *rules, 
 	if (!c)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	build_id(build, sizeof(build));
-	util_buf_printf(&b, "%s|%s|%s|%lu|%d|%d|%d|%d|%s|%s|%s%s", HIPPORT_VERSION, build, port_rules_digest(rules),
+	tune_id(tuned, sizeof(tuned), git_dir);
+	util_buf_printf(&b, "%s|%s|%s|%s|%lu|%d|%d|%d|%d|%s|%s|%s%s", HIPPORT_VERSION, build, tuned, port_rules_digest(rules),
 			opts->target_hip, (int)opts->launch, (int)opts->roc, (int)opts->experimental, (int)opts->torch,
 			variant ? variant : "", opts->offload_arch ? opts->offload_arch : "",
 			opts->single_source ? "single-source=" : "", opts->single_source ? opts->single_source : "");

@@ -279,31 +279,35 @@ def _config_of(fn):
 _sites = {}
 
 
+def def_site(fn):
+    """The absolute path and line of the kernel's def (past its decorators)."""
+    f = getattr(fn, "fn", None)
+    code = getattr(f, "__code__", None)
+    if code is None:
+        return "?", 0
+    import inspect
+
+    path, line = os.path.abspath(code.co_filename), code.co_firstlineno
+    try:
+        lines, start = inspect.getsourcelines(f)
+        for i, text in enumerate(lines):
+            if text.lstrip().startswith("def "):
+                line = start + i
+                break
+    except (OSError, TypeError):
+        pass
+    return path, line
+
+
 def _site(fn):
     """path:line of the kernel's def: the path relative to the working
     directory (the program's, the same in both trees), else absolute."""
     key = id(fn)
     if key in _sites:
         return _sites[key]
-    path, line = "?", 0
-    f = getattr(fn, "fn", None)
-    code = getattr(f, "__code__", None)
-    if code is not None:
-        import inspect
-
-        path, line = code.co_filename, code.co_firstlineno
-        try:
-            lines, start = inspect.getsourcelines(f)
-            # past the decorators
-            for i, text in enumerate(lines):
-                if text.lstrip().startswith("def "):
-                    line = start + i
-                    break
-        except (OSError, TypeError):
-            pass
-        full = os.path.abspath(path)
-        cwd = os.getcwd()
-        path = os.path.relpath(full, cwd) if full.startswith(cwd + os.sep) else full
+    full, line = def_site(fn)
+    cwd = os.getcwd()
+    path = os.path.relpath(full, cwd) if full.startswith(cwd + os.sep) else full
     site = re.sub(r"\s", "_", "%s:%d" % (path, line))[:255]
     _sites[key] = site
     return site
@@ -516,12 +520,6 @@ def _patch(owner, name, wrap):
     setattr(owner, name, new)
 
 
-def _patch_jit(module):
-    cls = getattr(module, "JITFunction", None)
-    if cls is not None:
-        _patch(cls, "run", _wrap_jit_run)
-
-
 def _patch_autotuner(module):
     cls = getattr(module, "Autotuner", None)
     if cls is not None:
@@ -534,11 +532,24 @@ def _patch_testing(module):
         _patch(module, name, _wrap_bench)
 
 
-_PATCHES = {
-    "triton.runtime.jit": _patch_jit,
-    "triton.runtime.autotuner": _patch_autotuner,
-    "triton.testing": _patch_testing,
-}
+def _patches(jit_wrap):
+    """What to patch in each module once it has run: JITFunction.run with
+    jit_wrap, and what tells a benchmark's launches from the program's."""
+    return {
+        "triton.runtime.jit": lambda m: getattr(m, "JITFunction", None) and _patch(m.JITFunction, "run", jit_wrap),
+        "triton.runtime.autotuner": _patch_autotuner,
+        "triton.testing": _patch_testing,
+    }
+
+
+def in_benchmark():
+    """Whether a launch now is one of a benchmark's (autotuning's, do_bench's)."""
+    return _bench_depth() > 0
+
+
+def tuned_config(fn):
+    """What the autotuner launching fn now chose, else {}."""
+    return _config_of(fn)
 
 
 class _Loader:
@@ -566,11 +577,12 @@ class _Finder:
     """Finds the modules to patch through the other finders, so that
     nothing is imported before the program imports it."""
 
-    def __init__(self):
+    def __init__(self, patches):
+        self._patches = patches
         self._busy = set()
 
     def find_spec(self, name, path=None, target=None):
-        if name not in _PATCHES or name in self._busy:
+        if name not in self._patches or name in self._busy:
             return None
         self._busy.add(name)
         try:
@@ -585,11 +597,20 @@ class _Finder:
         finally:
             self._busy.discard(name)
         if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
-            spec.loader = _Loader(spec.loader, _PATCHES[name])
+            spec.loader = _Loader(spec.loader, self._patches[name])
         return spec
 
     def invalidate_caches(self):
         pass
+
+
+def hook(jit_wrap):
+    """Wraps JITFunction.run with jit_wrap, now or once Triton is imported."""
+    patches = _patches(jit_wrap)
+    sys.meta_path.insert(0, _Finder(patches))
+    for name, patch in patches.items():
+        if name in sys.modules:
+            patch(sys.modules[name])
 
 
 def install(directory=None):
@@ -599,7 +620,4 @@ def install(directory=None):
     if not directory or _recorder is not None:
         return
     _recorder = _Recorder(directory)
-    sys.meta_path.insert(0, _Finder())
-    for name, patch in _PATCHES.items():
-        if name in sys.modules:
-            patch(sys.modules[name])
+    hook(_wrap_jit_run)

@@ -1,21 +1,30 @@
 """hipport's record runs put this directory first in PYTHONPATH (record.sh):
 with HIPPORT_RECORD_DIR set, Triton's launches are recorded there
-(hipport_triton.py, docs/checks.md). The sitecustomize this one shadows, if
-any, still runs after it."""
+(hipport_triton.py), with HIPPORT_TUNE_DIR set (and no HIPPORT_RECORD_DIR)
+each kernel's first launch is tuned there (hipport_tune.py; docs/checks.md).
+The sitecustomize this one shadows, if any, still runs after it."""
 
 import os
 import sys
 
 
-def _hook():
+def _load(name):
     import importlib.util
 
     here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location("hipport_triton", os.path.join(here, "hipport_triton.py"))
+    spec = importlib.util.spec_from_file_location(name, os.path.join(here, name + ".py"))
     module = importlib.util.module_from_spec(spec)
-    sys.modules["hipport_triton"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
-    module.install()
+    return module
+
+
+def _hook():
+    if os.environ.get("HIPPORT_RECORD_DIR"):
+        _load("hipport_triton").install()
+    else:
+        _load("hipport_triton")
+        _load("hipport_tune").install()
 
 
 def _chain():
@@ -34,9 +43,9 @@ def _chain():
     spec.loader.exec_module(module)
 
 
-if os.environ.get("HIPPORT_RECORD_DIR"):
+if os.environ.get("HIPPORT_RECORD_DIR") or os.environ.get("HIPPORT_TUNE_DIR"):
     try:
         _hook()
     except Exception as e:
-        sys.stderr.write("hipport record: Triton launches not recorded: %s: %s\n" % (type(e).__name__, e))
+        sys.stderr.write("hipport: Triton launches not hooked: %s: %s\n" % (type(e).__name__, e))
 _chain()

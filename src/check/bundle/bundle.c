@@ -360,6 +360,9 @@ int bundle_write(const char *dir, const bundle_input *in)
 			in->offload_arch ? in->offload_arch : "gfx90a", in->build_timeout ? in->build_timeout : 600);
 	util_process_shell_quote(&b, in->flags ? in->flags : "");
 	util_buf_putc(&b, '\n');
+	if (in->tune)
+		util_buf_puts(&b, "# hipport check tune: record.sh sweeps the port's Triton kernels\n"
+				  "TUNE=${TUNE:-1}\nexport TUNE\n");
 	if (util_buf_oom(&b) || util_buf_oom(&list) || util_buf_oom(&name)) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;

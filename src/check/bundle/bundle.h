@@ -38,6 +38,7 @@ typedef struct bundle_input {
 	const char *offload_arch; /* the default for run.sh (gfx90a) */
 	const char *golden_root;  /* the repository's .hipport/golden, or NULL */
 	unsigned build_timeout;   /* seconds */
+	bool tune;                /* the record runs tune the port's Triton kernels (TUNE=1) */
 } bundle_input;
 
 /* Writes the bundle into dir (created; a previous bundle there is

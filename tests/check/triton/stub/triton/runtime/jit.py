@@ -2,6 +2,10 @@ import inspect
 
 OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "debug")
 
+# the launch options of the launch running now: a test's kernel may behave
+# by them as a compiled one would (a config that fails, or computes otherwise)
+current = {}
+
 
 class KernelParam:
     def __init__(self, num, param):
@@ -43,6 +47,8 @@ class JITFunction(KernelInterface):
             grid = grid(bound_args)
         assert len(grid) >= 1
         # the whole grid at once: the body works on whole tensors
+        current.clear()
+        current.update({k: v for k, v in kwargs.items() if k in OPTIONS})
         self.fn(**bound_args)
         return "kernel"
 

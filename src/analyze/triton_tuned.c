@@ -1,0 +1,232 @@
+/* TRITON-009: launch options a tuning run measured faster (hipport check
+ * tune, kept in the review session). At each launch of a tuned kernel in the
+ * file, the fix gives the platform measured the best config's options under
+ * a platform test and keeps the other platform's as they were: measured on
+ * AMD, (BEST if torch.version.hip else AS_WAS); measured on NVIDIA, the
+ * reverse, until a tuning run on the AMD GPU says what AMD's are. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/ast.h"
+#include "analyze/pylex.h"
+#include "check/tune/tune.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "vcs/walk.h"
+
+/* Triton's defaults where a launch names no option (as hipport_tune.py). */
+static long triton_default(const char *option, bool hip)
+{
+	if (strcmp(option, "num_warps") == 0)
+		return 4;
+	if (strcmp(option, "num_stages") == 0)
+		return hip ? 2 : 3;
+	if (strcmp(option, "kpack") == 0)
+		return 1;
+	return 0;
+}
+
+static const tune_option *swept(const tune_kernel *k, const an_ctx *ctx, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < k->noptions; j++)
+		if (an_py_token_is(ctx, i, k->options[j].name, strlen(k->options[j].name)))
+			return &k->options[j];
+	return NULL;
+}
+
+/* "(BEST if torch.version.hip else WAS)", or the reverse when measured on NVIDIA. */
+static void platform_value(util_buf *b, const tune_kernel *k, long best, const char *was, int was_len)
+{
+	if (strcmp(k->backend, "hip") == 0)
+		util_buf_printf(b, "(%ld if torch.version.hip else %.*s)", best, was_len, was);
+	else
+		util_buf_printf(b, "(%.*s if torch.version.hip else %ld)", was_len, was, best);
+}
+
+/* The call's arguments (open, close) with the tuned options in, into b. */
+static void tuned_arguments(util_buf *b, const an_ctx *ctx, const tune_kernel *k, size_t open, size_t close)
+{
+	uint32_t at = ctx->tokens[open].end;
+	bool *named = calloc(k->noptions + 1, sizeof(*named));
+	size_t i, j, last = open;
+	int depth = 0;
+
+	if (!named) {
+		b->oom = true;
+		return;
+	}
+	for (i = open + 1; i < close; i++) {
+		const tune_option *o;
+
+		if (AN_TOKEN_IS(ctx, i, "(") || AN_TOKEN_IS(ctx, i, "[") || AN_TOKEN_IS(ctx, i, "{"))
+			depth++;
+		else if (AN_TOKEN_IS(ctx, i, ")") || AN_TOKEN_IS(ctx, i, "]") || AN_TOKEN_IS(ctx, i, "}"))
+			depth--;
+		if (ctx->tokens[i].kind != PORT_TOKEN_COMMENT)
+			last = i;
+		if (depth != 0 || !AN_TOKEN_AT(ctx, i + 1, "=") || !(o = swept(k, ctx, i)) ||
+		    (i > open + 1 && !AN_TOKEN_IS(ctx, i - 1, ",") && !AN_TOKEN_IS(ctx, i - 1, "(")))
+			continue;
+		{
+			size_t v = i + 2, end = v;
+			int d = 0;
+
+			for (; end < close; end++) {
+				if (AN_TOKEN_IS(ctx, end, "(") || AN_TOKEN_IS(ctx, end, "[") || AN_TOKEN_IS(ctx, end, "{"))
+					d++;
+				else if (AN_TOKEN_IS(ctx, end, ")") || AN_TOKEN_IS(ctx, end, "]") ||
+					 AN_TOKEN_IS(ctx, end, "}"))
+					d--;
+				else if (d == 0 && (AN_TOKEN_IS(ctx, end, ",") || ctx->tokens[end].kind == PORT_TOKEN_COMMENT))
+					break;
+			}
+			named[o - k->options] = true;
+			if (v >= end || o->best == o->program)
+				continue;
+			util_buf_put(b, ctx->src + at, ctx->tokens[v].start - at);
+			platform_value(b, k, o->best, ctx->src + ctx->tokens[v].start,
+				       (int)(ctx->tokens[end - 1].end - ctx->tokens[v].start));
+			at = ctx->tokens[end - 1].end;
+			i = end - 1;
+		}
+	}
+	util_buf_put(b, ctx->src + at, ctx->tokens[close].start - at);
+	/* options the launch left to Triton's defaults: after its last argument */
+	for (j = 0; j < k->noptions; j++) {
+		char was[32];
+
+		if (named[j] || k->options[j].best == k->options[j].program)
+			continue;
+		snprintf(was, sizeof(was), "%ld", triton_default(k->options[j].name, strcmp(k->backend, "hip") == 0));
+		util_buf_printf(b, "%s%s=", AN_TOKEN_IS(ctx, last, ",") || last == open ? " " : ", ",
+				k->options[j].name);
+		platform_value(b, k, k->options[j].best, was, (int)strlen(was));
+	}
+	free(named);
+}
+
+static void describe(util_buf *m, const tune_kernel *k, bool best)
+{
+	size_t j;
+	const char *sep = "";
+
+	for (j = 0; j < k->noptions; j++) {
+		util_buf_printf(m, "%s%s=%ld", sep, k->options[j].name, best ? k->options[j].best : k->options[j].program);
+		sep = ", ";
+	}
+}
+
+static void tuned_launch(an_ctx *ctx, const an_py_rocm *rocm, const tune_kernel *k, size_t name, size_t close,
+			 size_t open, size_t call_end, bool torch)
+{
+	util_buf m = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
+	bool hip = strcmp(k->backend, "hip") == 0;
+	an_hit *h;
+
+	util_buf_printf(&m, "%s was tuned on %s (hipport check tune, %zu configs: %zu correct, %zu differ, %zu failed): ",
+			k->kernel, k->device, k->nconfigs, k->nok, k->ndiffer, k->nfailed);
+	describe(&m, k, true);
+	util_buf_printf(&m, " takes %.4f ms, the launch's ", k->best_ms);
+	describe(&m, k, false);
+	util_buf_printf(&m, " %.4f ms (%.2fx), with outputs equal to the launch's own; the fix takes it where "
+			    "torch.version.hip says %s%s",
+			k->program_ms, k->program_ms / k->best_ms, hip ? "ROCm" : "CUDA",
+			hip ? "" : " (tune on the AMD GPU for AMD's side)");
+	h = util_buf_oom(&m) ? NULL
+			     : an_add(ctx, "TRITON-009", AN_NOTE, ctx->tokens[name].start, ctx->tokens[close].end, "%s",
+				      m.ptr);
+	tuned_arguments(&text, ctx, k, open, call_end);
+	if (h && !util_buf_oom(&text) && !an_py_mentions_rocm(ctx, rocm, open, call_end)) {
+		an_range r = { "match", ctx->tokens[open].end, ctx->tokens[call_end].start };
+		an_capture c[1] = { { "text", text.ptr ? text.ptr : "" } };
+
+		ctx->decl_start = ctx->tokens[an_py_top_statement(ctx, name)].start;
+		an_fix(ctx, h, torch ? "options" : "options_import", &r, 1, c, 1);
+	}
+	util_buf_dispose(&m);
+	util_buf_dispose(&text);
+}
+
+static bool imports_torch(const an_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < ctx->ntokens; i++)
+		if ((ctx->tokens[i].flags & PORT_TOKEN_LINE_START) && an_python_indent(ctx->src, ctx->tokens[i].start) == 0 &&
+		    AN_TOKEN_IS(ctx, i, "import") && AN_TOKEN_IS(ctx, i + 1, "torch") && !AN_TOKEN_AT(ctx, i + 2, "."))
+			return true;
+	return false;
+}
+
+static void tuned_kernel(an_ctx *ctx, const an_py_rocm *rocm, const tune_kernel *k, bool torch)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < ctx->ntokens; i++) {
+		size_t close, open, call_end;
+
+		if (ctx->tokens[i].kind != PORT_TOKEN_IDENT || !AN_TOKEN_AT(ctx, i + 1, "[") ||
+		    (i > 0 && AN_TOKEN_IS(ctx, i - 1, ".")) || !an_py_token_is(ctx, i, k->kernel, strlen(k->kernel)))
+			continue;
+		close = an_py_closing(ctx, i + 1, ctx->ntokens);
+		open = close + 1;
+		if (!AN_TOKEN_AT(ctx, open, "(") || (call_end = an_py_closing(ctx, open, ctx->ntokens)) >= ctx->ntokens)
+			continue;
+		tuned_launch(ctx, rocm, k, i, close, open, call_end, torch);
+		i = call_end;
+	}
+}
+
+/* The repository's path of the file at fs_path and the session's git dir. */
+static int locate(vcs_walk *walk, char **rel, const char *fs_path)
+{
+	char *full = realpath(fs_path, NULL), *slash;
+	size_t n;
+	int error;
+
+	*rel = NULL;
+	if (!full)
+		return 1;
+	slash = strrchr(full, '/');
+	*slash = '\0';
+	error = vcs_walk_locate(walk, *full ? full : "/");
+	*slash = '/';
+	if (error < 0 || !walk->git_dir || !walk->root) {
+		util_error_clear();
+		free(full);
+		return 1;
+	}
+	n = strlen(walk->root);
+	while (n > 0 && walk->root[n - 1] == '/')
+		n--;
+	if (strncmp(full, walk->root, n) != 0 || full[n] != '/') {
+		free(full);
+		return 1;
+	}
+	*rel = strdup(full + n + 1);
+	free(full);
+	return *rel ? 0 : util_error_set(UTIL_ENOMEM, "out of memory");
+}
+
+void an_triton_tuned(an_ctx *ctx, const an_py_rocm *rocm, const char *fs_path)
+{
+	vcs_walk walk;
+	tune_set set = { NULL, 0 };
+	char *rel = NULL;
+	size_t i;
+
+	if (!memmem(ctx->src, ctx->len, "triton", 6))
+		return;
+	memset(&walk, 0, sizeof(walk));
+	if (locate(&walk, &rel, fs_path) == 0 && tune_load(&set, walk.git_dir, rel) < 0)
+		util_error_clear();
+	for (i = 0; i < set.n; i++)
+		if (tune_kernel_improves(&set.kernels[i]))
+			tuned_kernel(ctx, rocm, &set.kernels[i], imports_torch(ctx));
+	tune_set_dispose(&set);
+	free(rel);
+	vcs_walk_dispose(&walk);
+}

@@ -1,0 +1,46 @@
+"""A program for the tuning hook's test: kernels whose speed and results
+depend on their launch options through the stand-in Triton's `current`."""
+import sys
+import time
+
+import torch
+import triton
+import triton.language as tl
+from triton.runtime import jit
+
+
+@triton.jit
+def scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # slower with fewer warps and more stages; wrong with 16 (as a racy
+    # config would be);
+    # too deep a pipeline does not compile
+    o = jit.current
+    if o.get("num_stages", 3) > 4:
+        raise RuntimeError("out of resource: shared memory, Required: 131072, Hardware limit: 101376")
+    time.sleep(0.0004 * 8 / o.get("num_warps", 4) + 0.0001 * o.get("num_stages", 3))
+    y_ptr.copy_(x_ptr * 2 + (1 if o.get("num_warps") == 16 else 0))
+
+
+@triton.jit
+def accumulate(acc_ptr, x_ptr, n, BLOCK: tl.constexpr):
+    # adds into its output: a replay must start from the saved tensors; as
+    # fast whatever the options
+    time.sleep(0.002)
+    acc_ptr.add_(x_ptr)
+
+
+@triton.jit
+def untouched(n, BLOCK: tl.constexpr):
+    pass
+
+
+x = torch.arange(64, dtype=torch.float32)
+y = torch.zeros(64)
+acc = torch.ones(64)
+scale[(1,)](x, y, 64, BLOCK=64, num_warps=1, num_stages=4)
+accumulate[(1,)](acc, x, 64, BLOCK=64)
+accumulate[(1,)](acc, x, 64, BLOCK=64)
+untouched[(1,)](64, BLOCK=64)
+print("y ok:", bool(torch.equal(y, x * 2)))
+print("acc ok:", bool(torch.equal(acc, 1 + 2 * x)))
+sys.exit(0)
