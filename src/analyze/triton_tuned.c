@@ -3,7 +3,9 @@
  * file, the fix gives the platform measured the best config's options under
  * a platform test and keeps the other platform's as they were: measured on
  * AMD, (BEST if torch.version.hip else AS_WAS); measured on NVIDIA, the
- * reverse, until a tuning run on the AMD GPU says what AMD's are. */
+ * reverse, until a tuning run on the AMD GPU says what AMD's are. A kernel
+ * an autotuner launches gets the tuned config added to its configs, under
+ * the same test: its launches take no options (the autotuner gives them). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,22 +121,30 @@ static void describe(util_buf *m, const tune_kernel *k, bool best)
 	}
 }
 
+/* The finding's message into m. */
+static void tuned_message(util_buf *m, const tune_kernel *k)
+{
+	bool hip = strcmp(k->backend, "hip") == 0;
+
+	util_buf_printf(m, "%s was tuned on %s (hipport check tune, %zu configs: %zu correct, %zu differ, %zu failed): ",
+			k->kernel, k->device, k->nconfigs, k->nok, k->ndiffer, k->nfailed);
+	describe(m, k, true);
+	util_buf_printf(m, " takes %.4f ms, the launch's ", k->best_ms);
+	describe(m, k, false);
+	util_buf_printf(m, " %.4f ms (%.2fx), with outputs equal to the launch's own; the fix %s where "
+			   "torch.version.hip says %s%s",
+			k->program_ms, k->program_ms / k->best_ms,
+			k->autotuned ? "adds it to the autotuner's configs" : "takes it", hip ? "ROCm" : "CUDA",
+			hip ? "" : " (tune on the AMD GPU for AMD's side)");
+}
+
 static void tuned_launch(an_ctx *ctx, const an_py_rocm *rocm, const tune_kernel *k, size_t name, size_t close,
 			 size_t open, size_t call_end, bool torch)
 {
 	util_buf m = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
-	bool hip = strcmp(k->backend, "hip") == 0;
 	an_hit *h;
 
-	util_buf_printf(&m, "%s was tuned on %s (hipport check tune, %zu configs: %zu correct, %zu differ, %zu failed): ",
-			k->kernel, k->device, k->nconfigs, k->nok, k->ndiffer, k->nfailed);
-	describe(&m, k, true);
-	util_buf_printf(&m, " takes %.4f ms, the launch's ", k->best_ms);
-	describe(&m, k, false);
-	util_buf_printf(&m, " %.4f ms (%.2fx), with outputs equal to the launch's own; the fix takes it where "
-			    "torch.version.hip says %s%s",
-			k->program_ms, k->program_ms / k->best_ms, hip ? "ROCm" : "CUDA",
-			hip ? "" : " (tune on the AMD GPU for AMD's side)");
+	tuned_message(&m, k);
 	h = util_buf_oom(&m) ? NULL
 			     : an_add(ctx, "TRITON-009", AN_NOTE, ctx->tokens[name].start, ctx->tokens[close].end, "%s",
 				      m.ptr);
@@ -161,9 +171,66 @@ static bool imports_torch(const an_ctx *ctx)
 	return false;
 }
 
+/* An autotuned kernel: its decorator's configs=VALUE becomes
+ * VALUE + ([triton.Config(...)] if torch.version.hip else []) (the lists
+ * the other way round when measured on NVIDIA). */
+static void tuned_configs(an_ctx *ctx, const an_py_rocm *rocm, const tune_kernel *k, bool torch)
+{
+	util_buf m = UTIL_BUF_INIT, text = UTIL_BUF_INIT, config = UTIL_BUF_INIT;
+	size_t i, def = 0, at, open, close, key, end;
+	an_hit *h;
+
+	for (i = 0; i + 1 < ctx->ntokens && !def; i++)
+		if ((ctx->tokens[i].flags & PORT_TOKEN_LINE_START) && AN_TOKEN_IS(ctx, i, "def") &&
+		    an_py_token_is(ctx, i + 1, k->kernel, strlen(k->kernel)))
+			def = i;
+	if (!def)
+		return;
+	/* @triton.autotune( or @autotune( among its decorators */
+	for (at = an_py_top_statement(ctx, def); at < def; at++)
+		if (AN_TOKEN_IS(ctx, at, "autotune") && AN_TOKEN_AT(ctx, at + 1, "(") &&
+		    (AN_TOKEN_AT(ctx, at - 1, "@") || AN_TOKEN_AT(ctx, at - 1, ".")))
+			break;
+	if (at >= def)
+		return;
+	open = at + 1;
+	close = an_py_closing(ctx, open, def);
+	if (close >= def || !(key = an_py_keyword_arg(ctx, open, close, "configs")) ||
+	    (end = an_py_argument_end(ctx, key + 2, close)) <= key + 2)
+		return;
+	tuned_message(&m, k);
+	h = util_buf_oom(&m) ? NULL
+			     : an_add(ctx, "TRITON-009", AN_NOTE, ctx->tokens[key].start, ctx->tokens[end - 1].end, "%s",
+				      m.ptr);
+	util_buf_printf(&config, "[triton.Config(%s", k->autotuned);
+	for (i = 0; i < k->noptions; i++)
+		util_buf_printf(&config, ", %s=%ld", k->options[i].name, k->options[i].best);
+	util_buf_puts(&config, ")]");
+	util_buf_put(&text, ctx->src + ctx->tokens[key + 2].start, ctx->tokens[end - 1].end - ctx->tokens[key + 2].start);
+	if (strcmp(k->backend, "hip") == 0)
+		util_buf_printf(&text, " + (%s if torch.version.hip else [])", config.ptr ? config.ptr : "");
+	else
+		util_buf_printf(&text, " + ([] if torch.version.hip else %s)", config.ptr ? config.ptr : "");
+	if (h && !util_buf_oom(&text) && !util_buf_oom(&config) && !an_py_mentions_rocm(ctx, rocm, open, close)) {
+		an_range r = { "match", ctx->tokens[key + 2].start, ctx->tokens[end - 1].end };
+		an_capture c[1] = { { "text", text.ptr } };
+
+		ctx->decl_start = ctx->tokens[an_py_top_statement(ctx, def)].start;
+		an_fix(ctx, h, torch ? "options" : "options_import", &r, 1, c, 1);
+	}
+	util_buf_dispose(&m);
+	util_buf_dispose(&text);
+	util_buf_dispose(&config);
+}
+
 static void tuned_kernel(an_ctx *ctx, const an_py_rocm *rocm, const tune_kernel *k, bool torch)
 {
 	size_t i;
+
+	if (k->autotuned) {
+		tuned_configs(ctx, rocm, k, torch);
+		return;
+	}
 
 	for (i = 0; i + 1 < ctx->ntokens; i++) {
 		size_t close, open, call_end;

@@ -24,6 +24,7 @@ static void kernel_dispose(tune_kernel *k)
 	free(k->backend);
 	free(k->device);
 	free(k->skipped);
+	free(k->autotuned);
 }
 
 void tune_set_dispose(tune_set *set)
@@ -120,6 +121,49 @@ static int take_options(tune_kernel *k, const json_t *entry)
 	return 0;
 }
 
+/* Launch options, not constexprs: what a triton.Config takes as keywords. */
+static bool launch_option(const char *key)
+{
+	static const char *const options[] = { "num_warps", "num_stages", "num_ctas", "maxnreg", "waves_per_eu",
+					       "matrix_instr_nonkdim", "kpack", "num_buffers_warp_spec",
+					       "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer", NULL };
+	size_t i;
+
+	for (i = 0; options[i]; i++)
+		if (strcmp(key, options[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The constexprs of an autotuner's chosen config as a Python dict literal. */
+static char *autotuned_dict(const json_t *chosen)
+{
+	util_buf b = UTIL_BUF_INIT;
+	const char *key, *sep = "";
+	const json_t *v;
+
+	util_buf_putc(&b, '{');
+	json_object_foreach((json_t *)chosen, key, v) {
+		if (launch_option(key) || !identifier(key))
+			continue;
+		if (json_is_integer(v))
+			util_buf_printf(&b, "%s\"%s\": %lld", sep, key, (long long)json_integer_value(v));
+		else if (json_is_real(v))
+			util_buf_printf(&b, "%s\"%s\": %.17g", sep, key, json_real_value(v));
+		else if (json_is_boolean(v))
+			util_buf_printf(&b, "%s\"%s\": %s", sep, key, json_is_true(v) ? "True" : "False");
+		else
+			continue; /* a string or a dtype: not written back by guess */
+		sep = ", ";
+	}
+	util_buf_putc(&b, '}');
+	if (util_buf_oom(&b)) {
+		util_buf_dispose(&b);
+		return NULL;
+	}
+	return util_buf_detach(&b);
+}
+
 static int take_kernel(tune_kernel *k, const json_t *entry, const char *source)
 {
 	const json_t *rows = json_object_get(entry, "configs"), *row, *line = json_object_get(entry, "line");
@@ -132,6 +176,9 @@ static int take_kernel(tune_kernel *k, const json_t *entry, const char *source)
 	k->line = json_is_integer(line) ? (unsigned)json_integer_value(line) : 0;
 	if (json_is_string(json_object_get(entry, "skipped")))
 		k->skipped = dup_str(json_object_get(entry, "skipped"), "");
+	if (json_is_object(json_object_get(entry, "autotuned")) &&
+	    !(k->autotuned = autotuned_dict(json_object_get(entry, "autotuned"))))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
 	if (!k->source || !k->kernel || !k->backend || !k->device ||
 	    (json_is_string(json_object_get(entry, "skipped")) && !k->skipped))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
@@ -356,6 +403,8 @@ static json_t *kernel_json(const tune_kernel *k)
 	json_object_set_new(o, "options", opts);
 	if (k->skipped)
 		json_object_set_new(o, "skipped", json_string(k->skipped));
+	if (k->autotuned)
+		json_object_set_new(o, "autotuned", json_string(k->autotuned));
 	return o;
 }
 
@@ -434,6 +483,9 @@ static int load_kernel(tune_kernel *k, const json_t *o)
 	k->nok = (size_t)json_integer_value(json_object_get(o, "ok"));
 	k->ndiffer = (size_t)json_integer_value(json_object_get(o, "differ"));
 	k->nfailed = (size_t)json_integer_value(json_object_get(o, "failed"));
+	if (json_is_string(json_object_get(o, "autotuned")) &&
+	    !(k->autotuned = dup_str(json_object_get(o, "autotuned"), "{}")))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
 	if (!k->source || !k->kernel || !k->backend || !k->device ||
 	    !(k->options = calloc(json_array_size(opts) + 1, sizeof(*k->options))))
 		return util_error_set(UTIL_ENOMEM, "out of memory");

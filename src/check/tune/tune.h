@@ -28,6 +28,8 @@ typedef struct tune_kernel {
 	size_t noptions;
 	size_t nconfigs, nok, ndiffer, nfailed;
 	char *skipped; /* why nothing was swept, or NULL */
+	char *autotuned; /* the constexprs of the config an autotuner chose, as a Python dict
+			  * ({"BLOCK_M": 128}), or NULL when the launch was no autotuner's */
 } tune_kernel;
 
 typedef struct tune_set {

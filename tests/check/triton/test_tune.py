@@ -36,8 +36,8 @@ except (OSError, ValueError) as e:
     table = {"kernels": []}
     truth("tune.json written", False, str(e))
 kernels = {k["kernel"]: k for k in table["kernels"]}
-truth("the first launch of each kernel tuned, once", sorted(kernels) == ["accumulate", "scale", "untouched"] and
-      len(table["kernels"]) == 3, sorted(kernels))
+truth("the first launch of each kernel tuned, once",
+      sorted(kernels) == ["accumulate", "scale", "shift", "untouched"] and len(table["kernels"]) == 4, sorted(kernels))
 
 scale = kernels.get("scale", {"configs": []})
 rows = {(r["config"]["num_warps"], r["config"]["num_stages"]): r for r in scale["configs"]}
@@ -69,6 +69,11 @@ truth("accumulate: the default options stand for those it does not give",
 un = kernels.get("untouched", {})
 truth("a launch with no tensor is not swept, and says why", un.get("configs") == [] and "no tensor" in un.get("skipped", ""),
       un)
+
+sh = kernels.get("shift", {})
+truth("an autotuner's launch: swept around its config, the config kept",
+      sh.get("given") == {"num_warps": 1, "num_stages": 2} and sh.get("autotuned", {}).get("BLOCK") == 64 and
+      (sh.get("best") or {}).get("num_warps") == 16, sh)
 
 # check tune as a user runs it: a bundle whose record runs tune the port,
 # run.sh through PYTHON (nvcc, which record.sh asks for, is a stand-in), the
@@ -106,7 +111,7 @@ truth("check bundle --tune: the tuning hook carried",
       open(os.path.join(hook, "hipport_tune.py")).read())
 p = subprocess.run(["sh", os.path.join(bundle, "run.sh")], cwd=tmp, env=user, stdout=subprocess.PIPE,
                    stderr=subprocess.STDOUT, universal_newlines=True)
-truth("run.sh: the port tuned after its record run", p.returncode == 0 and "record: tune: 3 kernels swept" in p.stdout,
+truth("run.sh: the port tuned after its record run", p.returncode == 0 and "record: tune: 4 kernels swept" in p.stdout,
       p.stdout)
 p = hp("check", "import", os.path.join(bundle, "results.json"))
 out = p.stdout
@@ -115,11 +120,12 @@ truth("import: the time table, fastest correct first",
       out.index("  <- fastest correct") < out.index("  <- the program's"), out)
 truth("import: a config that differs and one that failed shown with why",
       "differs: 64 of 64 values differ" in out and "failed: RuntimeError: out of resource" in out, out)
-truth("import: kept in the session", "recorded 3 tuned kernels in the review session" in out and
+truth("import: kept in the session", "recorded 4 tuned kernels in the review session" in out and
       os.path.exists(os.path.join(repo, ".git", "hipport", "tune.json")), out)
-truth("import: TRITON-009 proposed for scale only",
+truth("import: TRITON-009 proposed for scale and shift only",
       "TRITON-009 proposed for scale in app/app.py: num_warps 1 -> 8 num_stages 4 -> 1 on cuda" in out and
-      out.count("TRITON-009 proposed") == 1, out)
+      "TRITON-009 proposed for shift in app/app.py: num_warps 1 -> 16 num_stages 2 -> 1 on cuda" in out and
+      out.count("TRITON-009 proposed") == 2, out)
 p = hp("scan", "app/app.py")
 truth("scan: TRITON-009 at the launch", "TRITON-009" in p.stdout and "scale was tuned on cpu" in p.stdout, p.stdout)
 p = hp("translate", "--fix=TRITON-009", "app/app.py")
@@ -127,6 +133,10 @@ truth("the fix: the tuned options for the platform measured, the other's kept",
       "scale[(1,)](x, y, 64, BLOCK=64, num_warps=(1 if torch.version.hip else 8), "
       "num_stages=(4 if torch.version.hip else 1))" in p.stdout, p.stdout[-800:])
 truth("the fix: the other launches left alone", "accumulate[(1,)](acc, x, 64, BLOCK=64)\n" in p.stdout, p.stdout[-800:])
+truth("the fix: an autotuned kernel's config added to its configs, its launch left alone",
+      '@triton.autotune(configs=[triton.Config({"BLOCK": 64}, num_warps=1, num_stages=2)] + '
+      '([] if torch.version.hip else [triton.Config({"BLOCK": 64}, num_warps=16, num_stages=1)]), key=["n"])'
+      in p.stdout and "shift[(1,)](x, z, 64)\n" in p.stdout, p.stdout)
 
 # a tune.json that speaks of a file outside the bundle records nothing (exit 2)
 tj = os.path.join(bundle, "work", "record", "app", "tune", "tune.json")

@@ -34,6 +34,14 @@ def untouched(n, BLOCK: tl.constexpr):
     pass
 
 
+@triton.autotune(configs=[triton.Config({"BLOCK": 64}, num_warps=1, num_stages=2)], key=["n"])
+@triton.jit
+def shift(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # an autotuner's: its launch takes no options, its config does
+    time.sleep(0.0004 * 8 / jit.current.get("num_warps", 4) + 0.0001 * jit.current.get("num_stages", 3))
+    y_ptr.copy_(x_ptr + 1)
+
+
 x = torch.arange(64, dtype=torch.float32)
 y = torch.zeros(64)
 acc = torch.ones(64)
@@ -41,6 +49,9 @@ scale[(1,)](x, y, 64, BLOCK=64, num_warps=1, num_stages=4)
 accumulate[(1,)](acc, x, 64, BLOCK=64)
 accumulate[(1,)](acc, x, 64, BLOCK=64)
 untouched[(1,)](64, BLOCK=64)
+z = torch.zeros(64)
+shift[(1,)](x, z, 64)
 print("y ok:", bool(torch.equal(y, x * 2)))
 print("acc ok:", bool(torch.equal(acc, 1 + 2 * x)))
+print("z ok:", bool(torch.equal(z, x + 1)))
 sys.exit(0)
