@@ -4,7 +4,9 @@
 #include <git2.h>
 #include <unistd.h>
 
+#include "analyze/analysis.h"
 #include "check/toolchain/root.h"
+#include "cmd/check_tune.h"
 #include "cmd/cmd.h"
 #include "util/error.h"
 
@@ -58,6 +60,8 @@ int main(int argc, char **argv)
 		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 	git_libgit2_init();
 	port_lexer_global_init();
+	/* TRITON-009 reads the tuning runs the review session keeps */
+	an_tuned_set_loader(cmd_check_tuned_of);
 	memset(&ctx, 0, sizeof(ctx));
 	code = i < argc ? cmd_parse_options(&ctx, b, argc - i - 1, argv + i + 1) : cmd_parse_options(&ctx, b, 0, argv);
 	if (code == 0)

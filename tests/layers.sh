@@ -22,7 +22,8 @@ allowed() {
 # check/'s rooms, each on the ones before it: the toolchain's facts, kernel
 # checks (specs, harnesses, comparison), record-and-compare, bundles (which
 # carry both), Slurm (which runs bundles), and the GPU code in built files
-# (binary, on the toolchain's archs)
+# (binary, on the toolchain's archs), and the tuning runs of Triton kernels
+# (tune, on nothing of the others)
 room_allowed() {
 	case $1 in
 	toolchain) echo "toolchain" ;;
@@ -31,6 +32,7 @@ room_allowed() {
 	binary) echo "binary toolchain" ;;
 	bundle) echo "bundle record kernel toolchain" ;;
 	slurm) echo "slurm bundle record kernel toolchain" ;;
+	tune) echo "tune" ;;
 	*) echo "?" ;;
 	esac
 }

@@ -79,6 +79,50 @@ int an_fixes_apply(struct util_buf *out, const char *src, size_t len, const an_a
 /* Where offset of a source fixed by spans was in the original. */
 uint32_t an_applied_origin(const an_applied *spans, size_t nspans, uint32_t offset);
 
+/* What a tuning run (hipport check tune) measured of a Triton kernel, for
+ * TRITON-009: one launch option's value in the launch's config and in the
+ * fastest correct one. */
+typedef struct an_tuned_option {
+	char *name;
+	long program, best;
+	int given; /* the launch names it (else Triton's default stood for it) */
+} an_tuned_option;
+
+typedef struct an_tuned_kernel {
+	char *source; /* the file of its def, relative to the repository */
+	char *kernel;
+	unsigned line;
+	char *backend; /* "cuda" or "hip": where it was measured */
+	char *device;
+	double program_ms, best_ms; /* medians; 0 when not timed */
+	double program_q1, best_q3; /* the quartiles that tell a difference from noise */
+	an_tuned_option *options;   /* the swept options of the best config */
+	size_t noptions;
+	size_t nconfigs, nok, ndiffer, nfailed;
+	char *skipped;   /* why nothing was swept, or NULL */
+	char *autotuned; /* the constexprs of the config an autotuner chose, as a Python dict
+			  * ({"BLOCK_M": 128}), or NULL when the launch was no autotuner's */
+} an_tuned_kernel;
+
+typedef struct an_tuned_set {
+	an_tuned_kernel *kernels;
+	size_t n;
+} an_tuned_set;
+
+void an_tuned_set_dispose(an_tuned_set *set);
+
+/* Whether the best config is worth a fix: it differs from the launch's, its
+ * median is at least 5% below the launch's and its upper quartile below
+ * the launch's lower one (faster beyond the spread of the repeats). */
+bool an_tuned_improves(const an_tuned_kernel *k);
+
+/* Where the analyzer finds the tuned kernels of the file at fs_path (the
+ * review session keeps them, a layer above): set once, before any
+ * analysis; without it TRITON-009 finds nothing. 0 with out filled (empty
+ * when none), < 0 on failure. */
+typedef int (*an_tuned_loader)(an_tuned_set *out, const char *fs_path);
+void an_tuned_set_loader(an_tuned_loader load);
+
 /* Why the compiled-in fix templates could not all be loaded, or NULL. */
 const char *an_fix_error(void);
 

@@ -12,10 +12,53 @@
 
 #include "analyze/ast.h"
 #include "analyze/pylex.h"
-#include "check/tune/tune.h"
 #include "util/buf.h"
 #include "util/error.h"
-#include "vcs/walk.h"
+
+#define IMPROVES 0.95 /* the best must take at most this share of the launch's time */
+
+typedef an_tuned_option tune_option;
+typedef an_tuned_kernel tune_kernel;
+
+static an_tuned_loader loader;
+
+void an_tuned_set_loader(an_tuned_loader load)
+{
+	loader = load;
+}
+
+void an_tuned_set_dispose(an_tuned_set *set)
+{
+	size_t i, j;
+
+	for (i = 0; i < set->n; i++) {
+		an_tuned_kernel *k = &set->kernels[i];
+
+		for (j = 0; j < k->noptions; j++)
+			free(k->options[j].name);
+		free(k->options);
+		free(k->source);
+		free(k->kernel);
+		free(k->backend);
+		free(k->device);
+		free(k->skipped);
+		free(k->autotuned);
+	}
+	free(set->kernels);
+	set->kernels = NULL;
+	set->n = 0;
+}
+
+bool an_tuned_improves(const an_tuned_kernel *k)
+{
+	size_t i;
+	bool differs = false;
+
+	for (i = 0; i < k->noptions; i++)
+		differs = differs || k->options[i].best != k->options[i].program;
+	return differs && k->program_ms > 0 && k->best_ms > 0 && k->best_ms <= IMPROVES * k->program_ms &&
+	       k->best_q3 < k->program_q1;
+}
 
 /* Triton's defaults where a launch names no option (as hipport_tune.py). */
 static long triton_default(const char *option, bool hip)
@@ -247,53 +290,19 @@ static void tuned_kernel(an_ctx *ctx, const an_py_rocm *rocm, const tune_kernel 
 	}
 }
 
-/* The repository's path of the file at fs_path and the session's git dir. */
-static int locate(vcs_walk *walk, char **rel, const char *fs_path)
-{
-	char *full = realpath(fs_path, NULL), *slash;
-	size_t n;
-	int error;
-
-	*rel = NULL;
-	if (!full)
-		return 1;
-	slash = strrchr(full, '/');
-	*slash = '\0';
-	error = vcs_walk_locate(walk, *full ? full : "/");
-	*slash = '/';
-	if (error < 0 || !walk->git_dir || !walk->root) {
-		util_error_clear();
-		free(full);
-		return 1;
-	}
-	n = strlen(walk->root);
-	while (n > 0 && walk->root[n - 1] == '/')
-		n--;
-	if (strncmp(full, walk->root, n) != 0 || full[n] != '/') {
-		free(full);
-		return 1;
-	}
-	*rel = strdup(full + n + 1);
-	free(full);
-	return *rel ? 0 : util_error_set(UTIL_ENOMEM, "out of memory");
-}
-
 void an_triton_tuned(an_ctx *ctx, const an_py_rocm *rocm, const char *fs_path)
 {
-	vcs_walk walk;
-	tune_set set = { NULL, 0 };
-	char *rel = NULL;
+	an_tuned_set set = { NULL, 0 };
 	size_t i;
 
-	if (!memmem(ctx->src, ctx->len, "triton", 6))
+	if (!loader || !memmem(ctx->src, ctx->len, "triton", 6))
 		return;
-	memset(&walk, 0, sizeof(walk));
-	if (locate(&walk, &rel, fs_path) == 0 && tune_load(&set, walk.git_dir, rel) < 0)
-		util_error_clear();
+	if (loader(&set, fs_path) < 0) {
+		util_error_clear(); /* no tuning kept is no finding */
+		return;
+	}
 	for (i = 0; i < set.n; i++)
-		if (tune_kernel_improves(&set.kernels[i]))
+		if (an_tuned_improves(&set.kernels[i]))
 			tuned_kernel(ctx, rocm, &set.kernels[i], imports_torch(ctx));
-	tune_set_dispose(&set);
-	free(rel);
-	vcs_walk_dispose(&walk);
+	an_tuned_set_dispose(&set);
 }

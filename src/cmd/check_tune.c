@@ -19,7 +19,7 @@ static void print_proposals(const tune_set *set)
 	for (i = 0; i < set->n; i++) {
 		const tune_kernel *k = &set->kernels[i];
 
-		if (!tune_kernel_improves(k))
+		if (!an_tuned_improves(k))
 			continue;
 		printf("TRITON-009 proposed for %s in %s:", k->kernel, k->source);
 		for (j = 0; j < k->noptions; j++)
@@ -39,17 +39,17 @@ static int take(const char *bundle, const char *path, const char *git_dir)
 	if ((error = tune_read_run(&set, path, bundle)) < 0)
 		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 	if ((error = tune_print_table(stdout, path)) < 0) {
-		tune_set_dispose(&set);
+		an_tuned_set_dispose(&set);
 		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 	}
 	if (git_dir && (error = tune_store(git_dir, &set)) < 0) {
-		tune_set_dispose(&set);
+		an_tuned_set_dispose(&set);
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	}
 	if (git_dir)
 		printf("recorded %zu tuned kernel%s in the review session\n", set.n, set.n == 1 ? "" : "s");
 	print_proposals(&set);
-	tune_set_dispose(&set);
+	an_tuned_set_dispose(&set);
 	return CMD_EXIT_OK;
 }
 
@@ -84,4 +84,33 @@ int cmd_check_tune_bundle(const char *bundle, int code)
 	util_buf_dispose(&dir);
 	util_buf_dispose(&path);
 	return code;
+}
+
+int cmd_check_tuned_of(an_tuned_set *out, const char *fs_path)
+{
+	char *full = realpath(fs_path, NULL), *slash;
+	vcs_walk walk;
+	size_t n;
+	int error = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&walk, 0, sizeof(walk));
+	if (!full || !(slash = strrchr(full, '/'))) {
+		free(full);
+		return 0;
+	}
+	*slash = '\0';
+	if (vcs_walk_locate(&walk, *full ? full : "/") < 0)
+		util_error_clear();
+	*slash = '/';
+	if (walk.git_dir && walk.root) {
+		n = strlen(walk.root);
+		while (n > 0 && walk.root[n - 1] == '/')
+			n--;
+		if (strncmp(full, walk.root, n) == 0 && full[n] == '/')
+			error = tune_load(out, walk.git_dir, full + n + 1);
+	}
+	vcs_walk_dispose(&walk);
+	free(full);
+	return error;
 }

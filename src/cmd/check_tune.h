@@ -9,4 +9,9 @@
  * bundle has not (nothing of it recorded). */
 int cmd_check_tune_bundle(const char *bundle, int code);
 
+/* The analyzer's loader of tuned kernels (an_tuned_set_loader): those the
+ * session of the repository holding fs_path keeps of that file. */
+struct an_tuned_set;
+int cmd_check_tuned_of(struct an_tuned_set *out, const char *fs_path);
+
 #endif

@@ -10,33 +10,6 @@
 #include "util/file.h"
 
 #define TREE_MARK "/trees/port/"
-#define IMPROVES 0.95 /* the best must take at most this share of the program's time */
-
-static void kernel_dispose(tune_kernel *k)
-{
-	size_t i;
-
-	for (i = 0; i < k->noptions; i++)
-		free(k->options[i].name);
-	free(k->options);
-	free(k->source);
-	free(k->kernel);
-	free(k->backend);
-	free(k->device);
-	free(k->skipped);
-	free(k->autotuned);
-}
-
-void tune_set_dispose(tune_set *set)
-{
-	size_t i;
-
-	for (i = 0; i < set->n; i++)
-		kernel_dispose(&set->kernels[i]);
-	free(set->kernels);
-	set->kernels = NULL;
-	set->n = 0;
-}
 
 static char *dup_str(const json_t *v, const char *fallback)
 {
@@ -258,19 +231,8 @@ int tune_read_run(tune_set *out, const char *path, const char *bundle)
 	json_decref(root);
 	util_buf_dispose(&file);
 	if (error < 0)
-		tune_set_dispose(out);
+		an_tuned_set_dispose(out);
 	return error;
-}
-
-int tune_kernel_improves(const tune_kernel *k)
-{
-	size_t i;
-	bool differs = false;
-
-	for (i = 0; i < k->noptions; i++)
-		differs = differs || k->options[i].best != k->options[i].program;
-	return differs && k->program_ms > 0 && k->best_ms > 0 && k->best_ms <= IMPROVES * k->program_ms &&
-	       k->best_q3 < k->program_q1;
 }
 
 /* --- the time table -------------------------------------------------- */
@@ -527,6 +489,6 @@ int tune_load(tune_set *out, const char *git_dir, const char *source)
 	json_decref(list);
 	util_buf_dispose(&path);
 	if (error < 0)
-		tune_set_dispose(out);
+		an_tuned_set_dispose(out);
 	return error;
 }
