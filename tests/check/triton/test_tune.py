@@ -132,6 +132,11 @@ p = hp("translate", "--fix=TRITON-009", "app/app.py")
 truth("the fix: the tuned options for the platform measured, the other's kept",
       "scale[(1,)](x, y, 64, BLOCK=64, num_warps=(1 if torch.version.hip else 8), "
       "num_stages=(4 if torch.version.hip else 1))" in p.stdout, p.stdout[-800:])
+try:
+    compile(p.stdout, "app.py (fixed)", "exec")
+    truth("the fix: still Python", True)
+except SyntaxError as e:
+    truth("the fix: still Python", False, str(e))
 truth("the fix: the other launches left alone", "accumulate[(1,)](acc, x, 64, BLOCK=64)\n" in p.stdout, p.stdout[-800:])
 truth("the fix: an autotuned kernel's config added to its configs, its launch left alone",
       '@triton.autotune(configs=[triton.Config({"BLOCK": 64}, num_warps=1, num_stages=2)] + '
