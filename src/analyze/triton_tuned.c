@@ -92,11 +92,12 @@ static void platform_value(util_buf *b, const tune_kernel *k, long best, const c
 }
 
 /* The call's arguments (open, close) with the tuned options in, into b. */
-static void tuned_arguments(util_buf *b, const an_ctx *ctx, const tune_kernel *k, size_t open, size_t close)
+static void tuned_arguments(util_buf *b, const an_ctx *ctx, const an_py_rocm *rocm, const tune_kernel *k, size_t open,
+			    size_t close)
 {
 	uint32_t at = ctx->tokens[open].end;
 	bool *named = calloc(k->noptions + 1, sizeof(*named));
-	size_t i, j, last = open;
+	size_t i, j, last = open, before;
 	int depth = 0;
 
 	if (!named) {
@@ -112,9 +113,12 @@ static void tuned_arguments(util_buf *b, const an_ctx *ctx, const tune_kernel *k
 			depth--;
 		if (ctx->tokens[i].kind != PORT_TOKEN_COMMENT)
 			last = i;
-		if (depth != 0 || !AN_TOKEN_AT(ctx, i + 1, "=") || !(o = swept(k, ctx, i)) ||
-		    (i > open + 1 && !AN_TOKEN_IS(ctx, i - 1, ",") && !AN_TOKEN_IS(ctx, i - 1, "(")))
+		if (depth != 0 || !AN_TOKEN_AT(ctx, i + 1, "=") || !(o = swept(k, ctx, i)))
 			continue;
+		for (before = i - 1; before > open && ctx->tokens[before].kind == PORT_TOKEN_COMMENT; before--)
+			;
+		if (before > open && !AN_TOKEN_IS(ctx, before, ","))
+			continue; /* NAME= inside an argument, not a keyword of the call */
 		{
 			size_t v = i + 2, end = v;
 			int d = 0;
@@ -129,7 +133,8 @@ static void tuned_arguments(util_buf *b, const an_ctx *ctx, const tune_kernel *k
 					break;
 			}
 			named[o - k->options] = true;
-			if (v >= end || o->best == o->program)
+			/* a value that already tests the platform is the engineer's */
+			if (v >= end || o->best == o->program || an_py_mentions_rocm(ctx, rocm, v, end))
 				continue;
 			util_buf_put(b, ctx->src + at, ctx->tokens[v].start - at);
 			platform_value(b, k, o->best, ctx->src + ctx->tokens[v].start,
@@ -185,14 +190,18 @@ static void tuned_launch(an_ctx *ctx, const an_py_rocm *rocm, const tune_kernel 
 			 size_t open, size_t call_end, bool torch)
 {
 	util_buf m = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
+	size_t span;
 	an_hit *h;
 
 	tuned_message(&m, k);
 	h = util_buf_oom(&m) ? NULL
 			     : an_add(ctx, "TRITON-009", AN_NOTE, ctx->tokens[name].start, ctx->tokens[close].end, "%s",
 				      m.ptr);
-	tuned_arguments(&text, ctx, k, open, call_end);
-	if (h && !util_buf_oom(&text) && !an_py_mentions_rocm(ctx, rocm, open, call_end)) {
+	tuned_arguments(&text, ctx, rocm, k, open, call_end);
+	/* no fix where every tuned option already tests the platform */
+	span = ctx->tokens[call_end].start - ctx->tokens[open].end;
+	if (h && !util_buf_oom(&text) &&
+	    (text.len != span || memcmp(text.ptr, ctx->src + ctx->tokens[open].end, span) != 0)) {
 		an_range r = { "match", ctx->tokens[open].end, ctx->tokens[call_end].start };
 		an_capture c[1] = { { "text", text.ptr ? text.ptr : "" } };
 

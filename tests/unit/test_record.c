@@ -370,8 +370,26 @@ static void test_inexact_same_compiler(void **state)
 	text = report_text(&r);
 	assert_non_null(strstr(text, "first divergence: scale (main.cu:10), its launch 0"));
 	assert_non_null(strstr(text, "not bit-exact, max ulp 1"));
+	assert_null(strstr(text, "first failure"));
 	free(text);
 	rec_report_dispose(&r);
+	/* a later kernel fails (a wrong port after a fix that rounds otherwise):
+	 * named as the first failure beside the first divergence */
+	program("ix-bad", y1, 25, "00000000000000b2", "00000000000000c9");
+	put("ix-bad", "platform", "nvidia-proxy\n", 13);
+	{
+		chk_recording bad = read_log("ix-bad");
+
+		assert_int_equal(rec_compare(&r, &a, &a, &bad), 0);
+		assert_int_equal(r.kernels[1].verdict, REC_FAIL);
+		assert_int_equal(r.first_divergent, 0);
+		assert_int_equal(r.first_failed, 1);
+		text = report_text(&r);
+		assert_non_null(strstr(text, "first failure: sum (main.cu:11), its launch 0 (launch 1 of the port's run)"));
+		free(text);
+		rec_report_dispose(&r);
+		chk_recording_dispose(&bad);
+	}
 	/* the port on AMD: rounding, no divergence */
 	b.platform[0] = '\0';
 	assert_int_equal(rec_compare(&r, &a, &a, &b), 0);

@@ -399,6 +399,7 @@ int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *
 
 	memset(out, 0, sizeof(*out));
 	out->first_divergent = -1;
+	out->first_failed = -1;
 	/* an original that failed in one run and not in the other is flaky on
 	 * this machine: its good run is the reference */
 	if (ref2 && ref2->n && (out->ref_failures = failures(ref)) > (out->ref2_failures = failures(ref2))) {
@@ -455,6 +456,9 @@ int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *
 		 * that the same compiler should have made equal */
 		unsigned long long at;
 
+		if (kn->verdict == REC_FAIL &&
+		    (out->first_failed < 0 || kn->first_seq < out->kernels[out->first_failed].first_seq))
+			out->first_failed = (int)i;
 		if (kn->verdict != REC_FAIL && !kn->inexact)
 			continue;
 		at = diverged_inexact(kn) ? kn->inexact_seq : kn->first_seq;
@@ -503,6 +507,13 @@ void rec_report_print(FILE *f, const rec_report *r)
 				   "original's two runs agree: the port's kernel computes otherwise (a fix taken, or a "
 				   "wrong port)\n",
 				k->inexact_what);
+		/* a kernel within tolerance came first (a fix that rounds otherwise): name the failure too */
+		if (r->first_failed >= 0 && r->first_failed != r->first_divergent) {
+			const rec_kernel *bad = &r->kernels[r->first_failed];
+
+			fprintf(f, "first failure: %s (%s), its launch %zu (launch %llu of the port's run): %s\n", bad->kernel,
+				bad->site, bad->first_launch, bad->first_seq, bad->message);
+		}
 	} else {
 		fprintf(f, "no kernel's outputs diverged from identical inputs\n");
 	}

@@ -55,6 +55,7 @@ typedef struct rec_report {
 	rec_kernel *kernels; /* in order of first launch */
 	size_t n;
 	int first_divergent;     /* index of the kernel whose launch diverged first from identical inputs, or -1 */
+	int first_failed;        /* index of the kernel whose launch failed first, or -1 */
 	bool same_compiler;      /* the port ran on nvidia-proxy: both sides built by one nvcc for one GPU */
 	bool swapped;            /* the original's second run is the reference: its first failed more */
 	size_t ref_failures, ref2_failures; /* failed launches of the original's runs */

@@ -45,7 +45,8 @@ def shift(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
 x = torch.arange(64, dtype=torch.float32)
 y = torch.zeros(64)
 acc = torch.ones(64)
-scale[(1,)](x, y, 64, BLOCK=64, num_warps=1, num_stages=4)
+scale[(1,)](x, y, 64, BLOCK=64, num_warps=1,  # as on XPU
+            num_stages=4)
 accumulate[(1,)](acc, x, 64, BLOCK=64)
 accumulate[(1,)](acc, x, 64, BLOCK=64)
 untouched[(1,)](64, BLOCK=64)
