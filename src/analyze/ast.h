@@ -288,6 +288,8 @@ size_t an_py_enclosing_def(const an_ctx *ctx, size_t i);
 /* The first token of the top-level statement holding token i, above its
  * decorators: where a helper (import torch) goes in before it. */
 size_t an_py_top_statement(const an_ctx *ctx, size_t i);
+/* Whether the file imports torch at its top level (torch.version.hip can be used). */
+bool an_py_imports_torch(const an_ctx *ctx);
 /* Whether tokens i.. spell tl.NAME( (a call of triton.language). */
 bool an_triton_call(const an_ctx *ctx, size_t i, const char *name);
 /* The first token of the dotted name ending at token i (torch.cuda.NAME). */

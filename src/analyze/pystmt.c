@@ -359,3 +359,14 @@ size_t an_py_top_statement(const an_ctx *ctx, size_t i)
 		i = p - 1;
 	}
 }
+
+bool an_py_imports_torch(const an_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < ctx->ntokens; i++)
+		if ((ctx->tokens[i].flags & PORT_TOKEN_LINE_START) && an_python_indent(ctx->src, ctx->tokens[i].start) == 0 &&
+		    AN_TOKEN_IS(ctx, i, "import") && AN_TOKEN_IS(ctx, i + 1, "torch") && !AN_TOKEN_AT(ctx, i + 2, "."))
+			return true;
+	return false;
+}

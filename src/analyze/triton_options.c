@@ -75,18 +75,6 @@ static unsigned indent_at(const an_ctx *ctx, size_t i)
 	return an_python_indent(ctx->src, ctx->tokens[i].start);
 }
 
-/* Whether the file imports torch at its top level. */
-static bool imports_torch(const an_ctx *ctx)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < ctx->ntokens; i++)
-		if (first_of_line(ctx, i) && indent_at(ctx, i) == 0 && AN_TOKEN_IS(ctx, i, "import") &&
-		    AN_TOKEN_IS(ctx, i + 1, "torch") && !AN_TOKEN_AT(ctx, i + 2, "."))
-			return true;
-	return false;
-}
-
 /* One past the value starting at token i: a top-level comma, a bracket it
  * did not open, a comment, or the end of the statement. */
 static size_t value_end(const an_ctx *ctx, size_t i)
@@ -510,7 +498,7 @@ static void knobs(opt_ctx *o)
 
 void an_triton_options(an_ctx *ctx, const an_py_rocm *rocm)
 {
-	opt_ctx o = { ctx, rocm, imports_torch(ctx) };
+	opt_ctx o = { ctx, rocm, an_py_imports_torch(ctx) };
 
 	warps(&o);
 	stages(&o);

@@ -97,52 +97,38 @@ static void tuned_arguments(util_buf *b, const an_ctx *ctx, const an_py_rocm *ro
 {
 	uint32_t at = ctx->tokens[open].end;
 	bool *named = calloc(k->noptions + 1, sizeof(*named));
-	size_t i, j, last = open, before;
-	int depth = 0;
+	size_t i, j, end, last = open;
 
 	if (!named) {
 		b->oom = true;
 		return;
 	}
-	for (i = open + 1; i < close; i++) {
+	for (i = open + 1; i < close; i = end + 1) {
 		const tune_option *o;
+		size_t v;
 
-		if (AN_TOKEN_IS(ctx, i, "(") || AN_TOKEN_IS(ctx, i, "[") || AN_TOKEN_IS(ctx, i, "{"))
-			depth++;
-		else if (AN_TOKEN_IS(ctx, i, ")") || AN_TOKEN_IS(ctx, i, "]") || AN_TOKEN_IS(ctx, i, "}"))
-			depth--;
-		if (ctx->tokens[i].kind != PORT_TOKEN_COMMENT)
-			last = i;
-		if (depth != 0 || !AN_TOKEN_AT(ctx, i + 1, "=") || !(o = swept(k, ctx, i)))
-			continue;
-		for (before = i - 1; before > open && ctx->tokens[before].kind == PORT_TOKEN_COMMENT; before--)
+		end = an_py_argument_end(ctx, i, close);
+		while (i < end && ctx->tokens[i].kind == PORT_TOKEN_COMMENT)
+			i++; /* a comment after the comma before it */
+		for (v = end; v > i && ctx->tokens[v - 1].kind == PORT_TOKEN_COMMENT; v--)
 			;
-		if (before > open && !AN_TOKEN_IS(ctx, before, ","))
-			continue; /* NAME= inside an argument, not a keyword of the call */
-		{
-			size_t v = i + 2, end = v;
-			int d = 0;
-
-			for (; end < close; end++) {
-				if (AN_TOKEN_IS(ctx, end, "(") || AN_TOKEN_IS(ctx, end, "[") || AN_TOKEN_IS(ctx, end, "{"))
-					d++;
-				else if (AN_TOKEN_IS(ctx, end, ")") || AN_TOKEN_IS(ctx, end, "]") ||
-					 AN_TOKEN_IS(ctx, end, "}"))
-					d--;
-				else if (d == 0 && (AN_TOKEN_IS(ctx, end, ",") || ctx->tokens[end].kind == PORT_TOKEN_COMMENT))
-					break;
-			}
-			named[o - k->options] = true;
-			/* a value that already tests the platform is the engineer's */
-			if (v >= end || o->best == o->program || an_py_mentions_rocm(ctx, rocm, v, end))
-				continue;
-			util_buf_put(b, ctx->src + at, ctx->tokens[v].start - at);
-			platform_value(b, k, o->best, ctx->src + ctx->tokens[v].start,
-				       (int)(ctx->tokens[end - 1].end - ctx->tokens[v].start));
-			at = ctx->tokens[end - 1].end;
-			i = end - 1;
-		}
+		if (v > i)
+			last = v - 1;
+		if (!AN_TOKEN_AT(ctx, i + 1, "=") || !(o = swept(k, ctx, i)))
+			continue;
+		named[o - k->options] = true;
+		/* a value that already tests the platform is the engineer's */
+		if (i + 2 >= v || o->best == o->program || an_py_mentions_rocm(ctx, rocm, i + 2, v))
+			continue;
+		util_buf_put(b, ctx->src + at, ctx->tokens[i + 2].start - at);
+		platform_value(b, k, o->best, ctx->src + ctx->tokens[i + 2].start,
+			       (int)(ctx->tokens[v - 1].end - ctx->tokens[i + 2].start));
+		at = ctx->tokens[v - 1].end;
 	}
+	for (j = close - 1; j > open && ctx->tokens[j].kind == PORT_TOKEN_COMMENT; j--)
+		;
+	if (AN_TOKEN_AT(ctx, j, ","))
+		last = j; /* a trailing comma */
 	util_buf_put(b, ctx->src + at, ctx->tokens[close].start - at);
 	/* options the launch left to Triton's defaults: after its last argument */
 	for (j = 0; j < k->noptions; j++) {
@@ -210,17 +196,6 @@ static void tuned_launch(an_ctx *ctx, const an_py_rocm *rocm, const tune_kernel 
 	}
 	util_buf_dispose(&m);
 	util_buf_dispose(&text);
-}
-
-static bool imports_torch(const an_ctx *ctx)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < ctx->ntokens; i++)
-		if ((ctx->tokens[i].flags & PORT_TOKEN_LINE_START) && an_python_indent(ctx->src, ctx->tokens[i].start) == 0 &&
-		    AN_TOKEN_IS(ctx, i, "import") && AN_TOKEN_IS(ctx, i + 1, "torch") && !AN_TOKEN_AT(ctx, i + 2, "."))
-			return true;
-	return false;
 }
 
 /* An autotuned kernel: its decorator's configs=VALUE becomes
@@ -303,6 +278,7 @@ void an_triton_tuned(an_ctx *ctx, const an_py_rocm *rocm, const char *fs_path)
 {
 	an_tuned_set set = { NULL, 0 };
 	size_t i;
+	bool torch;
 
 	if (!loader || !memmem(ctx->src, ctx->len, "triton", 6))
 		return;
@@ -310,8 +286,9 @@ void an_triton_tuned(an_ctx *ctx, const an_py_rocm *rocm, const char *fs_path)
 		util_error_clear(); /* no tuning kept is no finding */
 		return;
 	}
+	torch = an_py_imports_torch(ctx);
 	for (i = 0; i < set.n; i++)
 		if (an_tuned_improves(&set.kernels[i]))
-			tuned_kernel(ctx, rocm, &set.kernels[i], imports_torch(ctx));
+			tuned_kernel(ctx, rocm, &set.kernels[i], torch);
 	an_tuned_set_dispose(&set);
 }
