@@ -140,6 +140,7 @@ static void tuned_arguments(util_buf *b, const an_ctx *ctx, const an_py_rocm *ro
 		util_buf_printf(b, "%s%s=", AN_TOKEN_IS(ctx, last, ",") || last == open ? " " : ", ",
 				k->options[j].name);
 		platform_value(b, k, k->options[j].best, was, (int)strlen(was));
+		last = close; /* the next one goes after this one's comma */
 	}
 	free(named);
 }

@@ -134,6 +134,9 @@ p = hp("translate", "--fix=TRITON-009", "app/app.py")
 truth("the fix: the tuned options for the platform measured, the other's kept (a comment naming a platform is none)",
       "scale[(1,)](x, y, 64, BLOCK=64, num_warps=(1 if torch.version.hip else 8),  # as on XPU\n"
       "            num_stages=(4 if torch.version.hip else 1))" in p.stdout, p.stdout[-800:])
+truth("the fix: options a launch left to the defaults added after its trailing comma, each with its own",
+      "scale[(1,)](x, y, 64, BLOCK=64, num_warps=(4 if torch.version.hip else 8), "
+      "num_stages=(3 if torch.version.hip else 1))  # Triton's defaults" in p.stdout, p.stdout[-800:])
 try:
     compile(p.stdout, "app.py (fixed)", "exec")
     truth("the fix: still Python", True)

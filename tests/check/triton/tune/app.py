@@ -50,6 +50,7 @@ scale[(1,)](x, y, 64, BLOCK=64, num_warps=1,  # as on XPU
 accumulate[(1,)](acc, x, 64, BLOCK=64)
 accumulate[(1,)](acc, x, 64, BLOCK=64)
 untouched[(1,)](64, BLOCK=64)
+scale[(1,)](x, y, 64, BLOCK=64,)  # Triton's defaults, a trailing comma
 z = torch.zeros(64)
 shift[(1,)](x, z, 64)
 print("y ok:", bool(torch.equal(y, x * 2)))
