@@ -358,6 +358,7 @@ static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *
 		if (i < r->nargs || !printed_matches(k, ref, ref2, port, r, r2, p, j))
 			break;
 	}
+	k->skipped = differ;
 	if (k->verdict == REC_PASS)
 		summarize(k, ref, port, nr, np, n, differ);
 	if (k->failed_alike) {
@@ -434,13 +435,16 @@ int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *
 		}
 	out->same_compiler = !strcmp(port->platform, "nvidia-proxy");
 	/* kernels are judged in order of first launch, not of each launch: the
-	 * memory found equal by one pass lets the next judge what reads it */
+	 * memory found equal by one pass lets the next judge what reads it; a
+	 * kernel that skipped no launch is judged as it would be again */
 	for (pass = 0, done = 0; pass < 8 && (pass == 0 || eq.n > done); pass++) {
 		done = eq.n;
 		for (i = 0; i < out->n; i++) {
 			rec_kernel *kn = &out->kernels[i];
 			char name[sizeof(kn->kernel)], site[sizeof(kn->site)];
 
+			if (pass > 0 && !kn->skipped)
+				continue;
 			memcpy(name, kn->kernel, sizeof(name));
 			memcpy(site, kn->site, sizeof(site));
 			memset(kn, 0, sizeof(*kn));

@@ -32,6 +32,7 @@ typedef enum rec_verdict {
 typedef struct rec_kernel {
 	char kernel[128], site[256];
 	size_t launches, compared; /* launch pairs; outputs compared over them */
+	size_t skipped;            /* launches judged not: other inputs than the original's */
 	size_t uncaptured;         /* launch pairs past HIPPORT_RECORD_LAUNCHES, status only */
 	rec_verdict verdict;
 	bool nondeterministic;     /* some output differed between two runs of the original */
