@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,4 +214,20 @@ int util_file_make_parents(const char *path)
 	}
 	free(copy);
 	return 0;
+}
+
+bool util_file_inside(const char *dir, const char *rel)
+{
+	util_buf path = UTIL_BUF_INIT;
+	char top[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+	bool inside = false;
+
+	util_buf_printf(&path, "%s/%s", dir, rel);
+	if (*rel != '/' && !util_buf_oom(&path) && realpath(dir, top) && realpath(path.ptr, real) &&
+	    strncmp(real, top, strlen(top)) == 0 && real[strlen(top)] == '/' && stat(real, &st) == 0 &&
+	    S_ISREG(st.st_mode))
+		inside = true;
+	util_buf_dispose(&path);
+	return inside;
 }

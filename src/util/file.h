@@ -2,6 +2,7 @@
 #ifndef HIPPORT_UTIL_FILE_H
 #define HIPPORT_UTIL_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "util/buf.h"
@@ -20,6 +21,10 @@ int util_file_write_atomic(const char *path, const char *data, size_t len);
 
 /* Creates the directories leading to path (not path itself). */
 int util_file_make_parents(const char *path);
+
+/* Whether rel names a regular file under dir, symbolic links resolved (a
+ * path from outside input, held to the tree it claims to be in). */
+bool util_file_inside(const char *dir, const char *rel);
 
 /* Like util_file_write_atomic, without the fsyncs: for caches, where a lost
  * write costs only time. */

@@ -1,15 +1,14 @@
 #include "check/kernel/results.h"
 
 #include <jansson.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/file.h"
 
 static const char *const statuses[] = { "pass", "fail", "error", "no-device", "skipped", NULL };
 static const char *const platforms[] = { "amd", "nvidia", "nvidia-proxy", "none", NULL };
@@ -145,23 +144,6 @@ static size_t known_check(const chk_results_known *known, const char *name)
 	return SIZE_MAX;
 }
 
-/* Whether rel names a regular file under dir, symbolic links resolved. */
-static bool file_inside(const char *dir, const char *rel)
-{
-	util_buf path = UTIL_BUF_INIT;
-	char top[PATH_MAX], real[PATH_MAX];
-	struct stat st;
-	bool inside = false;
-
-	util_buf_printf(&path, "%s/%s", dir, rel);
-	if (*rel != '/' && !util_buf_oom(&path) && realpath(dir, top) && realpath(path.ptr, real) &&
-	    strncmp(real, top, strlen(top)) == 0 && real[strlen(top)] == '/' && stat(real, &st) == 0 &&
-	    S_ISREG(st.st_mode))
-		inside = true;
-	util_buf_dispose(&path);
-	return inside;
-}
-
 int chk_results_match(const chk_results *r, const char *path, const chk_results_known *known)
 {
 	util_buf name = UTIL_BUF_INIT;
@@ -178,7 +160,7 @@ int chk_results_match(const chk_results *r, const char *path, const chk_results_
 		else if (strcmp(known->sources[k], c->path) != 0)
 			error = util_error_set(UTIL_EINPUT, "%s: checks[%zu] (%s): its source is not %s, the check's; "
 					       "nothing recorded", path, i, name.ptr ? name.ptr : "", known->sources[k]);
-		else if (!file_inside(known->files, c->path))
+		else if (!util_file_inside(known->files, c->path))
 			error = util_error_set(UTIL_EINPUT, "%s: checks[%zu] (%s): its source %s is no file of %s; "
 					       "nothing recorded", path, i, name.ptr ? name.ptr : "", known->sources[k],
 					       known->files);

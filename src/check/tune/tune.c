@@ -3,7 +3,6 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "util/buf.h"
 #include "util/error.h"
@@ -26,25 +25,6 @@ static bool identifier(const char *s)
 		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
 		      (s[i] >= '0' && s[i] <= '9')))
 			return false;
-	return true;
-}
-
-/* Whether rel is a plain path inside the tree (no "..", not absolute). */
-static bool inside(const char *rel)
-{
-	const char *p = rel;
-
-	if (!*rel || *rel == '/')
-		return false;
-	while (*p) {
-		size_t n = strcspn(p, "/");
-
-		if (n == 2 && p[0] == '.' && p[1] == '.')
-			return false;
-		p += n;
-		while (*p == '/')
-			p++;
-	}
 	return true;
 }
 
@@ -210,7 +190,6 @@ int tune_read_run(tune_set *out, const char *path, const char *bundle)
 	json_array_foreach(list, i, entry) {
 		const json_t *p = json_object_get(entry, "path"), *name = json_object_get(entry, "kernel");
 		const char *full = json_is_string(p) ? json_string_value(p) : "", *rel = strstr(full, TREE_MARK);
-		struct stat st;
 
 		rel = rel ? rel + strlen(TREE_MARK) : NULL;
 		if (!json_is_string(name) || !identifier(json_string_value(name))) {
@@ -218,9 +197,8 @@ int tune_read_run(tune_set *out, const char *path, const char *bundle)
 			break;
 		}
 		util_buf_clear(&file);
-		if (rel && inside(rel))
-			util_buf_printf(&file, "%s/port/%s", bundle, rel);
-		if (!rel || !inside(rel) || util_buf_oom(&file) || stat(file.ptr, &st) != 0 || !S_ISREG(st.st_mode)) {
+		util_buf_printf(&file, "%s/port", bundle);
+		if (!rel || util_buf_oom(&file) || !util_file_inside(file.ptr, rel)) {
 			error = util_error_set(UTIL_EINPUT, "%s: kernel %s: %.200s is no file of the bundle's port/", path,
 					       json_string_value(name), full);
 			break;
