@@ -179,15 +179,21 @@ static int read_for_records(util_buf *out, const char *path, void *payload)
 }
 
 /* Without [record] sections: for each directory of a source that defines a
- * kernel, the build and run its project shows (rec_commands_guess), once
- * per directory they run in. */
+ * kernel, the build and run its project shows (rec_commands_guess), or,
+ * where no build file governs it, its sources with main() built alone
+ * (rec_commands_single); once per directory they run in. */
 static int default_records(vcs_config *out, program_reader *reader, const sources *src)
 {
 	rec_commands c;
 	char *last = NULL; /* the directory looked up last: sources of one directory come together */
+	const char **paths = calloc(src->n + 1, sizeof(*paths));
 	size_t i, k;
 	int error = 0;
 
+	if (!paths)
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	for (i = 0; i < src->n; i++)
+		paths[i] = src->items[i].path;
 	for (i = 0; i < src->n && error == 0; i++) {
 		const char *slash = strrchr(src->items[i].path, '/');
 		char *dir;
@@ -196,8 +202,8 @@ static int default_records(vcs_config *out, program_reader *reader, const source
 		if (!memmem(src->items[i].orig, src->items[i].orig_len, "__global__", 10))
 			continue;
 		if (!(dir = slash ? strndup(src->items[i].path, (size_t)(slash - src->items[i].path)) : strdup("."))) {
-			free(last);
-			return util_error_set(UTIL_ENOMEM, "out of memory");
+			error = util_error_set(UTIL_ENOMEM, "out of memory");
+			break;
 		}
 		if (last && !strcmp(last, dir)) {
 			free(dir);
@@ -206,6 +212,10 @@ static int default_records(vcs_config *out, program_reader *reader, const source
 		free(last);
 		last = dir;
 		error = rec_commands_guess(&c, dir, read_for_records, reader);
+		if (error == UTIL_ENOTFOUND && !c.build_files) {
+			util_error_clear();
+			error = rec_commands_single(&c, dir, paths, src->n, read_for_records, reader);
+		}
 		if (error == UTIL_ENOTFOUND) {
 			util_error_clear();
 			error = 0;
@@ -229,6 +239,7 @@ static int default_records(vcs_config *out, program_reader *reader, const source
 		rec_commands_dispose(&c);
 	}
 	free(last);
+	free(paths);
 	return error;
 }
 

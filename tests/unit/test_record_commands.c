@@ -280,6 +280,55 @@ static void preference(void **state)
 	expect_none("p4/sub");
 }
 
+/* A directory no build file governs: each source with main() built alone,
+ * in turn; none where a build file is there (even one that shows nothing),
+ * and a file whose main is only in a comment or a longer name is no program. */
+static void single_sources(void **state)
+{
+	static const char *const paths[] = { "book/ch3/scan.cu", "book/ch3/util.cu", "book/ch3/hist.cu",
+					     "book/ch3/sub/deep.cu", "book/ch3/notes.cpp", "book/ch4/k.cu" };
+	rec_commands c;
+
+	put("book/ch3/scan.cu", "__global__ void k() {}\nint main(int argc, char **argv)\n{\n}\n");
+	put("book/ch3/util.cu", "// int main() lives elsewhere\nint mainly(void);\n__global__ void u() {}\n");
+	put("book/ch3/hist.cu", "__global__ void h() {}\n\nint\nmain (void) { return 0; }\n");
+	put("book/ch3/sub/deep.cu", "int main() {}\n");
+	put("book/ch3/notes.cpp", "int main() {}\n");
+	put("book/ch4/k.cu", "__global__ void k() {}\n");
+	expect_none("book/ch3");
+	assert_int_equal(rec_commands_guess(&c, "book/ch3", read_root, root), UTIL_ENOTFOUND);
+	assert_false(c.build_files);
+	assert_int_equal(rec_commands_single(&c, "book/ch3", paths, 6, read_root, root), 0);
+	assert_string_equal(c.dir, "book/ch3");
+	assert_string_equal(c.build, "\"$HIPPORT_CXX\" -o scan scan.cu && \"$HIPPORT_CXX\" -o hist hist.cu");
+	assert_string_equal(c.run, "./scan; ./hist");
+	assert_string_equal(c.origin, "its 2 sources with main(), no build file, in turn");
+	rec_commands_dispose(&c);
+	assert_int_equal(rec_commands_single(&c, "book/ch4", paths, 6, read_root, root), UTIL_ENOTFOUND);
+	assert_null(c.build);
+	util_error_clear();
+
+	put("one.cu", "__global__ void k() {}\nvoid main() {}\n");
+	{
+		static const char *const top[] = { "one.cu", "book/ch3/scan.cu" };
+
+		assert_int_equal(rec_commands_single(&c, ".", top, 2, read_root, root), 0);
+		assert_string_equal(c.build, "\"$HIPPORT_CXX\" -o one one.cu");
+		assert_string_equal(c.run, "./one");
+		assert_string_equal(c.origin, "a source with main(), no build file");
+		rec_commands_dispose(&c);
+	}
+
+	/* a Makefile that shows no commands still governs its directory */
+	put("book/ch3/Makefile", "clean:\n\trm -f scan\n");
+	assert_int_equal(rec_commands_guess(&c, "book/ch3", read_root, root), UTIL_ENOTFOUND);
+	assert_true(c.build_files);
+	util_error_clear();
+	assert_true(rec_source_defines_main("int main(){}", 12));
+	assert_false(rec_source_defines_main("int main", 8));
+	assert_false(rec_source_defines_main("static int helper(int main) {}", 30));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +340,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(compile_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(preference, setup, teardown),
 		cmocka_unit_test_setup_teardown(records_list_columns, setup, teardown),
+		cmocka_unit_test_setup_teardown(single_sources, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

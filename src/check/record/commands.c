@@ -167,6 +167,7 @@ done:
 int rec_commands_guess(rec_commands *out, const char *dir, rec_read_fn read, void *payload)
 {
 	util_buf cur = UTIL_BUF_INIT, chain = UTIL_BUF_INIT;
+	bool build_files = false;
 	int error = UTIL_ENOTFOUND;
 
 	memset(out, 0, sizeof(*out));
@@ -189,6 +190,7 @@ int rec_commands_guess(rec_commands *out, const char *dir, rec_read_fn read, voi
 			lv.depth++;
 		if ((error = level_load(&lv)) == 0 && lv.has_cmake)
 			error = rec_cmake_calls(&project, NULL, rec_str(&lv.cmake), "project", NULL);
+		build_files = build_files || lv.make_name || lv.has_cmake || lv.has_db;
 		if (error == 0)
 			error = guess_level(out, &lv, &chain, project);
 		/* a CMakeLists.txt without project() is the project's above */
@@ -212,6 +214,7 @@ int rec_commands_guess(rec_commands *out, const char *dir, rec_read_fn read, voi
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 	else if (error == UTIL_ENOTFOUND)
 		util_error_set(UTIL_ENOTFOUND, "%s: no build and run commands in its build files or README", dir);
+	out->build_files = build_files;
 	util_buf_dispose(&cur);
 	util_buf_dispose(&chain);
 	return error;

@@ -2,10 +2,14 @@
  * (docs/checks.md, record and compare), from what the project shows when
  * .hipport/config has no [record] section: a Makefile's run target, CMake
  * with CTest, a README's fenced block, a Makefile's default target, or a
- * compile_commands.json. Nothing is guessed beyond the files: no
- * arguments the project does not give, no command that installs. */
+ * compile_commands.json; where no build file is there, each source with
+ * its own main(). Nothing is guessed beyond the files: no arguments the
+ * project does not give, no command that installs. */
 #ifndef HIPPORT_CHECK_RECORD_COMMANDS_H
 #define HIPPORT_CHECK_RECORD_COMMANDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "util/buf.h"
 
@@ -18,6 +22,7 @@ typedef struct rec_commands {
 	char *build;  /* shell commands; $HIPPORT_CXX is the compiler of the side being built */
 	char *run;
 	char *origin; /* what they were read from: "Makefile run target", "README.md fenced block", ... */
+	bool build_files; /* the walk met a build file, whether or not it showed commands */
 } rec_commands;
 
 /* The commands of the program whose kernel source lies in dir (relative to
@@ -29,5 +34,14 @@ typedef struct rec_commands {
  * commands (*out zeroed), another negative code on failure. */
 int rec_commands_guess(rec_commands *out, const char *dir, rec_read_fn read, void *payload);
 void rec_commands_dispose(rec_commands *c);
+
+/* Where no build file governs dir (commands_single.c): each of paths (the
+ * repository's sources, relative to the root) that lies in dir itself,
+ * ends in .cu and defines main(), built alone by "$HIPPORT_CXX" -o NAME
+ * and run as ./NAME, several in turn. UTIL_ENOTFOUND when none does. */
+int rec_commands_single(rec_commands *out, const char *dir, const char *const *paths, size_t n,
+			rec_read_fn read, void *payload);
+/* Whether text defines main() at file scope (`int main(`, `void main(`). */
+bool rec_source_defines_main(const char *text, size_t len);
 
 #endif
