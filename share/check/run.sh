@@ -148,7 +148,7 @@ fi
 # it links what that file's calls need (cuBLAS for llm.c's matmuls), and no
 # library another file of the program uses, which may not be installed
 libs_of() {
-	tree=$1 unit=$(sed -n 's/^#include "\(.*\)"$/\1/p' "$2" | head -n 1)
+	tree=$1 unit=$(sed -n 's/^#include "\(.*\)"$/\1/p' "$2" | grep -vx 'hipport_harness.h' | head -n 1)
 	shift 2
 	[ -n "$unit" ] && [ -f "$tree/$unit" ] || return 0
 	files="$tree/$unit $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(.*\)".*/\1/p' "$tree/$unit" |

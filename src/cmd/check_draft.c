@@ -2,6 +2,7 @@
  * named files into .hipport/checks/, from each kernel's signature and the
  * program's launch sites; with --from-record DIR, from the launches a
  * record run logged there. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "check/kernel/spec.h"
 #include "cmd/check.h"
 #include "cmd/check_compile.h"
+#include "cmd/check_draft_includers.h"
 #include "review/apply.h"
 #include "review/session.h"
 #include "util/error.h"
@@ -46,10 +48,24 @@ static int read_original(util_buf *out, const vcs_walk *walk, const rv_session *
 	return error;
 }
 
+typedef struct original_reader {
+	const vcs_walk *walk;
+	const rv_session *session;
+} original_reader;
+
+static int read_original_of(util_buf *out, const vcs_file *f, void *payload)
+{
+	const original_reader *r = payload;
+
+	return read_original(out, r->walk, r->session, f);
+}
+
 int cmd_check_draft(cmd_context *ctx)
 {
 	rv_session session, *opened = NULL;
-	vcs_walk walk;
+	vcs_walk walk, all;
+	original_reader reader;
+	bool walked = false;
 	util_buf text = UTIL_BUF_INIT, path = UTIL_BUF_INIT;
 	chk_recording rec, *recorded = NULL;
 	chk_draft_options options = { NULL, NULL, NULL, NULL };
@@ -60,6 +76,7 @@ int cmd_check_draft(cmd_context *ctx)
 
 	memset(&cfg, 0, sizeof(cfg));
 	memset(&session, 0, sizeof(session));
+	memset(&all, 0, sizeof(all));
 	if (ctx->nargs < 1)
 		return cmd_fail(CMD_EXIT_USAGE, "check --draft-spec: name the CUDA files whose kernels to draft specs for");
 	if (cmd_check_from_record()) {
@@ -84,6 +101,8 @@ int cmd_check_draft(cmd_context *ctx)
 	options.rec = recorded;
 	options.root = walk.root;
 	options.includes = includes;
+	reader.walk = &walk;
+	reader.session = opened;
 	for (i = 0; i < walk.nfiles; i++) {
 		const vcs_file *f = &walk.files[i];
 		chk_spec *specs = NULL;
@@ -92,6 +111,24 @@ int cmd_check_draft(cmd_context *ctx)
 		if ((error = read_original(&text, &walk, opened, f)) < 0 ||
 		    (error = chk_draft_with(&specs, &n, f->path, f->fs_path, text.ptr, text.len, &options)) < 0) {
 			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+			continue;
+		}
+		/* a header's kernels are launched by the sources that include it */
+		if (walk.root && !walked) {
+			char *top[] = { walk.root };
+
+			walked = true;
+			if (vcs_walk_paths(&all, top, 1) < 0) {
+				util_error_clear();
+				memset(&all, 0, sizeof(all));
+			}
+		}
+		if (all.files && (error = cmd_draft_from_includers(&specs, &n, f, &all, read_original_of, &reader,
+								  &options)) < 0) {
+			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+			for (k = 0; k < n; k++)
+				chk_spec_dispose(&specs[k]);
+			free(specs);
 			continue;
 		}
 		if (!n && f->named)
@@ -104,7 +141,11 @@ int cmd_check_draft(cmd_context *ctx)
 			} else if ((error = chk_draft_write(&specs[k], path.ptr)) < 0) {
 				code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 			} else {
-				printf("%s: drafted for %s in %s%s\n", path.ptr, specs[k].kernel, f->path,
+				bool elsewhere = strcmp(specs[k].source, f->path) != 0;
+
+				printf("%s: drafted for %s in %s%s%s%s%s\n", path.ptr, specs[k].kernel, f->path,
+				       elsewhere ? " (from its launch at " : "", elsewhere ? specs[k].launch : "",
+				       elsewhere ? ", checked in that file)" : "",
 				       recorded && specs[k].comment && strstr(specs[k].comment, "recorded launch") ? " (recorded)"
 														     : "");
 			}
@@ -116,6 +157,7 @@ done:
 	rv_session_dispose(&session);
 	util_buf_dispose(&text);
 	util_buf_dispose(&path);
+	vcs_walk_dispose(&all);
 	vcs_walk_dispose(&walk);
 	vcs_config_dispose(&cfg);
 	free(includes);

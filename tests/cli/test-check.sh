@@ -205,8 +205,11 @@ rm -f "$progs/.hipport/config"
 printf 'main: main.cu\n\t$(CC) -o main main.cu\nrun: main\n\t./main\n' >"$progs/other/Makefile"
 (cd "$progs" && git add other/Makefile && git -c user.name=t -c user.email=t@t commit -qm make) || exit 2
 check "bundle with a Makefile's run target" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle4"
-truth "records.list from the Makefile" test "$(cat "$tmp/rbundle4/records.list")" = \
+truth "records.list from the Makefile" test "$(grep '^other' "$tmp/rbundle4/records.list")" = \
 	"$(printf 'other\tmake CC="$HIPPORT_CXX" NVCC="$HIPPORT_CXX"\tmake run\tMakefile run target')"
+# the directories no build file governs: their sources with main() built alone
+truth "records.list: the single sources" test "$(grep -v '^other' "$tmp/rbundle4/records.list" | cut -f 1,4)" = \
+	"$(printf 'chain\ta source with main(), no build file\nsoftmax\ta source with main(), no build file')"
 expect "the record's origin said" "$tmp/out" 'record other: build `make CC="$HIPPORT_CXX" NVCC="$HIPPORT_CXX"`, run `make run` (from Makefile run target)'
 truth "the Makefile in both record trees" cmp "$tmp/rbundle4/record/orig/other/Makefile" "$tmp/rbundle4/record/port/other/Makefile"
 # a recorded program's tracked inputs travel with it, its build outputs do not;

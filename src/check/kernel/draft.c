@@ -558,20 +558,24 @@ static bool has_word(const char *expr, const char *name)
 	return false;
 }
 
-/* A drafted value for a name the program gives at run time; a count the
- * grid divides into blocks (divided) must fill more than one, a name the
- * block is made of (threads) must make one the GPU takes. */
-static const char *guess_for(const chk_unresolved *u, bool divided, bool block)
+/* A drafted value for a name the program gives at run time: the number
+ * its declaration gives, the program's default, where there is one; else a
+ * count the grid divides into blocks (divided) must fill more than one,
+ * and the names the block is made of (nblock of them) must make one the
+ * GPU takes (at most 1024 threads: 256, 16 x 16, 8 x 8 x 8). */
+static const char *guess_for(const chk_unresolved *u, bool divided, unsigned nblock)
 {
 	unsigned lanes;
 	int d = chk_type_dtype(u->type, &lanes);
 
 	if (u->counter)
 		return "0";
+	if (u->initial)
+		return u->initial;
 	if (d >= 0 && chk_dtype_is_float((chk_dtype)d))
 		return "0.7";
-	if (d >= 0 && block)
-		return "256";
+	if (d >= 0 && nblock)
+		return nblock == 1 ? "256" : nblock == 2 ? "16" : "8";
 	/* small: guessed sizes multiply (batch * seq_len * hidden) */
 	if (d >= 0)
 		return size_like(u->name) || divided ? "4096" : "64";
@@ -610,6 +614,7 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 	util_buf b = UTIL_BUF_INIT;
 	size_t i, v;
 	bool divided, block, divided_one = false;
+	unsigned nblock = 0; /* names the block is made of, drafted */
 
 	free(s->templ);
 	s->templ = l->templ ? strdup(l->templ) : NULL;
@@ -660,6 +665,9 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 			}
 		}
 	}
+	for (i = 0; i < l->nunresolved; i++)
+		nblock += !l->unresolved[i].template_param && !l->unresolved[i].initial &&
+			  has_word(l->block, l->unresolved[i].name);
 	for (i = 0; i < l->nunresolved; i++) {
 		const chk_unresolved *u = &l->unresolved[i];
 
@@ -681,14 +689,19 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 			free(s->vars[v].type);
 			free(s->vars[v].value);
 			s->vars[v].type = strdup(u->type);
-			s->vars[v].value = strdup(guess_for(u, divided, block));
+			s->vars[v].value = strdup(guess_for(u, divided, block ? nblock : 0));
 			if (!s->vars[v].type || !s->vars[v].value)
 				return util_error_set(UTIL_ENOMEM, "out of memory");
-		} else if (!chk_spec_add_var(s, u->name, u->type, guess_for(u, divided, block))) {
+		} else if (!chk_spec_add_var(s, u->name, u->type, guess_for(u, divided, block ? nblock : 0))) {
 			return util_error_set(UTIL_ENOMEM, "out of memory");
 		}
-		util_buf_printf(notes, "\n- %s: drafted %s, not known from the program: %s", u->name,
-				guess_for(u, divided, block), u->why);
+		if (u->initial)
+			util_buf_printf(notes, "\n- %s: drafted %s, as its declaration gives it; the program may set it "
+					       "at run time: %s",
+					u->name, u->initial, u->why);
+		else
+			util_buf_printf(notes, "\n- %s: drafted %s, not known from the program: %s", u->name,
+					guess_for(u, divided, block ? nblock : 0), u->why);
 		util_buf_printf(&b, "%s%s", b.len ? " " : "", u->name);
 	}
 	if (b.len)

@@ -87,10 +87,10 @@ int chk_harness_source_in(util_buf *b, const chk_spec *s, const char *unit)
 			"// Built twice: the reference from the original CUDA source (nvcc), the port\n"
 			"// from the proposed HIP source (hipcc, or nvcc through proxy/include/hip_compat.h).\n"
 			"#include <hip/hip_runtime.h>\n"
+			"#include \"hipport_harness.h\"\n" /* before the program's macros (#define T 256) */
 			"#define main hipport_user_main\n"
 			"#include \"%s\"\n"
-			"#undef main\n"
-			"#include \"hipport_harness.h\"\n\n",
+			"#undef main\n\n",
 			s->name, s->name, unit ? unit : s->source);
 	if ((error = put_inputs(b, s)) < 0)
 		return error;

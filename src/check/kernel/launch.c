@@ -668,6 +668,28 @@ static chk_unresolved *new_unresolved(rctx *r, const char *name)
 
 static const char *template_value(rctx *r, const char *name);
 
+/* The number other than 0 a local's declaration [first, last) initialises
+ * it with (`int dimx = 32`, `float eps = -1e-5f`), or NULL. */
+static char *declared_number(const fn *f, size_t first, size_t last, const char *name)
+{
+	size_t i;
+
+	for (i = first; i + 2 < last; i++) {
+		size_t k = i + 2;
+
+		if (strcmp(f->t[i].text, name) != 0 || !is(f, i + 1, "="))
+			continue;
+		if (is(f, k, "-") && k + 1 < last)
+			k++;
+		/* 0 is a placeholder the program fills, no default */
+		if (f->t[k].kind != CXToken_Literal || !(isdigit((unsigned char)f->t[k].text[0]) || f->t[k].text[0] == '.') ||
+		    strtod(f->t[k].text, NULL) == 0 || !(k + 1 == last || is(f, k + 1, ";") || is(f, k + 1, ",")))
+			return NULL;
+		return k > i + 2 ? joined(f, i + 2, k + 1) : strdup(f->t[k].text);
+	}
+	return NULL;
+}
+
 static void add_unresolved(rctx *r, local *v, bool counter)
 {
 	chk_unresolved *u;
@@ -699,6 +721,8 @@ static void add_unresolved(rctx *r, local *v, bool counter)
 	u->type = type;
 	u->why = util_buf_detach(&why);
 	u->counter = counter;
+	if (!v->param && !counter)
+		u->initial = declared_number(r->f, first, last, v->name);
 	if (!u->name || !u->type || !u->why)
 		r->oom = true;
 }
@@ -1594,6 +1618,7 @@ void chk_launches_dispose(chk_launch *l, size_t n)
 			free(l[i].unresolved[k].type);
 			free(l[i].unresolved[k].why);
 			free(l[i].unresolved[k].value);
+			free(l[i].unresolved[k].initial);
 		}
 		free(l[i].args);
 		free(l[i].unresolved);

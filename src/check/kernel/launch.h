@@ -31,6 +31,8 @@ typedef struct chk_unresolved {
 	bool template_param; /* of the launching function: replaced by a value */
 	bool from_call;      /* that value is the argument of a call in the file, not a guess */
 	char *value;  /* that value */
+	char *initial; /* the number its declaration gives (int dimx = 32) before the program sets it
+			* again at run time (from argv): the program's default, or NULL */
 } chk_unresolved;
 
 typedef struct chk_launch {
