@@ -1,6 +1,7 @@
 #include "cmd/check_record.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,7 +161,11 @@ int cmd_check_compare_bundle(const char *bundle, int code)
 			util_buf_printf(&ref, "%s/%s/ref", dir.ptr, names[i]->d_name);
 			util_buf_printf(&port, "%s/%s/port/launches.log", dir.ptr, names[i]->d_name);
 			util_buf_printf(&ref2, "%s/%s/ref2/launches.log", dir.ptr, names[i]->d_name);
-			if (!util_buf_oom(&port) && access(port.ptr, F_OK) == 0) {
+			util_buf_puts(&ref, "/launches.log");
+			if (util_buf_oom(&ref) || util_buf_oom(&port) || util_buf_oom(&ref2)) {
+				code = cmd_fail(CMD_EXIT_USAGE, "out of memory");
+			} else if (access(port.ptr, F_OK) == 0 && access(ref.ptr, F_OK) == 0) {
+				ref.ptr[ref.len - strlen("/launches.log")] = '\0';
 				port.ptr[port.len - strlen("/launches.log")] = '\0';
 				ref2.ptr[ref2.len - strlen("/launches.log")] = '\0';
 				printf("\nrecord and compare: %s\n", names[i]->d_name);
@@ -168,13 +173,17 @@ int cmd_check_compare_bundle(const char *bundle, int code)
 				if (rc > code)
 					code = rc;
 			} else {
-				/* which side is short: neither built or launched, or the port */
-				util_buf_puts(&ref, "/launches.log");
+				/* which side is short: the original (then nothing is judged:
+				 * not the port's fault), both, or the port */
+				bool port_ran = access(port.ptr, F_OK) == 0, ref_ran = access(ref.ptr, F_OK) == 0;
+
 				printf("\nrecord and compare: %s: %s (see %s/%s/*.log)\n", names[i]->d_name,
-				       !util_buf_oom(&ref) && access(ref.ptr, F_OK) != 0
-					       ? "neither side recorded a launch (a build failed, or the kernels are launched "
-						 "otherwise than by <<<>>>: a function pointer, cudaLaunchKernel)"
-					       : "the port recorded nothing",
+				       !ref_ran && port_ran
+					       ? "the original recorded no launch (it did not build or run as the record "
+						 "section says): nothing to compare the port with, the reference's fault"
+				       : !ref_ran ? "neither side recorded a launch (a build failed, or the kernels are launched "
+						    "otherwise than by <<<>>>: a function pointer, cudaLaunchKernel)"
+						  : "the port recorded nothing",
 				       dir.ptr, names[i]->d_name);
 				if (code < CMD_EXIT_FINDINGS)
 					code = CMD_EXIT_FINDINGS;

@@ -197,6 +197,11 @@ printf '{"schema": "hipport-check-results", "version": 1, "bundle": "x", "port_p
 check "import compares the record runs" 1 "$hipport" -C "$progs" check --import "$tmp/rbundle2/results.json"
 expect "import: the run named" "$tmp/out" "record and compare: other"
 expect "import: its divergence" "$tmp/out" "first divergence: softMax (other/main.cu:21)"
+# an original that did not build: the reference's fault, said, no usage error
+mv "$tmp/rbundle2/work/record/other/ref" "$tmp/rbundle2/ref-kept"
+check "import: the original recorded nothing" 1 "$hipport" -C "$progs" check --import "$tmp/rbundle2/results.json"
+expect "import: the reference's fault" "$tmp/out" "record and compare: other: the original recorded no launch"
+mv "$tmp/rbundle2/ref-kept" "$tmp/rbundle2/work/record/other/ref"
 printf '[record "other"]\n\tbuild = make\n' >"$progs/.hipport/config"
 check "a record entry without run" 2 "$hipport" -C "$progs" check --bundle "$tmp/rbundle3"
 expect "said so" "$tmp/err" '[record "other"] needs both build and run'
