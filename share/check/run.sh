@@ -325,6 +325,11 @@ sanitizer_none() {
 # spec's fault: the original is the reference, so a crash there means the
 # spec's sizes or values are wrong, not the port
 spec_suspect() {
+	# a spec with no output stops before any launch is judged: said as it is
+	if [ "$2" = 2 ] && grep -q 'error: nothing to compare' "$log.ref-run" 2>/dev/null; then
+		echo "the kernel has nothing to compare: $(tail_of "$log.ref-run" | sed 's/^.*error: nothing to compare: //')"
+		return
+	fi
 	what="the spec is the suspect, not the port: the reference (the original CUDA, nvcc) failed ($(why "$2" "$timeout")): $(tail_of "$log.ref-run")"
 	found=$(sanitize "$1")
 	if [ -n "$found" ]; then

@@ -463,9 +463,12 @@ static size_t emit_identifier(xlate *x, size_t i, util_buf *out)
 		xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_REMOVED);
 		goto copy;
 	} else if (rule->hip_added && target < rule->hip_added) {
-		size_t after = rule->fallback ? emit_call_template(x, i, rule->fallback, out) : 0;
+		/* a plain name renames the token alone: as a call template it would
+		 * drop what follows (operator __nv_bfloat16() lost its parentheses) */
+		bool plain = rule->fallback && is_plain_name(rule->fallback);
+		size_t after = rule->fallback && !plain ? emit_call_template(x, i, rule->fallback, out) : 0;
 
-		if (!after && rule->fallback && is_plain_name(rule->fallback)) {
+		if (plain) {
 			/* a type or constant whose older HIP spelling is another name */
 			xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_FALLBACK);
 			util_buf_puts(out, rule->fallback);

@@ -166,6 +166,21 @@ static void test_broken_input(void **state)
 	}
 }
 
+/* A type whose older HIP spelling is another name is renamed alone: what
+ * follows it (a conversion operator's parentheses, a functional cast's
+ * argument) stays. */
+static void test_fallback_name_keeps_parentheses(void **state)
+{
+	port_options old = options("5.2", PORT_LAUNCH_KEEP), now = options("6.2", PORT_LAUNCH_KEEP);
+
+	(void)state;
+	expect("struct B { operator __nv_bfloat16() const; };\n__nv_bfloat16 f(float v) { return __nv_bfloat16(v); }\n",
+	       RUNTIME "struct B { operator hip_bfloat16() const; };\nhip_bfloat16 f(float v) { return hip_bfloat16(v); }\n",
+	       &old, NULL);
+	expect("struct B { operator __nv_bfloat16() const; };\n",
+	       RUNTIME "struct B { operator __hip_bfloat16() const; };\n", &now, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_launch_rewrite),
 		cmocka_unit_test(test_protected_regions),
 		cmocka_unit_test(test_broken_input),
+		cmocka_unit_test(test_fallback_name_keeps_parentheses),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
