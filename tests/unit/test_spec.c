@@ -127,6 +127,27 @@ static void test_draft_template(void **state)
 	free_specs(specs, n);
 }
 
+/* A parameter whose type is a macro of a type the parse does not know
+ * (a tensor accessor without torch's headers) is spelled by the macro's
+ * name: its extent starts at the macro's definition, directives and all. */
+static void test_draft_macro_type(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+
+	(void)state;
+	draft(&specs, &n, "acc.cu",
+	      "#define Acc4 PackedTensorAccessor32<scalar_t,4,RestrictPtrTraits>\n"
+	      "#define Acc5 PackedTensorAccessor32<scalar_t,5,RestrictPtrTraits>\n"
+	      "#define OTHER 3\n"
+	      "template <typename scalar_t>\n"
+	      "__global__ void k(const Acc4 a, Acc5 out, int n) { }\n");
+	assert_int_equal(n, 1);
+	assert_string_equal(arg(&specs[0], "a")->type, "Acc4");
+	assert_string_equal(arg(&specs[0], "out")->type, "Acc5");
+	free_specs(specs, n);
+}
+
 static void test_round_trip(void **state)
 {
 	chk_spec *specs, back;
@@ -511,7 +532,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_draft_fp16), cmocka_unit_test(test_draft_float_inout_and_atomics),
-		cmocka_unit_test(test_draft_template), cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_draft_template),
+		cmocka_unit_test(test_draft_macro_type), cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_malformed), cmocka_unit_test(test_dtype_auto),
 		cmocka_unit_test(test_harness_names), cmocka_unit_test(test_harness_header_kernel),
 		cmocka_unit_test(test_draft_extern_c), cmocka_unit_test(test_draft_hip_allocations),

@@ -285,6 +285,22 @@ static bool param_tokens(CXCursor c, CXToken *all, unsigned nall, CXTranslationU
 
 /* The type an invalid declaration of name spells, with stars pointers
  * (each "*" left out), qualifiers dropped; NULL for anything else. */
+/* Whether tokens [0, n) hold a preprocessor directive's "#": a parameter
+ * whose type is a macro has an extent from the macro's definition on. */
+static bool has_directive(CXTranslationUnit tu, const CXToken *toks, unsigned n)
+{
+	unsigned i;
+	bool found = false;
+
+	for (i = 0; i < n && !found; i++) {
+		CXString t = clang_getTokenSpelling(tu, toks[i]);
+
+		found = strcmp(clang_getCString(t), "#") == 0;
+		clang_disposeString(t);
+	}
+	return found;
+}
+
 static char *spelled(CXCursor c, const char *name, unsigned stars)
 {
 	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
@@ -296,6 +312,14 @@ static char *spelled(CXCursor c, const char *name, unsigned stars)
 	if (!clang_isInvalidDeclaration(c))
 		return NULL;
 	clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+	/* a type that is a macro (#define TensorAcc4R PackedTensorAccessor32<...>)
+	 * starts the extent at the macro's definition: the parameter's own
+	 * tokens in the signature instead, the macro's name */
+	if (n && clang_getCursorKind(c) == CXCursor_ParmDecl && has_directive(tu, toks, n)) {
+		clang_disposeTokens(tu, toks, n);
+		toks = NULL;
+		n = 0;
+	}
 	if (n == 0 && clang_getCursorKind(c) == CXCursor_ParmDecl) {
 		clang_tokenize(tu, clang_getCursorExtent(clang_getCursorSemanticParent(c)), &all, &nall);
 		if (param_tokens(c, all, nall, tu, &first, &n))
