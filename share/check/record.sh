@@ -117,6 +117,18 @@ wrappers() {
 }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 
+# the same wall clock on every run (record/hipport_clock.c), preloaded, so
+# that inputs seeded from the time are the same in each run; built with the
+# machine's C compiler with the programs (HIPPORT_RECORD_STEP=run takes it
+# as built), left out (and said) where there is none
+clock_so=$work/hipport_clock.so
+if [ "${HIPPORT_RECORD_CLOCK:-1}" != 0 ] && [ "$step" != run ] && [ ! -f "$clock_so" ] && [ -f record/hipport_clock.c ]; then
+	${CC:-cc} -shared -fPIC -O2 -o "$clock_so" record/hipport_clock.c -ldl >"$work/clock.build.log" 2>&1 ||
+		{ rm -f "$clock_so"; echo "record: the fixed clock did not build (see $work/clock.build.log): runs read the real time" >&2; }
+fi
+preload=
+[ "${HIPPORT_RECORD_CLOCK:-1}" != 0 ] && [ -f "$clock_so" ] && preload="LD_PRELOAD=$(q "$clock_so")\${LD_PRELOAD:+:\$LD_PRELOAD} "
+
 # pythons BIN: BIN/python3 and BIN/python run $PYTHON where it is set
 pythons() {
 	rm -f "$1/python3" "$1/python"
@@ -182,7 +194,7 @@ side() {
 record_run() {
 	rm -f "$work/$2/cut"
 	run_rc=0
-	(cd "$1/$dir" && eval "$env"" ${3:-HIPPORT_RECORD_DIR}"'=$work/$2 PYTHONPATH=$here/record/triton${PYTHONPATH:+:$PYTHONPATH} $limit sh -c "$run"') \
+	(cd "$1/$dir" && eval "$env"" $preload${3:-HIPPORT_RECORD_DIR}"'=$work/$2 PYTHONPATH=$here/record/triton${PYTHONPATH:+:$PYTHONPATH} $limit sh -c "$run"') \
 		>"$work/$2.run.log" 2>&1 || run_rc=$?
 	case $run_rc in
 	124|137) [ -n "$limit" ] && [ -d "$work/$2" ] && echo "HIPPORT_RECORD_TIMEOUT=$HIPPORT_RECORD_TIMEOUT" >"$work/$2/cut" ;;

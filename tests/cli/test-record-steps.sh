@@ -5,7 +5,7 @@
 # Makefile that names nvcc by the toolkit's path ($(CUDA_DIR)/bin/nvcc) and
 # calls a runtime function CUDA 12 removed still builds through the wrapper.
 # A stand-in nvcc logs its arguments and makes a program that records one
-# launch, as the instrumented program would.
+# launch, as the instrumented program would, and the time it reads.
 # usage: test-record-steps.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
 src=$2
@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$out" ] || exit 0
-printf '#!/bin/sh\n[ -n "$HIPPORT_RECORD_DIR" ] && echo "launch 1 twice" >>"$HIPPORT_RECORD_DIR/launches.log"\n[ -n "$FAKE_SLOW" ] && sleep 60\nexit 0\n' >"$out"
+printf '#!/bin/sh\n[ -n "$HIPPORT_RECORD_DIR" ] && echo "launch 1 twice" >>"$HIPPORT_RECORD_DIR/launches.log"\n[ -n "$HIPPORT_RECORD_DIR" ] && date +%%s >"$HIPPORT_RECORD_DIR/time"\n[ -n "$FAKE_SLOW" ] && sleep 60\nexit 0\n' >"$out"
 chmod +x "$out"
 EOF
 chmod +x "$tmp/bin/nvcc"
@@ -75,6 +75,14 @@ truth "prebuilt: the original recorded twice" test -s "$r/ref/launches.log" -a -
 truth "prebuilt: the port recorded" test -s "$r/port/launches.log"
 expect "prebuilt: the port's platform kept" "$r/port/platform" "nvidia-proxy"
 truth "prebuilt: nothing compiled" test "$(wc -l <"$FAKE_LOG")" = "$lines"
+# every run reads the same wall clock (a program seeding from the time
+# makes the same inputs), built with the programs; HIPPORT_RECORD_CLOCK=0
+# gives the real one
+truth "clock: built with the programs" test -f "$r/hipport_clock.so"
+truth "clock: the original's runs read one time" test "$(cat "$r/ref/time")" = 1700000000 -a "$(cat "$r/ref2/time")" = 1700000000
+truth "clock: the port's too" test "$(cat "$r/port/time")" = 1700000000
+check "clock: off" 0 env PREBUILT=1 JOBS=1 HIPPORT_RECORD_CLOCK=0 sh "$tmp/b/run.sh"
+truth "clock: off, the real time" test "$(cat "$r/ref/time")" -gt 1700000000
 check "prebuilt: again, same result" 0 env PREBUILT=1 JOBS=1 sh "$tmp/b/run.sh"
 truth "prebuilt: a run's launches not doubled" test "$(grep -c . "$r/ref/launches.log")" = 1
 

@@ -319,7 +319,7 @@ int bundle_write(const char *dir, const bundle_input *in)
 		else if (!strcmp(f->name, "run.sh") || !strcmp(f->name, "record.sh"))
 			where = "%s";
 		else if (!strcmp(f->name, "hipport_record.h") || !strcmp(f->name, "compiler.sh") ||
-			 !strcmp(f->name, "cuda_legacy.h"))
+			 !strcmp(f->name, "cuda_legacy.h") || !strcmp(f->name, "hipport_clock.c"))
 			where = "record/%s";
 
 		util_buf_clear(&name);
