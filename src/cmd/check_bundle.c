@@ -480,8 +480,8 @@ int cmd_check_bundle(cmd_context *ctx)
 		goto done;
 	}
 	if (ctx->bundle) {
-		printf("%s: bundle of %zu kernel checks and %zu programs to record; run it with: sh %s/run.sh\n", dir.ptr,
-		       specs.n, in.nrecords, dir.ptr);
+		printf("%s: bundle of %zu kernel check%s and %zu program%s to record; run it with: sh %s/run.sh\n", dir.ptr,
+		       specs.n, specs.n == 1 ? "" : "s", in.nrecords, in.nrecords == 1 ? "" : "s", dir.ptr);
 		if (ctx->slurm)
 			code = cmd_check_slurm_write(dir.ptr, root, in.offload_arch);
 		goto done;

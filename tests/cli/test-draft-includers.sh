@@ -84,6 +84,7 @@ truth "no launch named" sh -c "! grep -q '^[[:space:]]*launch = ' '$repo/.hippor
 
 # the harness: runtime first, then the program with its macros
 check "bundle" 0 "$hipport" -C "$repo" check bundle "$tmp/b"
+expect "bundle: one program, said in the singular" "$tmp/out" "kernel checks and 1 program to record"
 truth "harness: runtime before the program" test "$(grep -n '^#include "' "$tmp/b/harness/src-runner.scale.cu" | cut -d: -f2 | tr '\n' ' ')" = \
 	'#include "hipport_harness.h" #include "src/runner.cu" '
 finish
