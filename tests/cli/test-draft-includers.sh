@@ -83,8 +83,9 @@ expect "its own spec" "$tmp/out" "drafted for lone in src/kernels/lone.cuh"
 truth "no launch named" sh -c "! grep -q '^[[:space:]]*launch = ' '$repo/.hipport/checks/src-kernels-lone.lone.check'"
 
 # the harness: runtime first, then the program with its macros
+mkdir -p "$repo/.hipport" && printf '[record "src"]\n\tbuild = "$HIPPORT_CXX" -o runner runner.cu\n\trun = ./runner\n' >>"$repo/.hipport/config"
 check "bundle" 0 "$hipport" -C "$repo" check bundle "$tmp/b"
-expect "bundle: one program, said in the singular" "$tmp/out" "kernel checks and 1 program to record"
+expect "bundle: one program, said in the singular" "$tmp/out" "bundle of 3 kernel checks and 1 program to record"
 truth "harness: runtime before the program" test "$(grep -n '^#include "' "$tmp/b/harness/src-runner.scale.cu" | cut -d: -f2 | tr '\n' ' ')" = \
 	'#include "hipport_harness.h" #include "src/runner.cu" '
 finish
