@@ -148,6 +148,39 @@ static void test_draft_macro_type(void **state)
 	free_specs(specs, n);
 }
 
+/* A buffer the program does not size, indexed by several dimensions,
+ * spans their product (an M x N result indexed under row < M); a pointer
+ * handed on to a device function is read (its inputs are not zeros). */
+static void test_draft_dimensions(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+	const char *count;
+
+	(void)state;
+	draft(&specs, &n, "mm.cu",
+	      "__device__ void load(const float *A, float *s, int K) { s[threadIdx.x] = A[threadIdx.x * K]; }\n"
+	      "__global__ void mm(int M, int N, int K, float *A, const float *B, float *C) {\n"
+	      "  __shared__ float s[256];\n"
+	      "  int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	      "  load(A, s, K);\n"
+	      "  if (row < M && col < N) {\n"
+	      "    float sum = 0;\n"
+	      "    for (int k = 0; k < K; k++) sum += s[k] * B[k * N + col];\n"
+	      "    C[row * N + col] = sum;\n"
+	      "  }\n"
+	      "}\n");
+	assert_int_equal(n, 1);
+	count = arg(&specs[0], "C")->count;
+	assert_non_null(strstr(count, "(size_t)"));
+	assert_non_null(strstr(count, "M"));
+	assert_non_null(strstr(count, "N"));
+	assert_non_null(strstr(count, "K"));
+	assert_int_equal(arg(&specs[0], "A")->role, CHK_ROLE_INOUT);
+	assert_int_equal(arg(&specs[0], "A")->init, CHK_INIT_UNIFORM);
+	free_specs(specs, n);
+}
+
 static void test_round_trip(void **state)
 {
 	chk_spec *specs, back;
@@ -533,7 +566,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_draft_fp16), cmocka_unit_test(test_draft_float_inout_and_atomics),
 		cmocka_unit_test(test_draft_template),
-		cmocka_unit_test(test_draft_macro_type), cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_draft_macro_type),
+		cmocka_unit_test(test_draft_dimensions), cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_malformed), cmocka_unit_test(test_dtype_auto),
 		cmocka_unit_test(test_harness_names), cmocka_unit_test(test_harness_header_kernel),
 		cmocka_unit_test(test_draft_extern_c), cmocka_unit_test(test_draft_hip_allocations),

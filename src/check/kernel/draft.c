@@ -161,6 +161,12 @@ static usage use_of(const tokens *body, const char *name)
 			u.subscripted = true;
 			continue;
 		}
+		/* passed on to a function (loadFromGmem(N, K, A, B, ...)): read, and maybe written */
+		if (i > 0 && (tok_is(body, i - 1, "(") || tok_is(body, i - 1, ",")) &&
+		    (tok_is(body, i + 1, ",") || tok_is(body, i + 1, ")"))) {
+			u.read = u.written = true;
+			continue;
+		}
 		if (tok_is(body, i + 1, "[")) {
 			unsigned k = i + 1;
 			int depth = 0;
@@ -182,6 +188,67 @@ static usage use_of(const tokens *body, const char *name)
 		}
 	}
 	return u;
+}
+
+static bool is_integer_type(const char *type);
+
+/* The integer scalars of s that bound the kernel's indexing: those in
+ * the subscripts of its pointers (p[row * K + col]), in what moves a
+ * pointer (p += by * BM * K) and beside a comparison (row < M), at most 3,
+ * into out (indexes into s->args); how many. A buffer whose size the
+ * program does not show, indexed by several dimensions, spans their
+ * product: C[x * N + y] under x < M of an M x N matrix. */
+static size_t index_scalars(const tokens *body, const chk_spec *s, size_t *out)
+{
+	size_t n = 0, k, m;
+	unsigned i;
+
+	for (i = 0; i < body->n && n < 3; i++) {
+		bool pointer = false, beside, inside = false;
+
+		for (k = 0; k < s->nargs; k++)
+			if (s->args[k].role != CHK_ROLE_SCALAR && !strcmp(s->args[k].name, body->text[i]))
+				pointer = true;
+		if (pointer && i + 1 < body->n &&
+		    (tok_is(body, i + 1, "[") || tok_is(body, i + 1, "+=") || tok_is(body, i + 1, "-="))) {
+			unsigned end;
+			int depth = 0;
+
+			for (end = i + 1; end < body->n && n < 3; end++) {
+				if (tok_is(body, end, "[") || tok_is(body, end, "("))
+					depth++;
+				else if ((tok_is(body, end, "]") || tok_is(body, end, ")")) && --depth <= 0 &&
+					 tok_is(body, i + 1, "["))
+					break;
+				else if (tok_is(body, end, ";") && depth <= 0)
+					break;
+				for (k = 0; k < s->nargs; k++) {
+					if (s->args[k].role != CHK_ROLE_SCALAR || !is_integer_type(s->args[k].type) ||
+					    strcmp(s->args[k].name, body->text[end]))
+						continue;
+					for (m = 0; m < n && out[m] != k; m++)
+						;
+					if (m == n)
+						out[n++] = k;
+				}
+			}
+			continue;
+		}
+		beside = (i > 0 && (tok_is(body, i - 1, "<") || tok_is(body, i - 1, "<=") || tok_is(body, i - 1, ">") ||
+				    tok_is(body, i - 1, ">="))) ||
+			 (i + 1 < body->n && (tok_is(body, i + 1, ">") || tok_is(body, i + 1, ">=")));
+		for (k = 0; beside && k < s->nargs && !inside; k++) {
+			if (s->args[k].role != CHK_ROLE_SCALAR || !is_integer_type(s->args[k].type) ||
+			    strcmp(s->args[k].name, body->text[i]))
+				continue;
+			for (m = 0; m < n && out[m] != k; m++)
+				;
+			if (m == n)
+				out[n++] = k;
+			inside = true;
+		}
+	}
+	return n;
 }
 
 static bool is_integer_type(const char *type)
@@ -856,7 +923,7 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 	const char *block;
 	bool row_kernel = false;
 	unsigned line;
-	size_t i;
+	size_t i, k, nindex, index[3];
 
 	memset(&d, 0, sizeof(d));
 	memset(s, 0, sizeof(*s));
@@ -887,6 +954,7 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 	size = size_param(s);
 	rows = scalar_named(s, row_names);
 	cols = scalar_named(s, col_names);
+	nindex = index_scalars(&body_tokens, s, index);
 	for (i = 0; i < s->nargs; i++) {
 		chk_arg *a = &s->args[i];
 		usage u = use_of(&body_tokens, a->name);
@@ -909,6 +977,11 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 			a->count = strdup("1");
 		} else if (count_param_of(s, a->name)) {
 			a->count = strdup(count_param_of(s, a->name)->name);
+		} else if (nindex >= 2) {
+			/* indexed by several dimensions (A[row * K + k] of M x K): their product */
+			for (k = 0; k < nindex; k++)
+				util_buf_printf(&b, "%s%s", k ? " * " : "(size_t)", s->args[index[k]].name);
+			a->count = util_buf_detach(&b);
 		} else if (size) {
 			a->count = strdup(size->name);
 		} else if (rows && cols) {
