@@ -516,8 +516,8 @@ check_one() {
 			fi
 		fi
 		case $ref_why in
-		"the spec is the suspect"*)
-			# the port is not judged against a reference that crashed
+		"the spec is the suspect"* | "the kernel has nothing to compare"*)
+			# the port is not judged against a reference that crashed, or that had nothing to compare
 			emit "$name" "$source" "$kernel" error "$ref_why; the port was not run"
 			ref_dir=crashed ;;
 		esac

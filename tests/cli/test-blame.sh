@@ -30,7 +30,10 @@ done
 cat >"$out" <<SCRIPT
 #!/bin/sh
 [ -n "\${HIPPORT_ARGS_MAP:-}" ] && printf 'x 4096 400\nout 8192 400\n' >>"\$HIPPORT_ARGS_MAP"
-case \${FAKE_$(echo $side | tr a-z A-Z):-ok} in crash) kill -SEGV \$\$ ;; esac
+case \${FAKE_$(echo $side | tr a-z A-Z):-ok} in
+crash) kill -SEGV \$\$ ;;
+nothing) echo "scale.scale: error: nothing to compare: no argument or __device__ global of the spec is an output"; exit 2 ;;
+esac
 exit 0
 SCRIPT
 chmod +x "$out"
@@ -91,6 +94,12 @@ run "$tmp/bin/compute-sanitizer" FAKE_REF=crash FAKE_ADDRESS=0x1290
 expect "reference crash: the spec blamed" "$tmp/msg" "error the spec is the suspect, not the port: the reference (the original CUDA, nvcc) failed (killed by signal 11)"
 expect "reference crash: the argument named" "$tmp/msg" "at byte 656 of argument x, which the spec sizes at 400 bytes: its count is suspect"
 expect "reference crash: the port not run" "$tmp/msg" "the port was not run"
+
+# a spec with no output: said as such, the port neither run nor blamed
+run "$tmp/bin/compute-sanitizer" FAKE_REF=nothing FAKE_PORT=nothing
+expect "nothing to compare: said" "$tmp/msg" "error the kernel has nothing to compare: no argument or __device__ global of the spec is an output"
+expect "nothing to compare: the port not run" "$tmp/msg" "the port was not run"
+truth "nothing to compare: no blame" sh -c "! grep -q 'suspect\|port run failed' '$tmp/msg'"
 
 run "$tmp/bin/compute-sanitizer" FAKE_REF=crash FAKE_ADDRESS=0x100
 expect "an address in no buffer" "$tmp/msg" "in no buffer the spec gives"
