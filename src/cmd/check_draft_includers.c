@@ -104,7 +104,7 @@ static int adopt(chk_spec **specs, size_t *n, chk_spec *drafted, size_t nd, cons
 int cmd_draft_from_includers(chk_spec **specs, size_t *n, const vcs_file *f, const vcs_walk *all,
 			     cmd_draft_read_fn read, void *payload, const chk_draft_options *options)
 {
-	bool *level = NULL, *next = NULL, *seen = NULL;
+	bool *level = NULL, *next = NULL, *seen = NULL, *replaced = NULL;
 	util_buf *texts = NULL;
 	size_t i, k, depth, nneeded = 0, norig = *n;
 	int error = 0;
@@ -114,7 +114,8 @@ int cmd_draft_from_includers(chk_spec **specs, size_t *n, const vcs_file *f, con
 	if (!nneeded || !all->nfiles)
 		return 0;
 	if (!(level = calloc(all->nfiles, sizeof(*level))) || !(next = calloc(all->nfiles, sizeof(*next))) ||
-	    !(seen = calloc(all->nfiles, sizeof(*seen))) || !(texts = calloc(all->nfiles, sizeof(*texts)))) {
+	    !(seen = calloc(all->nfiles, sizeof(*seen))) || !(texts = calloc(all->nfiles, sizeof(*texts))) ||
+	    !(replaced = calloc(norig, sizeof(*replaced)))) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -138,15 +139,10 @@ int cmd_draft_from_includers(chk_spec **specs, size_t *n, const vcs_file *f, con
 				continue;
 			}
 			for (k = 0; k < norig && error == 0; k++) {
-				chk_spec *s = &(*specs)[k];
-
-				if (s->launch || !s->kernel)
+				if (replaced[k] || (*specs)[k].launch || !(*specs)[k].kernel)
 					continue;
 				if ((error = adopt(specs, n, drafted, nd, (*specs)[k].kernel, &moved)) == 0 && moved) {
-					/* replaced: marked by a NULL name, removed below */
-					chk_spec_dispose(&(*specs)[k]);
-					memset(&(*specs)[k], 0, sizeof((*specs)[k]));
-					(*specs)[k].launch = (char *)"";
+					replaced[k] = true; /* removed below */
 					nneeded--;
 				}
 			}
@@ -158,9 +154,10 @@ int cmd_draft_from_includers(chk_spec **specs, size_t *n, const vcs_file *f, con
 	}
 	/* drop the replaced specs */
 	for (i = k = 0; i < *n; i++) {
-		if (i < norig && !(*specs)[i].name && (*specs)[i].launch)
-			continue;
-		(*specs)[k++] = (*specs)[i];
+		if (i < norig && replaced[i])
+			chk_spec_dispose(&(*specs)[i]);
+		else
+			(*specs)[k++] = (*specs)[i];
 	}
 	*n = k;
 done:
@@ -170,5 +167,6 @@ done:
 	free(level);
 	free(next);
 	free(seen);
+	free(replaced);
 	return error;
 }

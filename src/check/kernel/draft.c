@@ -192,6 +192,24 @@ static usage use_of(const tokens *body, const char *name)
 
 static bool is_integer_type(const char *type);
 
+/* When token text names an integer scalar of s not yet in out[0, *n),
+ * adds it (its index into s->args); whether text names one. */
+static bool note_scalar(size_t *out, size_t *n, const chk_spec *s, const char *text)
+{
+	size_t k, m;
+
+	for (k = 0; k < s->nargs; k++) {
+		if (s->args[k].role != CHK_ROLE_SCALAR || !is_integer_type(s->args[k].type) || strcmp(s->args[k].name, text))
+			continue;
+		for (m = 0; m < *n && out[m] != k; m++)
+			;
+		if (m == *n)
+			out[(*n)++] = k;
+		return true;
+	}
+	return false;
+}
+
 /* The integer scalars of s that bound the kernel's indexing: those in
  * the subscripts of its pointers (p[row * K + col]), in what moves a
  * pointer (p += by * BM * K) and beside a comparison (row < M), at most 3,
@@ -200,11 +218,11 @@ static bool is_integer_type(const char *type);
  * product: C[x * N + y] under x < M of an M x N matrix. */
 static size_t index_scalars(const tokens *body, const chk_spec *s, size_t *out)
 {
-	size_t n = 0, k, m;
+	size_t n = 0, k;
 	unsigned i;
 
 	for (i = 0; i < body->n && n < 3; i++) {
-		bool pointer = false, beside, inside = false;
+		bool pointer = false;
 
 		for (k = 0; k < s->nargs; k++)
 			if (s->args[k].role != CHK_ROLE_SCALAR && !strcmp(s->args[k].name, body->text[i]))
@@ -222,30 +240,12 @@ static size_t index_scalars(const tokens *body, const chk_spec *s, size_t *out)
 					break;
 				else if (tok_is(body, end, ";") && depth <= 0)
 					break;
-				for (k = 0; k < s->nargs; k++) {
-					if (s->args[k].role != CHK_ROLE_SCALAR || !is_integer_type(s->args[k].type) ||
-					    strcmp(s->args[k].name, body->text[end]))
-						continue;
-					for (m = 0; m < n && out[m] != k; m++)
-						;
-					if (m == n)
-						out[n++] = k;
-				}
+				note_scalar(out, &n, s, body->text[end]);
 			}
-			continue;
-		}
-		beside = (i > 0 && (tok_is(body, i - 1, "<") || tok_is(body, i - 1, "<=") || tok_is(body, i - 1, ">") ||
-				    tok_is(body, i - 1, ">="))) ||
-			 (i + 1 < body->n && (tok_is(body, i + 1, ">") || tok_is(body, i + 1, ">=")));
-		for (k = 0; beside && k < s->nargs && !inside; k++) {
-			if (s->args[k].role != CHK_ROLE_SCALAR || !is_integer_type(s->args[k].type) ||
-			    strcmp(s->args[k].name, body->text[i]))
-				continue;
-			for (m = 0; m < n && out[m] != k; m++)
-				;
-			if (m == n)
-				out[n++] = k;
-			inside = true;
+		} else if ((i > 0 && (tok_is(body, i - 1, "<") || tok_is(body, i - 1, "<=") || tok_is(body, i - 1, ">") ||
+				      tok_is(body, i - 1, ">="))) ||
+			   (i + 1 < body->n && (tok_is(body, i + 1, ">") || tok_is(body, i + 1, ">=")))) {
+			note_scalar(out, &n, s, body->text[i]); /* beside a comparison */
 		}
 	}
 	return n;

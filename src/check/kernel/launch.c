@@ -283,8 +283,6 @@ static bool param_tokens(CXCursor c, CXToken *all, unsigned nall, CXTranslationU
 	return false;
 }
 
-/* The type an invalid declaration of name spells, with stars pointers
- * (each "*" left out), qualifiers dropped; NULL for anything else. */
 /* Whether tokens [0, n) hold a preprocessor directive's "#": a parameter
  * whose type is a macro has an extent from the macro's definition on. */
 static bool has_directive(CXTranslationUnit tu, const CXToken *toks, unsigned n)
@@ -301,6 +299,8 @@ static bool has_directive(CXTranslationUnit tu, const CXToken *toks, unsigned n)
 	return found;
 }
 
+/* The type an invalid declaration of name spells, with stars pointers
+ * (each "*" left out), qualifiers dropped; NULL for anything else. */
 static char *spelled(CXCursor c, const char *name, unsigned stars)
 {
 	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
