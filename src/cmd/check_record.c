@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check/kernel/clocked.h"
+#include "check/kernel/source.h"
 #include "check/record/record.h"
 #include "review/proposal.h"
 #include "review/session.h"
@@ -18,6 +20,46 @@
 static const char *status_of(rec_verdict v)
 {
 	return v == REC_PASS ? "pass" : v == REC_FAIL ? "fail" : "error";
+}
+
+/* The bundle a record run is in (BUNDLE/work/record/NAME/port, or
+ * .../record/port): false where there is none. */
+static bool bundle_of(util_buf *bundle, const char *run)
+{
+	util_buf path = UTIL_BUF_INIT;
+	size_t i;
+
+	util_buf_puts(bundle, run);
+	for (i = 0; i < 5; i++) {
+		util_buf_puts(bundle, "/..");
+		util_buf_clear(&path);
+		util_buf_printf(&path, "%s/bundle.conf", bundle->ptr);
+		if (util_buf_oom(&path) || access(path.ptr, F_OK) == 0)
+			break;
+	}
+	util_buf_dispose(&path);
+	return i < 5 && !util_buf_oom(bundle);
+}
+
+/* rec_clocked_fn over the bundle's original sources (data: BUNDLE): the
+ * kernel as the file of its launch defines it. */
+static uint64_t clocked_in_bundle(const char *kernel, const char *site, void *data)
+{
+	util_buf path = UTIL_BUF_INIT, text = UTIL_BUF_INIT, definition = UTIL_BUF_INIT;
+	const char *colon = strrchr(site, ':');
+	uint64_t clocked = 0;
+
+	util_buf_printf(&path, "%s/orig/%.*s", (const char *)data, (int)(colon ? colon - site : (long)strlen(site)), site);
+	if (!util_buf_oom(&path) && util_file_read(&text, path.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) == 0 && text.ptr) {
+		chk_kernel_definitions(&definition, text.ptr, text.len, kernel);
+		if (definition.ptr)
+			clocked = chk_kernel_clocked_params(definition.ptr, definition.len);
+	}
+	util_error_clear();
+	util_buf_dispose(&path);
+	util_buf_dispose(&text);
+	util_buf_dispose(&definition);
+	return clocked;
 }
 
 /* A bundle's record run (BUNDLE/work/record/NAME/port): each kernel's result
@@ -36,16 +78,7 @@ static int record_in_session(const rec_report *r, const chk_recording *port_run)
 
 	memset(&walk, 0, sizeof(walk));
 	memset(&session, 0, sizeof(session));
-	/* the bundle is above: BUNDLE/work/record/NAME/port (or .../record/port) */
-	util_buf_puts(&bundle, port);
-	for (i = 0; i < 5; i++) {
-		util_buf_puts(&bundle, "/..");
-		util_buf_clear(&path);
-		util_buf_printf(&path, "%s/bundle.conf", bundle.ptr);
-		if (util_buf_oom(&path) || access(path.ptr, F_OK) == 0)
-			break;
-	}
-	if (i == 5 || util_buf_oom(&path) || vcs_walk_locate(&walk, ".") < 0 || !walk.git_dir) {
+	if (!bundle_of(&bundle, port) || vcs_walk_locate(&walk, ".") < 0 || !walk.git_dir) {
 		util_error_clear();
 		goto done;
 	}
@@ -98,6 +131,7 @@ static int compare_runs(const char *ref_dir, const char *port_dir, const char *r
 {
 	chk_recording ref, port, ref2;
 	rec_report report;
+	util_buf bundle = UTIL_BUF_INIT;
 	int code = CMD_EXIT_OK, error;
 	size_t i;
 
@@ -112,7 +146,13 @@ static int compare_runs(const char *ref_dir, const char *port_dir, const char *r
 		chk_recording_dispose(&port);
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	}
-	if ((error = rec_compare(&report, &ref, ref2_dir ? &ref2 : NULL, &port)) < 0) {
+	/* outputs that hold clock readings, where the run is a bundle's */
+	if (bundle_of(&bundle, port_dir))
+		error = rec_compare(&report, &ref, ref2_dir ? &ref2 : NULL, &port, clocked_in_bundle, bundle.ptr);
+	else
+		error = rec_compare(&report, &ref, ref2_dir ? &ref2 : NULL, &port, NULL, NULL);
+	util_buf_dispose(&bundle);
+	if (error < 0) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	} else {
 		rec_report_print(stdout, &report);

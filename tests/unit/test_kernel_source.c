@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "check/kernel/clocked.h"
 #include "check/kernel/source.h"
 
 static const char orig[] =
@@ -64,12 +65,60 @@ static void changed_when_the_body_changed(void **state)
 	assert_false(chk_kernel_unchanged(orig, strlen(orig), orig, strlen(orig), "missing"));
 }
 
+/* CUB's block examples: the cycles a block scan took, beside its output */
+static const char cub_scan[] =
+	"template <int BLOCK_THREADS, int ITEMS_PER_THREAD, BlockScanAlgorithm ALGORITHM>\n"
+	"__global__ void BlockPrefixSumKernel(int* d_in, int* d_out, clock_t* d_elapsed)\n"
+	"{\n"
+	"  using BlockLoadT = BlockLoad<int, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_WARP_TRANSPOSE>;\n"
+	"  int data[ITEMS_PER_THREAD];\n"
+	"  BlockLoadT(temp_storage.load).Load(d_in, data);\n"
+	"  clock_t start = clock(); // Start cycle timer\n"
+	"  int aggregate;\n"
+	"  BlockScanT(temp_storage.scan).ExclusiveSum(data, data, aggregate);\n"
+	"  clock_t stop = clock();\n"
+	"  if (threadIdx.x == 0)\n"
+	"  {\n"
+	"    *d_elapsed = (start > stop) ? start - stop : stop - start;\n"
+	"    d_out[BLOCK_THREADS * ITEMS_PER_THREAD] = aggregate;\n"
+	"  }\n"
+	"}\n";
+
+static void clock_outputs_found(void **state)
+{
+	/* the CUDA samples' clock kernel: timer[bid] and timer[bid + gridDim.x] */
+	static const char samples[] =
+		"__global__ static void timedReduction(const float *input, float *output, clock_t *timer)\n"
+		"{\n  extern __shared__ float shared[];\n  const int tid = threadIdx.x;\n"
+		"  if (tid == 0) timer[blockIdx.x] = clock();\n  shared[tid] = input[tid];\n"
+		"  if (tid == 0) output[blockIdx.x] = shared[0];\n"
+		"  if (tid == 0) timer[blockIdx.x + gridDim.x] = clock();\n}\n";
+	/* a timer register read by inline PTX, a 64-bit difference through a local */
+	static const char ptx[] =
+		"__global__ void k(float *__restrict__ y, unsigned long long *cycles, int n)\n"
+		"{\n  unsigned int t0, t1;\n  asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(t0));\n"
+		"  y[threadIdx.x] = 2.0f * n;\n  asm volatile(\"mov.u32 %0, %%clock;\" : \"=r\"(t1));\n"
+		"  unsigned long long d = t1 - t0;\n  cycles[threadIdx.x] = d;\n}\n";
+	/* a pointer written with data and with a clock's value is still compared */
+	static const char mixed[] =
+		"__global__ void k(long long *out, int n)\n{\n  out[0] = n;\n  out[1] = clock64();\n}\n";
+
+	(void)state;
+	assert_int_equal(chk_kernel_clocked_params(cub_scan, strlen(cub_scan)), 1u << 2);
+	assert_int_equal(chk_kernel_clocked_params(samples, strlen(samples)), 1u << 2);
+	assert_int_equal(chk_kernel_clocked_params(ptx, strlen(ptx)), 1u << 1);
+	assert_int_equal(chk_kernel_clocked_params(mixed, strlen(mixed)), 0);
+	/* a kernel without a clock has none */
+	assert_int_equal(chk_kernel_clocked_params(orig, strlen(orig)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(definitions_found),
 		cmocka_unit_test(unchanged_when_only_host_code_changed),
 		cmocka_unit_test(changed_when_the_body_changed),
+		cmocka_unit_test(clock_outputs_found),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -63,7 +63,7 @@ static void expect_kernel(const char *ref_run, const char *port_run, rec_verdict
 	chk_recording a = read_log(ref_run), b = read_log(port_run);
 	rec_report r;
 
-	assert_int_equal(rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(rec_compare(&r, &a, NULL, &b, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, verdict);
 	assert_non_null(strstr(r.kernels[0].message, message));
 	rec_report_dispose(&r);
@@ -113,11 +113,46 @@ static void test_pass(void **state)
 	port = read_log("pass-port");
 	assert_int_equal(ref.n, 2);
 	assert_int_equal(ref.launches[0].nargs, 3);
-	assert_int_equal(rec_compare(&r, &ref, NULL, &port), 0);
+	assert_int_equal(rec_compare(&r, &ref, NULL, &port, NULL, NULL), 0);
 	assert_int_equal(r.n, 2);
 	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	assert_int_equal(r.kernels[1].verdict, REC_PASS);
 	assert_int_equal(r.kernels[0].compared, 1);
+	assert_int_equal(r.first_divergent, -1);
+	rec_report_dispose(&r);
+	chk_recording_dispose(&ref);
+	chk_recording_dispose(&port);
+}
+
+/* sum's argument 1 holds clock readings in this test */
+static uint64_t sum_clocked(const char *kernel, const char *site, void *data)
+{
+	(void)data;
+	return !strcmp(kernel, "sum") && !strcmp(site, "main.cu:11") ? 1u << 1 : 0;
+}
+
+static void test_clock_readings(void **state)
+{
+	const float y[4] = { 1, 2, 3, 4 };
+	chk_recording ref, port;
+	rec_report r;
+
+	(void)state;
+	/* sum's output differs, as a cycle count does from run to run */
+	program("clock-ref", y, 815, "00000000000000bb", "00000000000000cc");
+	program("clock-port", y, 814, "00000000000000bb", "00000000000000c1");
+	ref = read_log("clock-ref");
+	port = read_log("clock-port");
+	assert_int_equal(rec_compare(&r, &ref, NULL, &port, NULL, NULL), 0);
+	assert_int_equal(r.kernels[1].verdict, REC_FAIL);
+	rec_report_dispose(&r);
+	assert_int_equal(rec_compare(&r, &ref, NULL, &port, sum_clocked, NULL), 0);
+	assert_int_equal(r.kernels[0].verdict, REC_PASS);
+	assert_int_equal(r.kernels[0].clock_readings, 0);
+	/* nothing else of sum's changed: nothing compared, said why */
+	assert_int_equal(r.kernels[1].verdict, REC_ERROR);
+	assert_int_equal(r.kernels[1].clock_readings, 1);
+	assert_non_null(strstr(r.kernels[1].message, "hold clock readings"));
 	assert_int_equal(r.first_divergent, -1);
 	rec_report_dispose(&r);
 	chk_recording_dispose(&ref);
@@ -136,7 +171,7 @@ static void test_first_divergence(void **state)
 	program("div-port", bad, 10.5f, "00000000000000b1", "00000000000000c1");
 	ref = read_log("div-ref");
 	port = read_log("div-port");
-	assert_int_equal(rec_compare(&r, &ref, NULL, &port), 0);
+	assert_int_equal(rec_compare(&r, &ref, NULL, &port, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_FAIL);
 	assert_int_equal(r.kernels[0].stats.mismatches, 1);
 	assert_int_equal(r.kernels[0].stats.first_mismatch, 2);
@@ -164,7 +199,7 @@ static void test_nondeterministic(void **state)
 	ref = read_log("nd-ref");
 	ref2 = read_log("nd-ref2");
 	port = read_log("nd-port");
-	assert_int_equal(rec_compare(&r, &ref, &ref2, &port), 0);
+	assert_int_equal(rec_compare(&r, &ref, &ref2, &port, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	assert_true(r.kernels[0].nondeterministic);
 	assert_non_null(strstr(r.kernels[0].message, "nondeterministic"));
@@ -189,7 +224,7 @@ static void test_within_tolerance_chain(void **state)
 	program("eq-port", rounded, 10.00001f, "00000000000000b9", "00000000000000c9");
 	ref = read_log("eq-ref");
 	port = read_log("eq-port");
-	assert_int_equal(rec_compare(&r, &ref, NULL, &port), 0);
+	assert_int_equal(rec_compare(&r, &ref, NULL, &port, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	assert_int_equal(r.kernels[1].verdict, REC_PASS);
 	assert_int_equal(r.kernels[1].compared, 1);
@@ -216,11 +251,11 @@ static void test_nondeterministic_spread(void **state)
 	ref2 = read_log("sp-ref2");
 	port = read_log("sp-port");
 	bad = read_log("sp-bad");
-	assert_int_equal(rec_compare(&r, &ref, &ref2, &port), 0);
+	assert_int_equal(rec_compare(&r, &ref, &ref2, &port, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	assert_non_null(strstr(r.kernels[0].message, "nondeterministic in the original (its runs differ by up to 0.001"));
 	rec_report_dispose(&r);
-	assert_int_equal(rec_compare(&r, &ref, &ref2, &bad), 0);
+	assert_int_equal(rec_compare(&r, &ref, &ref2, &bad, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_FAIL);
 	assert_non_null(strstr(r.kernels[0].message, "beyond twice its own spread"));
 	rec_report_dispose(&r);
@@ -315,26 +350,26 @@ static void test_hashed_nondeterministic(void **state)
 	a = read_log("hash-ref");
 	a2 = read_log("hash-ref2");
 	b = read_log("hash-port");
-	assert_int_equal(rec_compare(&r, &a, &a2, &b), 0);
+	assert_int_equal(rec_compare(&r, &a, &a2, &b, NULL, NULL), 0);
 	assert_int_not_equal(r.kernels[0].verdict, REC_FAIL);
 	assert_int_equal(r.first_divergent, -1);
 	assert_true(r.kernels[0].nondeterministic);
 	assert_non_null(strstr(r.kernels[0].message, "nondeterministic in the original (two runs differ), hashed only"));
 	rec_report_dispose(&r);
 	/* the port as the original's second run: a pass */
-	assert_int_equal(rec_compare(&r, &a, &a2, &a2), 0);
+	assert_int_equal(rec_compare(&r, &a, &a2, &a2, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	rec_report_dispose(&r);
 	/* the original agreeing with itself: floats from another compiler
 	 * cannot be judged by their hash ... */
-	assert_int_equal(rec_compare(&r, &a, &a, &b), 0);
+	assert_int_equal(rec_compare(&r, &a, &a, &b, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_ERROR);
 	assert_non_null(strstr(r.kernels[0].message, "raise HIPPORT_RECORD_MAX"));
 	rec_report_dispose(&r);
 	/* ... nor from the same compiler (a precision fix changes bytes), but
 	 * there it is where the port first computed otherwise */
 	snprintf(b.platform, sizeof(b.platform), "nvidia-proxy");
-	assert_int_equal(rec_compare(&r, &a, &a, &b), 0);
+	assert_int_equal(rec_compare(&r, &a, &a, &b, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_ERROR);
 	assert_true(r.kernels[0].inexact);
 	assert_int_equal(r.first_divergent, 0);
@@ -362,7 +397,7 @@ static void test_inexact_same_compiler(void **state)
 	a = read_log("ix-ref");
 	b = read_log("ix-port");
 	assert_string_equal(b.platform, "nvidia-proxy");
-	assert_int_equal(rec_compare(&r, &a, &a, &b), 0);
+	assert_int_equal(rec_compare(&r, &a, &a, &b, NULL, NULL), 0);
 	assert_true(r.same_compiler);
 	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	assert_true(r.kernels[0].inexact);
@@ -380,7 +415,7 @@ static void test_inexact_same_compiler(void **state)
 	{
 		chk_recording bad = read_log("ix-bad");
 
-		assert_int_equal(rec_compare(&r, &a, &a, &bad), 0);
+		assert_int_equal(rec_compare(&r, &a, &a, &bad, NULL, NULL), 0);
 		assert_int_equal(r.kernels[1].verdict, REC_FAIL);
 		assert_int_equal(r.first_divergent, 0);
 		assert_int_equal(r.first_failed, 1);
@@ -392,7 +427,7 @@ static void test_inexact_same_compiler(void **state)
 	}
 	/* the port on AMD: rounding, no divergence */
 	b.platform[0] = '\0';
-	assert_int_equal(rec_compare(&r, &a, &a, &b), 0);
+	assert_int_equal(rec_compare(&r, &a, &a, &b, NULL, NULL), 0);
 	assert_false(r.kernels[0].inexact);
 	assert_int_equal(r.first_divergent, -1);
 	rec_report_dispose(&r);
@@ -419,7 +454,7 @@ static void test_cut_run(void **state)
 	put("cut-port", "launches.log", one, strlen(one));
 	a = read_log("cut-ref");
 	b = read_log("cut-port");
-	assert_int_equal(rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(rec_compare(&r, &a, NULL, &b, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_ERROR);
 	assert_non_null(strstr(r.kernels[0].message, "launched 2 times in the original, 1 in the port"));
 	rec_report_dispose(&r);
@@ -427,7 +462,7 @@ static void test_cut_run(void **state)
 	put("cut-port", "cut", "HIPPORT_RECORD_TIMEOUT=30\n", 26);
 	b = read_log("cut-port");
 	assert_true(b.cut);
-	assert_int_equal(rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(rec_compare(&r, &a, NULL, &b, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	assert_non_null(strstr(r.kernels[0].message, "the port's run was stopped at HIPPORT_RECORD_TIMEOUT: its 1 launches "
 						     "compared, the other's 1 more not"));
@@ -454,7 +489,7 @@ static void test_flaky_original(void **state)
 	a = read_log("flaky-ref");
 	a2 = read_log("flaky-ref2");
 	b = read_log("flaky-ref2");
-	assert_int_equal(rec_compare(&r, &a, &a2, &b), 0);
+	assert_int_equal(rec_compare(&r, &a, &a2, &b, NULL, NULL), 0);
 	assert_true(r.swapped);
 	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	text = report_text(&r);
@@ -488,7 +523,7 @@ static void test_uncaptured(void **state)
 	b = read_log("unc-ref");
 	assert_true(a.launches[1].uncaptured);
 	assert_false(a.launches[0].uncaptured);
-	assert_int_equal(rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(rec_compare(&r, &a, NULL, &b, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_PASS);
 	assert_int_equal(r.kernels[0].launches, 3);
 	assert_int_equal(r.kernels[0].uncaptured, 2);
@@ -524,7 +559,7 @@ static void test_struct_field(void **state)
 	assert_int_equal(a.launches[0].args[1].owner, 0);
 	assert_int_equal(a.launches[0].args[1].at, 8);
 	assert_int_equal(a.launches[0].args[0].owner, -1);
-	assert_int_equal(rec_compare(&r, &a, NULL, &b), 0);
+	assert_int_equal(rec_compare(&r, &a, NULL, &b, NULL, NULL), 0);
 	assert_int_equal(r.kernels[0].verdict, REC_FAIL);
 	assert_non_null(strstr(r.kernels[0].message, "argument 1 (the pointer at byte 8 of argument 0), u8: 1 of 4 values"));
 	rec_report_dispose(&r);
@@ -592,6 +627,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pass),
 		cmocka_unit_test(test_first_divergence),
+		cmocka_unit_test(test_clock_readings),
 		cmocka_unit_test(test_nondeterministic),
 		cmocka_unit_test(test_nondeterministic_spread),
 		cmocka_unit_test(test_within_tolerance_chain),

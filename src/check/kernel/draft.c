@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analyze/parse.h"
+#include "check/kernel/clocked.h"
 #include "check/kernel/draft_record.h"
 #include "check/kernel/launch.h"
 #include "check/kernel/names.h"
@@ -108,6 +109,20 @@ static void tokens_of(tokens *t, CXTranslationUnit tu, CXSourceRange range)
 	}
 	if (!t->text)
 		t->n = 0;
+}
+
+/* r in the file's own text: a kernel's extent starts at __global__, a
+ * macro, where clang_tokenize sees no tokens */
+static CXSourceRange expanded(CXTranslationUnit tu, CXSourceRange r)
+{
+	CXFile from, to;
+	unsigned start, end;
+
+	clang_getExpansionLocation(clang_getRangeStart(r), &from, NULL, NULL, &start);
+	clang_getExpansionLocation(clang_getRangeEnd(r), &to, NULL, NULL, &end);
+	if (!from || !to || !clang_File_isEqual(from, to))
+		return r;
+	return clang_getRange(clang_getLocationForOffset(tu, from, start), clang_getLocationForOffset(tu, to, end));
 }
 
 static void tokens_dispose(tokens *t)
@@ -910,13 +925,34 @@ static void device_globals(chk_spec *s, CXTranslationUnit tu, const tokens *body
 	free(bodies);
 }
 
+/* Pointer arguments that hold clock readings (check/kernel/clocked.h):
+ * filled and not compared, as inputs are; said in clocks. */
+static void leave_clock_readings(chk_spec *s, const tokens *all, util_buf *clocks)
+{
+	util_buf b = UTIL_BUF_INIT;
+	uint64_t clocked;
+	size_t i;
+
+	for (i = 0; i < all->n; i++)
+		util_buf_printf(&b, "%s\n", all->text[i]); /* a // comment ends at its line */
+	clocked = b.ptr ? chk_kernel_clocked_params(b.ptr, b.len) : 0;
+	util_buf_dispose(&b);
+	for (i = 0; i < s->nargs && i < 64; i++)
+		if ((clocked >> i & 1) && s->args[i].role != CHK_ROLE_SCALAR) {
+			s->args[i].role = CHK_ROLE_IN;
+			util_buf_printf(clocks, "\n- %s: holds clock readings (the kernel writes it from clock() or a timer): "
+						"they differ between runs and GPUs, so role in, not compared",
+					s->args[i].name);
+		}
+}
+
 static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *path, const chk_launch *l,
 		     const device_names *dn)
 {
 	drafting d;
 	CXCursor body = clang_getNullCursor();
 	tokens all, body_tokens;
-	util_buf b = UTIL_BUF_INIT, comment = UTIL_BUF_INIT, notes = UTIL_BUF_INIT;
+	util_buf b = UTIL_BUF_INIT, comment = UTIL_BUF_INIT, notes = UTIL_BUF_INIT, clocks = UTIL_BUF_INIT;
 	CXString name = clang_getCursorSpelling(c);
 	const chk_arg *size, *rows, *cols;
 	int error = 0;
@@ -940,7 +976,7 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 	s->name = chk_check_name(path, clang_getCString(name));
 	s->source = strdup(path);
 	memset(&body_tokens, 0, sizeof(body_tokens));
-	tokens_of(&all, tu, clang_getCursorExtent(c));
+	tokens_of(&all, tu, expanded(tu, clang_getCursorExtent(c)));
 	clang_visitChildren(c, find_body, &body);
 	if (!clang_Cursor_isNull(body))
 		tokens_of(&body_tokens, tu, clang_getCursorExtent(body));
@@ -1044,6 +1080,7 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 				       "abs and rel widened to %g", a->name, a->tol.rel);
 		}
 	}
+	leave_clock_readings(s, &all, &clocks);
 	/* a struct the program gives no value for: value-initialised, and said so
 	 * (a launch's own T{}, a tag, is the program's value) */
 	for (i = 0; !(l && l->nargs == s->nargs) && i < s->nargs; i++) {
@@ -1087,6 +1124,7 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 		if (row_kernel)
 			util_buf_puts(&comment, "\n- rows: the kernel takes cols only; one block per row is assumed.");
 	}
+	util_buf_put(&comment, clocks.ptr ? clocks.ptr : "", clocks.len);
 	if (s->nglobals) {
 		util_buf_puts(&comment, "\n- global: __device__ variables the kernel (or a function it calls) uses;");
 		util_buf_puts(&comment, "\n  written ones are outputs, compared like arguments.");
@@ -1094,6 +1132,7 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 	s->comment = util_buf_detach(&comment);
 done:
 	util_buf_dispose(&notes);
+	util_buf_dispose(&clocks);
 	clang_disposeString(name);
 	for (i = 0; i < d.ntemplate; i++) {
 		free(d.tparams[i]);

@@ -19,6 +19,7 @@ typedef struct tok {
 /* A local variable or parameter of the function. */
 typedef struct local {
 	char *name, *type;
+	char *pointee;         /* the pointee as spelled, where the parse did not know the type (clock_t *) */
 	CXType ctype;
 	unsigned offset;       /* of its name */
 	size_t first, last;    /* tokens of its declaration, [first, last) */
@@ -202,6 +203,7 @@ static enum CXChildVisitResult collect_locals(CXCursor c, CXCursor parent, CXCli
 		v->ctype = clang_getCursorType(c);
 		if (!(v->type = chk_spelled_type(c, v->name ? v->name : "")))
 			v->type = chk_type_known_spelling(v->ctype);
+		v->pointee = chk_spelled_pointee(c, v->name ? v->name : "");
 		v->offset = offset_of(clang_getCursorLocation(c));
 		v->first = token_at(f, offset_of(clang_getRangeStart(r)));
 		v->last = token_at(f, offset_of(clang_getRangeEnd(r)));
@@ -368,6 +370,7 @@ static void fn_dispose(fn *f)
 	for (i = 0; i < f->nlocals; i++) {
 		free(f->locals[i].name);
 		free(f->locals[i].type);
+		free(f->locals[i].pointee);
 	}
 	for (i = 0; i < f->naliases; i++)
 		free(f->aliases[i].name);
@@ -1258,7 +1261,7 @@ static void pointer_arg(rctx *r, chk_launch_arg *a, size_t from, size_t to, unsi
 	if (base + 1 < to && !is(f, base + 1, ")"))
 		a->offset = true;
 	a->pointer = true;
-	a->elem_type = chk_type_known_spelling(clang_getPointeeType(v->ctype));
+	a->elem_type = v->pointee ? strdup(v->pointee) : chk_type_known_spelling(clang_getPointeeType(v->ctype));
 	if (a->elem_type) {
 		const char *t = template_value(r, a->elem_type);
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 /* The end of a comment, string or character literal starting at p, or p. */
-static const char *skip_literal(const char *p, const char *end)
+const char *chk_source_skip_literal(const char *p, const char *end)
 {
 	if (p + 1 < end && p[0] == '/' && p[1] == '/') {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -34,7 +34,7 @@ static const char *past_closing(const char *p, const char *end)
 	int depth = 0;
 
 	while (p < end) {
-		const char *q = skip_literal(p, end);
+		const char *q = chk_source_skip_literal(p, end);
 
 		if (q != p) {
 			p = q;
@@ -49,7 +49,7 @@ static const char *past_closing(const char *p, const char *end)
 	return NULL;
 }
 
-static bool ident_char(char c)
+bool chk_source_ident_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_';
 }
@@ -64,21 +64,21 @@ void chk_kernel_definitions(util_buf *out, const char *src, size_t len, const ch
 	lt = strchr(name, '<');
 	nlen = lt ? (size_t)(lt - name) : strlen(name);
 	while (p < end) {
-		const char *q = skip_literal(p, end), *id = NULL, *r;
+		const char *q = chk_source_skip_literal(p, end), *id = NULL, *r;
 
 		if (q != p) {
 			p = q;
 			continue;
 		}
-		if ((size_t)(end - p) < 10 || memcmp(p, "__global__", 10) != 0 || (p > src && ident_char(p[-1])) ||
-		    (p + 10 < end && ident_char(p[10]))) {
+		if ((size_t)(end - p) < 10 || memcmp(p, "__global__", 10) != 0 || (p > src && chk_source_ident_char(p[-1])) ||
+		    (p + 10 < end && chk_source_ident_char(p[10]))) {
 			p++;
 			continue;
 		}
 		/* the declarator's name is before the last parenthesised group
 		 * (__launch_bounds__(256) comes first), then the body or ';' */
 		for (r = p + 10; r && r < end && *r != '{' && *r != ';';) {
-			const char *lit = skip_literal(r, end);
+			const char *lit = chk_source_skip_literal(r, end);
 
 			if (lit != r) {
 				r = lit;
@@ -91,7 +91,7 @@ void chk_kernel_definitions(util_buf *out, const char *src, size_t len, const ch
 			}
 		}
 		if (r && r < end && *r == '{' && id && (size_t)(id - p) > nlen && memcmp(id - nlen, name, nlen) == 0 &&
-		    !ident_char(id[-(long)nlen - 1]) && (q = past_closing(r, end))) {
+		    !chk_source_ident_char(id[-(long)nlen - 1]) && (q = past_closing(r, end))) {
 			util_buf_put(out, p, (size_t)(q - p));
 			util_buf_putc(out, '\n');
 			p = q;

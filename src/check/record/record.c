@@ -273,6 +273,11 @@ static void summarize(rec_kernel *k, const chk_recording *ref, const chk_recordi
 		snprintf(k->message, sizeof(k->message),
 			 "every launch had other inputs than the original's: the divergence is before this kernel");
 		k->verdict = REC_INPUTS_DIFFER;
+	} else if (!k->compared && k->clock_readings) {
+		snprintf(k->message, sizeof(k->message),
+			 "nothing compared: the outputs its launches changed hold clock readings (written from clock() or "
+			 "a timer), which differ between runs and GPUs");
+		k->verdict = REC_ERROR;
 	} else if (!k->compared) {
 		snprintf(k->message, sizeof(k->message),
 			 "nothing compared: no launch with the original's inputs changed memory its arguments reach or printed, on "
@@ -280,7 +285,7 @@ static void summarize(rec_kernel *k, const chk_recording *ref, const chk_recordi
 			 "host memory): a spec check can judge it");
 		k->verdict = REC_ERROR;
 	} else {
-		char past[96] = "", nondet[128] = "";
+		char past[96] = "", nondet[128] = "", clocks[160] = "";
 
 		if (k->uncaptured)
 			snprintf(past, sizeof(past), " (%zu past HIPPORT_RECORD_LAUNCHES: status only)", k->uncaptured);
@@ -290,9 +295,12 @@ static void summarize(rec_kernel *k, const chk_recording *ref, const chk_recordi
 				 k->spread);
 		else if (k->nondeterministic)
 			snprintf(nondet, sizeof(nondet), "; nondeterministic in the original, within tolerance");
-		snprintf(k->message, sizeof(k->message), "%zu launch%s%s, %zu output%s compared%s%s%s", n,
+		if (k->clock_readings)
+			snprintf(clocks, sizeof(clocks), "; %zu output%s holding clock readings not compared", k->clock_readings,
+				 k->clock_readings == 1 ? "" : "s");
+		snprintf(k->message, sizeof(k->message), "%zu launch%s%s, %zu output%s compared%s%s%s%s", n,
 			 n == 1 ? "" : "es", past, k->compared, k->compared == 1 ? "" : "s",
-			 differ ? ", some launches with other inputs skipped" : "", nondet, more);
+			 differ ? ", some launches with other inputs skipped" : "", nondet, clocks, more);
 	}
 }
 
@@ -351,6 +359,10 @@ static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *
 			if (a->kind != CHK_REC_POINTER || b->kind != CHK_REC_POINTER ||
 			    (a->after == a->before && b->after == b->before))
 				continue;
+			if (a->owner < 0 && i < 64 && (k->clocked >> i & 1)) {
+				k->clock_readings++;
+				continue;
+			}
 			if (!output_matches(k, ref, ref2, port, r, r2, p, i, exact))
 				break;
 			add_equal(eq, b->after, a->after);
@@ -391,7 +403,8 @@ static size_t failures(const chk_recording *r)
 	return n;
 }
 
-int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *ref2, const chk_recording *port)
+int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *ref2, const chk_recording *port,
+		rec_clocked_fn clocked, void *data)
 {
 	rec_equal eq = { NULL, 0, 0 };
 	size_t i, k, pass, done;
@@ -430,6 +443,7 @@ int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *
 				memset(&m[out->n], 0, sizeof(*m));
 				snprintf(m[out->n].kernel, sizeof(m->kernel), "%s", l->kernel);
 				snprintf(m[out->n].site, sizeof(m->site), "%s", l->site);
+				m[out->n].clocked = clocked ? clocked(l->kernel, l->site, data) : 0;
 				out->n++;
 			}
 		}
@@ -442,6 +456,7 @@ int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *
 		for (i = 0; i < out->n; i++) {
 			rec_kernel *kn = &out->kernels[i];
 			char name[sizeof(kn->kernel)], site[sizeof(kn->site)];
+			uint64_t clocks = kn->clocked;
 
 			if (pass > 0 && !kn->skipped)
 				continue;
@@ -450,6 +465,7 @@ int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *
 			memset(kn, 0, sizeof(*kn));
 			memcpy(kn->kernel, name, sizeof(name));
 			memcpy(kn->site, site, sizeof(site));
+			kn->clocked = clocks;
 			judge(kn, ref, ref2, port, out->same_compiler, &eq);
 		}
 	}

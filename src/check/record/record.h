@@ -16,6 +16,7 @@
 #define HIPPORT_CHECK_RECORD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "check/kernel/compare.h"
@@ -40,6 +41,8 @@ typedef struct rec_kernel {
 	size_t failed_alike;       /* launches that failed with the original's statuses */
 	size_t alike_launch;       /* the first of them */
 	int alike_status[2];       /* its launch and sync statuses, on both sides */
+	uint64_t clocked;          /* arguments that hold clock readings (bit i: argument i): not compared */
+	size_t clock_readings;     /* outputs left uncompared for it */
 	size_t first_launch;       /* the kernel's launch (from 0) the verdict is about */
 	unsigned long long first_seq; /* its place in the port's run */
 	int arg;                   /* the output that failed, or -1 */
@@ -62,8 +65,14 @@ typedef struct rec_report {
 	size_t ref_failures, ref2_failures; /* failed launches of the original's runs */
 } rec_report;
 
-/* Lines up ref and port; ref2 (may be NULL) is a second run of the original. */
-int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *ref2, const chk_recording *port);
+/* Which arguments of kernel, launched at site (FILE:LINE), hold clock
+ * readings (check/kernel/clocked.h): bit i for argument i. */
+typedef uint64_t (*rec_clocked_fn)(const char *kernel, const char *site, void *data);
+
+/* Lines up ref and port; ref2 (may be NULL) is a second run of the
+ * original; clocked (may be NULL) names the outputs not to compare. */
+int rec_compare(rec_report *out, const chk_recording *ref, const chk_recording *ref2, const chk_recording *port,
+		rec_clocked_fn clocked, void *data);
 void rec_report_dispose(rec_report *r);
 
 /* The report as text, a line per kernel and the first divergence. */
