@@ -249,6 +249,18 @@ template <class T> static unsigned hp_lanes_of(void)
 	return (unsigned)(sizeof(T) / chk_dtype_size(hp_dtype_of<T>()));
 }
 
+// A tensor accessor's strides over a contiguous buffer of these sizes
+// (row-major: the last dimension's stride is 1).
+static void hp_contiguous(const int64_t *sizes, int64_t *strides, size_t dims)
+{
+	int64_t stride = 1;
+
+	while (dims-- > 0) {
+		strides[dims] = stride;
+		stride *= sizes[dims];
+	}
+}
+
 // Where each argument's buffer lives (HIPPORT_ARGS_MAP: a file, one "name
 // address bytes" line each), so that a memory checker's faulting address can
 // be told as an argument whose size the spec got wrong.

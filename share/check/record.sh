@@ -78,11 +78,26 @@ if [ -n "$phase" ] && [ -n "${HIPPORT_WORK:-}" ]; then
 	case $HIPPORT_WORK in /*) trees=$HIPPORT_WORK/trees/$name ;; *) trees=$here/$HIPPORT_WORK/trees/$name ;; esac
 fi
 case $phase in ref) sides=orig ;; port) sides=port ;; *) sides="orig port" ;; esac
+# proxy_host_macros TREE: USE_ROCM in the host C++ of the port's own files
+# is HIPPORT_PROXY_USE_ROCM, which the proxy's C++ compiler defines for a
+# torch extension (toolkit); device code (.cu, .cuh) keeps its CUDA branch,
+# as the proxy runs it on NVIDIA's 32-lane warps
+proxy_host_macros() {
+	find "$1" -type f \( -name '*.cpp' -o -name '*.cc' -o -name '*.cxx' -o -name '*.h' -o -name '*.hpp' \) \
+		-exec grep -l 'USE_ROCM' {} + 2>/dev/null | while IFS= read -r f; do
+		sed -e 's/\([^A-Za-z0-9_]\)USE_ROCM$/\1HIPPORT_PROXY_USE_ROCM/' \
+			-e 's/\([^A-Za-z0-9_]\)USE_ROCM\([^A-Za-z0-9_]\)/\1HIPPORT_PROXY_USE_ROCM\2/g' "$f" >"$f.proxy" &&
+			mv "$f.proxy" "$f"
+	done
+}
 if [ "$step" != run ]; then
 	rm -rf "$trees" && mkdir -p "$trees" && cp record/hipport_record.h "$trees/" || exit 2
 	for s in $sides; do
 		cp -r "record/$s" "$trees/" || exit 2
 	done
+	if [ -d "$trees/port" ] && [ "$port_platform" != amd ]; then
+		case $build in *setup.py* | *pip* | *python*) proxy_host_macros "$trees/port" ;; esac
+	fi
 fi
 
 # a run's time limit, where timeout(1) is there to keep it
@@ -167,9 +182,25 @@ toolkit() {
 	for v in $toolkit_vars; do
 		make_vars="$make_vars $v=$tk"
 	done
+	# the port through the proxy, built by torch's cpp_extension: its C++
+	# files go to the host compiler ($CXX), not to the wrappers; they see the
+	# proxy's headers (c10/hip/HIPGuard.h) and their USE_ROCM, which torch's
+	# ROCm build defines for them (COMMON_HIP_FLAGS), under another name
+	# (proxy_host_macros): torch's CUDA headers would take their ROCm branches
+	cxx_proxy=
+	if [ "$bin" = "$work/bin/port" ] && [ "$port_platform" != amd ]; then
+		case $build in
+		*setup.py* | *pip* | *python*)
+			mkdir -p "$bin/cxx" &&
+				printf '#!/bin/sh\nexec %s -DHIPPORT_PROXY_USE_ROCM=1 -I%s "$@"\n' \
+					"$(q "$(command -v "${CXX:-c++}" || echo c++)")" "$(q "$here/proxy/include")" \
+					>"$bin/cxx/c++" && chmod +x "$bin/cxx/c++" || return 1
+			cxx_proxy="CXX=$(q "$bin/cxx/c++")" ;;
+		esac
+	fi
 	echo "PATH=$(q "$bin"):\$PATH HIPPORT_CXX=$(q "$1") CUDACXX=$(q "$bin/nvcc")" \
 		"MAKEFLAGS=$(q "${MAKEFLAGS:-}$make_vars") CUDA_PATH=$(q "$tk") CUDA_HOME=$(q "$tk") ROCM_PATH=$(q "$tk")" \
-		"HIP_PATH=$(q "$tk")"
+		"HIP_PATH=$(q "$tk") $cxx_proxy"
 }
 
 # side TREE NAME CXX: build in TREE/DIR with CXX (HIPPORT_RECORD_STEP=build:
@@ -191,10 +222,14 @@ side() {
 # default HIPPORT_RECORD_DIR), in $env; its status. A run timeout(1) stopped
 # leaves NAME/cut, so that the comparison lines up the launches both runs
 # made instead of their counts.
+# PyTorch's caching allocator is off: each tensor is an allocation of its
+# own, not a part of a segment that holds others and bytes never written
+# (which differ from run to run); ROCm's torch reads either name
+nocache='PYTORCH_NO_CUDA_MEMORY_CACHING=1 PYTORCH_NO_HIP_MEMORY_CACHING=1'
 record_run() {
 	rm -f "$work/$2/cut"
 	run_rc=0
-	(cd "$1/$dir" && eval "$env"" $preload${3:-HIPPORT_RECORD_DIR}"'=$work/$2 PYTHONPATH=$here/record/triton${PYTHONPATH:+:$PYTHONPATH} $limit sh -c "$run"') \
+	(cd "$1/$dir" && eval "$env"" $preload$nocache ${3:-HIPPORT_RECORD_DIR}"'=$work/$2 PYTHONPATH=$here/record/triton${PYTHONPATH:+:$PYTHONPATH} $limit sh -c "$run"') \
 		>"$work/$2.run.log" 2>&1 || run_rc=$?
 	case $run_rc in
 	124|137) [ -n "$limit" ] && [ -d "$work/$2" ] && echo "HIPPORT_RECORD_TIMEOUT=$HIPPORT_RECORD_TIMEOUT" >"$work/$2/cut" ;;

@@ -95,4 +95,25 @@ check "bad HIPPORT_RECORD_TIMEOUT" 2 env HIPPORT_RECORD_TIMEOUT=soon HIPPORT_REC
 rm -rf "$tmp/b/work"
 check "prebuilt: nothing built is an error" 2 env PREBUILT=1 sh "$tmp/b/run.sh"
 expect "prebuilt: says so" "$tmp/err" "BUILD_ONLY=1 builds it"
+
+# a torch extension's port through the proxy: its host C++ goes to $CXX,
+# which sees the proxy's headers and takes the file's own USE_ROCM branch
+# (torch's ROCm build defines it), under a name torch's headers do not test
+ext=$tmp/ext
+mkdir -p "$ext/op" "$ext/.hipport" || exit 2
+printf '#ifdef USE_ROCM\nint rocm_branch = 1;\n#else\nint rocm_branch = 0;\n#endif\n' >"$ext/op/host.cpp"
+printf '__global__ void k(float *x) { x[0] = 1; }\n' >"$ext/op/k.cu"
+cat >"$ext/op/setup.py" <<'EOF'
+import os, subprocess, sys
+cxx = os.environ.get("CXX", "c++").split()
+sys.exit(subprocess.call(cxx + ["-E", "host.cpp", "-o", "host.i"]))
+EOF
+printf '[record "op"]\n\tbuild = python3 setup.py build_ext\n\trun = true\n' >"$ext/.hipport/config"
+(cd "$ext" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm ext) || exit 2
+check "extension: bundle" 0 "$hipport" -C "$ext" check bundle "$tmp/eb"
+check "extension: build only" 0 env NVCC="$tmp/bin/nvcc" PORT_PLATFORM=nvidia-proxy NVCC_ARCH=sm_90 BUILD_ONLY=1 \
+	JOBS=1 sh "$tmp/eb/run.sh"
+t=$tmp/eb/work/record/op/trees
+expect "extension: the port's USE_ROCM branch" "$t/port/op/host.i" "rocm_branch = 1"
+expect "extension: the original's own branch" "$t/orig/op/host.i" "rocm_branch = 0"
 finish

@@ -13,6 +13,7 @@
 #include "check/bundle/bundle.h"
 #include "check/bundle/bundle_list.h"
 #include "check/bundle/program.h"
+#include "check/kernel/accessor.h"
 #include "check/kernel/draft.h"
 #include "check/kernel/harness.h"
 #include "check/kernel/results.h"
@@ -134,6 +135,7 @@ static void test_draft_macro_type(void **state)
 {
 	chk_spec *specs;
 	size_t n;
+	util_buf h = UTIL_BUF_INIT;
 
 	(void)state;
 	draft(&specs, &n, "acc.cu",
@@ -141,11 +143,53 @@ static void test_draft_macro_type(void **state)
 	      "#define Acc5 PackedTensorAccessor32<scalar_t,5,RestrictPtrTraits>\n"
 	      "#define OTHER 3\n"
 	      "template <typename scalar_t>\n"
-	      "__global__ void k(const Acc4 a, Acc5 out, int n) { }\n");
+	      "__global__ void k(const Acc4 a, Acc5 out, int n) { out[0][1][2][3][4] = a[0][1][2][3]; }\n"
+	      "void host(float *p) { AT_DISPATCH_FLOATING_TYPES(t, \"k\", ([&] { k<scalar_t><<<1, 32>>>(x, y, 4); })); }\n");
 	assert_int_equal(n, 1);
-	assert_string_equal(arg(&specs[0], "a")->type, "Acc4");
-	assert_string_equal(arg(&specs[0], "out")->type, "Acc5");
+	/* tensor accessors through the file's macros: buffers of their
+	 * elements, the accessor made over each in the harness */
+	assert_string_equal(arg(&specs[0], "a")->type, "float");
+	assert_int_equal(arg(&specs[0], "a")->role, CHK_ROLE_IN);
+	assert_string_equal(arg(&specs[0], "a")->accessor, "PackedTensorAccessor32<float,4,RestrictPtrTraits>");
+	assert_string_equal(arg(&specs[0], "out")->sizes, "8, 8, 8, 8, 8");
+	assert_int_equal(arg(&specs[0], "out")->role, CHK_ROLE_OUT);
+	assert_string_equal(arg(&specs[0], "out")->count, "8 * 8 * 8 * 8 * 8");
+	assert_non_null(chk_spec_mark_of(&specs[0], "arg", "out", "sizes"));
+	assert_string_equal(specs[0].templ, "float");
+	assert_int_equal(chk_harness_source(&h, &specs[0]), 0);
+	assert_non_null(strstr(h.ptr, "int64_t hp_sizes_out[] = { 8, 8, 8, 8, 8 }"));
+	assert_non_null(strstr(h.ptr, "PackedTensorAccessor32<float,5,RestrictPtrTraits> hp_acc_out(hp_arg_out, hp_sizes_out, "
+				      "hp_strides_out);"));
+	assert_non_null(strstr(h.ptr, ">>>(hp_acc_a, hp_acc_out, n);"));
+	util_buf_dispose(&h);
 	free_specs(specs, n);
+}
+
+static void test_accessor_types(void **state)
+{
+	static const char macros[] = "#define A 1\n  #  define TensorAcc4R PackedTensorAccessor32<scalar_t,4,\\\n"
+				     "  RestrictPtrTraits>\n#define F(x) x\n";
+	char *elem;
+	unsigned dims;
+
+	(void)state;
+	assert_true(chk_accessor_of("at::GenericPackedTensorAccessor<c10::Half, 3, at::RestrictPtrTraits, int>", &elem, &dims));
+	assert_string_equal(elem, "c10::Half");
+	assert_int_equal(dims, 3);
+	free(elem);
+	assert_true(chk_accessor_of("torch::PackedTensorAccessor64<std::pair<int, int>,2>", &elem, &dims));
+	assert_string_equal(elem, "std::pair<int, int>");
+	free(elem);
+	/* dimensions that are no literal, or no accessor */
+	assert_false(chk_accessor_of("PackedTensorAccessor32<float, N>", &elem, &dims));
+	free(elem);
+	assert_false(chk_accessor_of("float *", &elem, &dims));
+	free(elem);
+	elem = chk_macro_text(macros, strlen(macros), "TensorAcc4R");
+	assert_non_null(elem);
+	assert_string_equal(elem, "PackedTensorAccessor32<scalar_t,4,  RestrictPtrTraits>");
+	free(elem);
+	assert_null(chk_macro_text("#define F(x) x\n", 15, "F"));
 }
 
 /* A buffer the program does not size, indexed by several dimensions,
@@ -566,7 +610,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_draft_fp16), cmocka_unit_test(test_draft_float_inout_and_atomics),
 		cmocka_unit_test(test_draft_template),
-		cmocka_unit_test(test_draft_macro_type),
+		cmocka_unit_test(test_draft_macro_type), cmocka_unit_test(test_accessor_types),
 		cmocka_unit_test(test_draft_dimensions), cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_malformed), cmocka_unit_test(test_dtype_auto),
 		cmocka_unit_test(test_harness_names), cmocka_unit_test(test_harness_header_kernel),

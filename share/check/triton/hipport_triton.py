@@ -604,13 +604,18 @@ class _Finder:
         pass
 
 
-def hook(jit_wrap):
-    """Wraps JITFunction.run with jit_wrap, now or once Triton is imported."""
-    patches = _patches(jit_wrap)
+def hook_modules(patches):
+    """Applies each patch (module name: function of the module) now to a
+    module already imported, else once the program imports it."""
     sys.meta_path.insert(0, _Finder(patches))
     for name, patch in patches.items():
         if name in sys.modules:
             patch(sys.modules[name])
+
+
+def hook(jit_wrap):
+    """Wraps JITFunction.run with jit_wrap, now or once Triton is imported."""
+    hook_modules(_patches(jit_wrap))
 
 
 def install(directory=None):

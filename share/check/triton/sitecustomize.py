@@ -1,7 +1,8 @@
 """hipport's record runs put this directory first in PYTHONPATH (record.sh):
 with HIPPORT_RECORD_DIR set, Triton's launches are recorded there
 (hipport_triton.py), with HIPPORT_TUNE_DIR set (and no HIPPORT_RECORD_DIR)
-each kernel's first launch is tuned there (hipport_tune.py; docs/checks.md).
+each kernel's first launch is tuned there (hipport_tune.py; docs/checks.md);
+either way random generators are seeded alike in every run (hipport_seed.py).
 The sitecustomize this one shadows, if any, still runs after it."""
 
 import os
@@ -20,10 +21,11 @@ def _load(name):
 
 
 def _hook():
+    triton = _load("hipport_triton")
+    _load("hipport_seed").install(triton.hook_modules)
     if os.environ.get("HIPPORT_RECORD_DIR"):
-        _load("hipport_triton").install()
+        triton.install()
     else:
-        _load("hipport_triton")
         _load("hipport_tune").install()
 
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analyze/parse.h"
+#include "check/kernel/accessor.h"
 #include "check/kernel/clocked.h"
 #include "check/kernel/draft_record.h"
 #include "check/kernel/launch.h"
@@ -187,10 +188,11 @@ static usage use_of(const tokens *body, const char *name)
 			int depth = 0;
 
 			u.subscripted = true;
+			/* to the last of its subscripts: a[n][i][j] = v writes a */
 			for (; k < body->n; k++) {
 				if (tok_is(body, k, "["))
 					depth++;
-				else if (tok_is(body, k, "]") && --depth == 0)
+				else if (tok_is(body, k, "]") && --depth == 0 && !tok_is(body, k + 1, "["))
 					break;
 			}
 			if (tok_is(body, k + 1, "="))
@@ -515,7 +517,11 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 		bool blockish = strstr(name, "BLOCK") || strstr(name, "block") || strstr(name, "THREADS") ||
 				strstr(name, "threads") || strstr(name, "Block");
 
-		char *value = d->ntemplate < d->ngiven ? strdup(d->given[d->ntemplate])
+		/* scalar_t, the type AT_DISPATCH_* names in its lambda, is none
+		 * outside it: float, one of the types every such dispatch takes */
+		const char *given = d->ntemplate < d->ngiven ? d->given[d->ntemplate] : NULL;
+		char *value = given && k == CXCursor_TemplateTypeParameter && !strcmp(given, "scalar_t") ? NULL
+			      : given ? strdup(given)
 			      : k == CXCursor_NonTypeTemplateParameter ? first_enumerator(clang_getCursorType(c))
 								       : NULL;
 
@@ -699,7 +705,8 @@ static int apply_launch(chk_spec *s, const chk_launch *l, const char *path, util
 	unsigned nblock = 0; /* names the block is made of, drafted */
 
 	free(s->templ);
-	s->templ = l->templ ? strdup(l->templ) : NULL;
+	/* AT_DISPATCH's scalar_t is float outside its lambda (visit_kernel) */
+	s->templ = l->templ ? substitute(l->templ, (char *[]){ "scalar_t" }, (char *[]){ "float" }, 1) : NULL;
 	free(s->grid);
 	s->grid = strdup(l->grid);
 	free(s->block);
@@ -925,6 +932,68 @@ static void device_globals(chk_spec *s, CXTranslationUnit tu, const tokens *body
 	free(bodies);
 }
 
+/* Parameters that are tensor accessors, by value or through a macro of the
+ * kernel's file (#define TensorAcc4R PackedTensorAccessor32<scalar_t, 4, ...>):
+ * buffers of their element type the harness makes the accessor over, their
+ * roles from the body, their sizes drafted and marked. */
+static int accessor_params(chk_spec *s, CXCursor c, CXTranslationUnit tu, drafting *d, const tokens *body)
+{
+	CXFile file = NULL;
+	size_t size = 0, i;
+	const char *src;
+
+	clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+	src = file ? clang_getFileContents(tu, file, &size) : NULL;
+	for (i = 0; i < s->nargs; i++) {
+		chk_arg *a = &s->args[i];
+		util_buf sizes = UTIL_BUF_INIT, count = UTIL_BUF_INIT;
+		char *type = a->type, *expanded = NULL, *macro, *elem;
+		unsigned dims, k, lanes = 1;
+		usage u;
+		int dt;
+
+		if (a->role != CHK_ROLE_SCALAR || !a->type)
+			continue;
+		if (!strchr(type, '<') && src && (macro = chk_macro_text(src, size, type))) {
+			type = expanded = substitute(macro, d->tparams, d->tvalues, d->ntemplate);
+			free(macro);
+		}
+		if (!type || !chk_accessor_of(type, &elem, &dims)) {
+			free(elem);
+			free(expanded);
+			continue;
+		}
+		u = use_of(body, a->name);
+		a->role = !u.written ? CHK_ROLE_IN : u.read ? CHK_ROLE_INOUT : CHK_ROLE_OUT;
+		a->accessor = strdup(type);
+		free(a->type);
+		a->type = elem;
+		free(a->value);
+		a->value = NULL;
+		dt = chk_type_dtype(a->type, &lanes);
+		a->dtype = dt >= 0 ? (chk_dtype)dt : CHK_F32;
+		a->lanes = lanes;
+		a->tol = chk_default_tolerance(a->dtype);
+		if ((a->dtype_auto = dt < 0))
+			a->tol.abs = a->tol.rel = a->tol.ulp = -1;
+		a->init = a->role == CHK_ROLE_OUT ? CHK_INIT_CONSTANT : CHK_INIT_UNIFORM;
+		a->init_a = a->role == CHK_ROLE_OUT ? 0 : chk_dtype_is_float(a->dtype) ? -1 : 0;
+		a->init_b = a->role == CHK_ROLE_OUT ? 0 : chk_dtype_is_float(a->dtype) ? 1 : 16;
+		for (k = 0; k < dims; k++) {
+			util_buf_puts(&sizes, k ? ", 8" : "8");
+			util_buf_puts(&count, k ? " * 8" : "8");
+		}
+		a->sizes = util_buf_detach(&sizes);
+		a->count = util_buf_detach(&count);
+		free(expanded);
+		if (!a->accessor || !a->sizes || !a->count ||
+		    chk_spec_mark(s, "arg", a->name, "sizes",
+				  "drafted: give the tensor's sizes (check draft --from-record reads them from a run)") < 0)
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 /* Pointer arguments that hold clock readings (check/kernel/clocked.h):
  * filled and not compared, as inputs are; said in clocks. */
 static void leave_clock_readings(chk_spec *s, const tokens *all, util_buf *clocks)
@@ -1046,6 +1115,8 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 			a->init_b = 16;
 		}
 	}
+	if ((error = accessor_params(s, c, tu, &d, &body_tokens)) < 0)
+		goto done;
 	for (i = 0; i < s->nargs; i++)
 		if (s->args[i].role == CHK_ROLE_SCALAR)
 			s->args[i].value = scalar_default(&s->args[i], s, size);

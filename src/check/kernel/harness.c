@@ -144,12 +144,26 @@ int chk_harness_source_in(util_buf *b, const chk_spec *s, const char *unit)
 				init_constants[g->init], g->init_a, g->init_b, g->tol.abs, g->tol.rel, g->tol.ulp, g->name,
 				g->name);
 	}
+	/* tensor accessors over their buffers, contiguous */
+	for (i = 0; i < s->nargs; i++) {
+		const chk_arg *a = &s->args[i];
+
+		if (a->role == CHK_ROLE_SCALAR || !a->accessor)
+			continue;
+		util_buf_printf(b, "\tint64_t hp_sizes_%s[] = { %s }, hp_strides_%s[sizeof(hp_sizes_%s) / sizeof(int64_t)];\n",
+				a->name, a->sizes, a->name, a->name);
+		util_buf_printf(b, "\thp_contiguous(hp_sizes_%s, hp_strides_%s, sizeof(hp_sizes_%s) / sizeof(int64_t));\n",
+				a->name, a->name, a->name);
+		util_buf_printf(b, "\t%s hp_acc_%s(hp_arg_%s, hp_sizes_%s, hp_strides_%s);\n", a->accessor, a->name, a->name,
+				a->name, a->name);
+	}
 	if (s->setup)
 		util_buf_printf(b, "\t{\n\t\t%s\n\t}\n", s->setup);
 	util_buf_printf(b, "\t%s%s%s%s<<<dim3(%s), dim3(%s), %s, 0>>>(", s->kernel, s->templ ? "<" : "",
 			s->templ ? s->templ : "", s->templ ? ">" : "", s->grid, s->block, s->shared ? s->shared : "0");
 	for (i = 0; i < s->nargs; i++) {
-		util_buf_printf(b, "%s%s%s", i ? ", " : "", s->args[i].role == CHK_ROLE_SCALAR ? "" : "hp_arg_",
+		util_buf_printf(b, "%s%s%s", i ? ", " : "",
+				s->args[i].role == CHK_ROLE_SCALAR ? "" : s->args[i].accessor ? "hp_acc_" : "hp_arg_",
 				s->args[i].name);
 		/* a pointer into the allocation, as the program passed it */
 		if (s->args[i].role != CHK_ROLE_SCALAR && s->args[i].offset)

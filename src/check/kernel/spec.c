@@ -63,6 +63,8 @@ static void arg_dispose(chk_arg *a)
 	free(a->count);
 	free(a->value);
 	free(a->offset);
+	free(a->accessor);
+	free(a->sizes);
 	free(a->init_file);
 	free(a->init_path);
 	free(a->init_from);
@@ -443,6 +445,10 @@ static int arg_key(reader *r, const char *name, const char *var, const char *val
 		return set_string(&a->count, value);
 	if (strcmp(var, "offset") == 0 && !global)
 		return set_string(&a->offset, value);
+	if (strcmp(var, "accessor") == 0 && !global)
+		return set_string(&a->accessor, value);
+	if (strcmp(var, "sizes") == 0 && !global)
+		return set_string(&a->sizes, value);
 	if (strcmp(var, "value") == 0)
 		return set_string(&a->value, value);
 	if (strcmp(var, "init") == 0) {
@@ -560,6 +566,9 @@ static int settle(reader *r)
 			return bad(r, "arg", a->name, NULL, "scalar \"%s\" needs a value", a->name);
 		if (a->role != CHK_ROLE_SCALAR && !a->count)
 			return bad(r, "arg", a->name, NULL, "pointer \"%s\" needs a count", a->name);
+		if ((a->accessor != NULL) != (a->sizes != NULL) || (a->accessor && a->role == CHK_ROLE_SCALAR))
+			return bad(r, "arg", a->name, a->accessor ? "accessor" : "sizes",
+				   "accessor \"%s\" needs both accessor and sizes, and a role other than scalar", a->name);
 		if (a->role != CHK_ROLE_SCALAR) {
 			unsigned lanes = 1;
 
@@ -742,6 +751,10 @@ int chk_spec_format(util_buf *b, const chk_spec *s)
 		put_marked(b, s, i < s->nargs ? "arg" : "global", a->name, "count", a->count);
 		if (a->offset)
 			put_key(b, "offset", a->offset);
+		if (a->accessor) {
+			put_key(b, "accessor", a->accessor);
+			put_marked(b, s, "arg", a->name, "sizes", a->sizes);
+		}
 		if (a->init == CHK_INIT_FILE) {
 			util_buf f = UTIL_BUF_INIT;
 

@@ -36,6 +36,9 @@ typedef struct chk_arg {
 	char *value;       /* scalars: a C expression */
 	chk_tolerance tol; /* outputs */
 	char *offset;      /* pointers: elements past the buffer's start the kernel gets, or NULL */
+	char *accessor;    /* a tensor accessor passed by value (PackedTensorAccessor32<float, 4, RestrictPtrTraits>):
+			    * its type, made over the buffer, or NULL for a pointer */
+	char *sizes;       /* the accessor's sizes, C expressions separated by commas; contiguous strides */
 	char *init_file;   /* CHK_INIT_FILE: the file as the spec names it, relative to its directory */
 	char *init_path;   /* ... and as read: the path to open (set by chk_spec_read) */
 	char *init_from;   /* drafting: the recorded file to copy to init_file when the spec is written */

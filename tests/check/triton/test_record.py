@@ -175,4 +175,21 @@ p = run([hipport, "check", "compare", os.path.join(work, "ref"), os.path.join(wo
         tmp, base, check=False)
 truth("record.sh: the divergence found", "first divergence: shift (test.py:30)" in p.stdout, p.stdout)
 
+# inputs drawn without a seed are the same in every run: Python's random at
+# once, NumPy's (a stand-in here) as it is imported; HIPPORT_RECORD_SEED=none leaves them
+mods = os.path.join(tmp, "mods", "numpy")
+os.makedirs(mods)
+with open(os.path.join(mods, "__init__.py"), "w") as f:
+    f.write("from . import random\n")
+with open(os.path.join(mods, "random.py"), "w") as f:
+    f.write("seeded = None\ndef seed(s):\n    global seeded\n    seeded = s\n")
+draw = "import random, numpy; print(random.random(), numpy.random.seeded)"
+seeds = dict(base, PYTHONPATH=os.pathsep.join([hook, stub, os.path.dirname(mods)]), HIPPORT_RECORD_DIR=os.path.join(tmp, "seeds"))
+os.makedirs(seeds["HIPPORT_RECORD_DIR"])
+a, b = (run([sys.executable, "-c", draw], tmp, seeds).stdout for _ in range(2))
+truth("seeds: the same draws in each run", a == b and a.endswith(" 0\n"), a + b)
+seeds["HIPPORT_RECORD_SEED"] = "none"
+a, b = (run([sys.executable, "-c", draw], tmp, seeds).stdout for _ in range(2))
+truth("seeds: none leaves them", a != b and a.endswith(" None\n"), a + b)
+
 finish()
