@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "compare.c"
+#include "hipport_timing.h"
 
 #ifndef HIPPORT_PLATFORM_ID
 #define HIPPORT_PLATFORM_ID 2
@@ -47,9 +48,11 @@ struct hp_buffer {
 static struct {
 	const char *name, *source, *kernel, *outdir, *refdir, *result;
 	uint64_t seed;
-	char arch[256], device[256], ref_platform[256], ref_arch[256];
+	char arch[256], device[256], ref_platform[256], ref_arch[256], ref_device[256];
 	struct hp_buffer buffers[HP_MAX_BUFFERS];
 	int nbuffers;
+	int collected;                     // the outputs are on the host (hp_collect)
+	struct hp_timing timing, ref_timing; // this run's, and the reference's (its meta.txt)
 } hp;
 
 static const char *hp_platform(void)
@@ -62,6 +65,41 @@ static void hp_field(FILE *f, const char *sep, const char *key, const char *valu
 {
 	fprintf(f, "%s\"%s\": ", sep, key);
 	chk_json_string(f, value);
+}
+
+// One side's time: {"median_us": ..., "q1_us": ..., "q3_us": ..., "runs": N, "device": ...}, or null.
+static void hp_json_side(FILE *f, const char *key, const struct hp_timing *t, const char *device)
+{
+	fprintf(f, "\"%s\": ", key);
+	if (!t->measured) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f, "{\"median_us\": %.4f, \"q1_us\": %.4f, \"q3_us\": %.4f, \"runs\": %d", t->median_us, t->q1_us,
+		t->q3_us, t->runs);
+	hp_field(f, ", ", "device", device);
+	fputc('}', f);
+}
+
+// "time": what each side's kernel took and the bytes its buffers moved
+// (read, written: an inout buffer both), from the sizes the spec gives.
+static void hp_json_time(FILE *f)
+{
+	double bytes = 0;
+	int i;
+
+	if (!hp.timing.measured && !hp.ref_timing.measured && !hp.timing.why[0])
+		return;
+	for (i = 0; i < hp.nbuffers; i++)
+		bytes += (double)hp.buffers[i].elems * chk_dtype_size(hp.buffers[i].dtype) *
+			 (hp.buffers[i].role == HP_INOUT ? 2 : 1);
+	fputs(", \"time\": {", f);
+	hp_json_side(f, "reference", &hp.ref_timing, hp.ref_device);
+	fputs(", ", f);
+	hp_json_side(f, "port", &hp.timing, hp.device);
+	fprintf(f, ", \"bytes\": %.0f", bytes);
+	hp_field(f, ", ", "note", hp.timing.why[0] ? hp.timing.why : hp.ref_timing.why);
+	fputc('}', f);
 }
 
 // The check's result: {"name": ..., "status": ..., ...} in hp.result
@@ -89,6 +127,7 @@ static void hp_result(const char *status, const char *message, const chk_stats *
 	hp_field(f, ", ", "arch", hp.ref_arch);
 	fprintf(f, "}, \"seed\": %llu", (unsigned long long)hp.seed);
 	hp_field(f, ", ", "message", message ? message : "");
+	hp_json_time(f);
 	fputs(", \"errors\": [", f);
 	for (i = 0; stats && i < hp.nbuffers; i++) {
 		struct hp_buffer *b = &hp.buffers[i];
@@ -136,18 +175,32 @@ static void hp_start(int argc, char **argv, const char *name, const char *source
 	}
 	hp.outdir = argv[1];
 	if (argc == 4) {
-		char path[4096], key[64], value[256];
+		char path[4096], line[512], key[64], value[256];
 		FILE *f;
 
 		hp.refdir = argv[2];
 		hp.result = argv[3];
 		snprintf(path, sizeof(path), "%s/meta.txt", hp.refdir);
 		if ((f = fopen(path, "r"))) {
-			while (fscanf(f, "%63s %255s", key, value) == 2) {
+			// a line each: KEY VALUE (output lines have more words)
+			while (fgets(line, sizeof(line), f)) {
+				if (sscanf(line, "%63s %255s", key, value) != 2)
+					continue;
 				if (strcmp(key, "platform") == 0)
 					snprintf(hp.ref_platform, sizeof(hp.ref_platform), "%s", value);
 				else if (strcmp(key, "arch") == 0)
 					snprintf(hp.ref_arch, sizeof(hp.ref_arch), "%s", value);
+				else if (strcmp(key, "device") == 0) // spaces written as _
+					for (size_t k = 0; k < sizeof(hp.ref_device) && (hp.ref_device[k] = value[k]); k++)
+						hp.ref_device[k] = value[k] == '_' ? ' ' : value[k];
+				else if (strcmp(key, "time_us") == 0)
+					hp.ref_timing.measured = sscanf(value, "%lf", &hp.ref_timing.median_us) == 1;
+				else if (strcmp(key, "time_q1_us") == 0)
+					sscanf(value, "%lf", &hp.ref_timing.q1_us);
+				else if (strcmp(key, "time_q3_us") == 0)
+					sscanf(value, "%lf", &hp.ref_timing.q3_us);
+				else if (strcmp(key, "time_runs") == 0)
+					sscanf(value, "%d", &hp.ref_timing.runs);
 			}
 			fclose(f);
 		}
@@ -251,7 +304,7 @@ template <class T> static unsigned hp_lanes_of(void)
 
 // A tensor accessor's strides over a contiguous buffer of these sizes
 // (row-major: the last dimension's stride is 1).
-static void hp_contiguous(const int64_t *sizes, int64_t *strides, size_t dims)
+static inline void hp_contiguous(const int64_t *sizes, int64_t *strides, size_t dims)
 {
 	int64_t stride = 1;
 
@@ -387,6 +440,20 @@ static struct {
 	size_t len;
 } hp_printed;
 
+// The outputs, copied to the host once the checked launch is done.
+static void hp_collect(void)
+{
+	int i;
+
+	for (i = 0; i < hp.nbuffers; i++) {
+		struct hp_buffer *b = &hp.buffers[i];
+
+		if (b->role != HP_IN)
+			HP_CHECK(hipMemcpy(b->host, b->device, b->elems * chk_dtype_size(b->dtype), hipMemcpyDeviceToHost));
+	}
+	hp.collected = 1;
+}
+
 static void hp_launched(void)
 {
 	char path[] = "/tmp/hipport-printf.XXXXXX";
@@ -419,6 +486,18 @@ static void hp_launched(void)
 	if (fd >= 0)
 		close(fd);
 	HP_CHECK(e);
+	hp_collect();
+}
+
+// The launch the check compares, timed (hipport_timing.h), then repeated
+// for its time once its outputs are on the host.
+template <class F> static void hp_run(F launch)
+{
+	hipEvent_t start = NULL, stop = NULL;
+
+	hp_time_first(&start, &stop, launch);
+	hp_launched();
+	hp_time_repeats(&hp.timing, start, stop, hp_printed.len > 0, launch);
 }
 
 static int hp_by_text(const void *a, const void *b)
@@ -590,7 +669,8 @@ static void hp_finish(void)
 
 		if (b->role == HP_IN)
 			continue;
-		HP_CHECK(hipMemcpy(b->host, b->device, bytes, hipMemcpyDeviceToHost));
+		if (!hp.collected)
+			HP_CHECK(hipMemcpy(b->host, b->device, bytes, hipMemcpyDeviceToHost));
 		snprintf(file, sizeof(file), "%s.bin", b->arg);
 		hp_write(hp.outdir, file, b->host, bytes);
 		chk_checksum(sum, b->host, bytes);
@@ -598,10 +678,22 @@ static void hp_finish(void)
 			m += (size_t)snprintf(meta + m, sizeof(meta) - m, "output %s %s %lu %s\n", b->arg,
 					      chk_dtype_name(b->dtype), (unsigned long)b->elems, sum);
 	}
+	if (hp.timing.measured && m < sizeof(meta)) {
+		char device[256];
+		size_t k;
+
+		for (k = 0; k + 1 < sizeof(device) && hp.device[k]; k++)
+			device[k] = hp.device[k] == ' ' ? '_' : hp.device[k];
+		device[k] = '\0';
+		m += (size_t)snprintf(meta + m, sizeof(meta) - m,
+				      "device %s\ntime_us %.4f\ntime_q1_us %.4f\ntime_q3_us %.4f\ntime_runs %d\n", device,
+				      hp.timing.median_us, hp.timing.q1_us, hp.timing.q3_us, hp.timing.runs);
+	}
 	hp_write(hp.outdir, "meta.txt", meta, strlen(meta));
+	// a repeat for the time may have failed: the outputs were taken before
 	for (i = 0; i < hp.nbuffers; i++)
 		if (!hp.buffers[i].global)
-			HP_CHECK(hipFree(hp.buffers[i].device));
+			(void)hipFree(hp.buffers[i].device);
 	if (!hp.refdir)
 		exit(HP_PASS);
 	for (i = 0; i < hp.nbuffers; i++) {

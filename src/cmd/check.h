@@ -22,6 +22,8 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 
 /* One line per result; exit 1 when a check failed or could not run. */
 void cmd_check_print_results(const chk_results *r);
+/* The checks' times, a table, and which ports are below the budget. */
+void cmd_check_print_times(const chk_results *r, double budget);
 int cmd_check_results_code(const chk_results *r);
 
 #endif

@@ -16,6 +16,7 @@
 #include "cmd/check_tune.h"
 #include "review/session.h"
 #include "util/error.h"
+#include "vcs/config.h"
 #include "vcs/walk.h"
 
 void cmd_check_print_results(const chk_results *r)
@@ -28,6 +29,29 @@ void cmd_check_print_results(const chk_results *r)
 		printf("%s: %s (%s%s%s)%s%s\n", c->name, c->status, c->platform, *c->arch ? " " : "", c->arch,
 		       *c->message ? ": " : "", c->message);
 	}
+}
+
+void cmd_check_print_times(const chk_results *r, double budget)
+{
+	size_t i, slow = 0, shown = 0;
+
+	for (i = 0; i < r->n; i++) {
+		perf_verdict v;
+
+		if (!r->times[i].ref.measured && !r->times[i].port.measured)
+			continue;
+		if (!shown++) {
+			printf("\ntimes (median of the runs; range: the ratio over both sides' quartiles; budget %.2fx):\n",
+			       budget);
+			perf_print_header(stdout);
+		}
+		perf_judge(&v, &r->times[i], budget);
+		perf_print_row(stdout, r->checks[i].name, &r->times[i], &v);
+		slow += v.slow;
+	}
+	if (shown && slow)
+		printf("%zu port%s below the performance budget (check.perfBudget = %.2f)\n", slow, slow == 1 ? "" : "s",
+		       budget);
 }
 
 /* Exit 1 when a check failed or could not run its harness. */
@@ -110,6 +134,22 @@ static int known_checks(chk_results_known *out, bundle_list *list, chk_spec_list
 	return 0;
 }
 
+/* check.perfBudget of the work tree at root (its default where unreadable:
+ * the import has already held the configuration to account elsewhere). */
+static double budget_of(const char *root)
+{
+	vcs_config cfg;
+	double budget;
+
+	if (vcs_config_read(&cfg, root) < 0) {
+		util_error_clear();
+		return 0.8;
+	}
+	budget = cfg.check_perf_budget;
+	vcs_config_dispose(&cfg);
+	return budget;
+}
+
 /* Reads results.json, records it in the session (and golden outputs), prints it. */
 int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 {
@@ -142,6 +182,7 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 		goto done;
 	}
 	cmd_check_print_results(&r);
+	cmd_check_print_times(&r, budget_of(walk.root));
 	code = cmd_check_compare_bundle(bundle_dir, cmd_check_results_code(&r));
 	code = cmd_check_tune_bundle(bundle_dir, code);
 done:

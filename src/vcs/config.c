@@ -82,6 +82,26 @@ int vcs_config_get_string(char **out, git_config *cfg, const char *name, const c
 	return *out ? 0 : util_error_set(UTIL_ENOMEM, "out of memory");
 }
 
+/* check.perfBudget: a number above 0 (0.8: 80% of the reference's speed). */
+static int perf_budget(double *out, git_config *cfg, const char *path)
+{
+	char *text = NULL, *end;
+	double v;
+	int error;
+
+	if ((error = vcs_config_get_string(&text, cfg, "check.perfBudget", path)) < 0 || !text)
+		return error;
+	v = strtod(text, &end);
+	if (end == text || *end || !(v > 0) || v > 100)
+		error = util_error_set(UTIL_EINPUT, "%s: check.perfBudget must be a number above 0 (0.8: 80%% of the "
+						    "reference's speed), not '%s'",
+				       path, text);
+	else
+		*out = v;
+	free(text);
+	return error;
+}
+
 int vcs_config_read(vcs_config *out, const char *root)
 {
 	util_buf path = UTIL_BUF_INIT;
@@ -92,6 +112,7 @@ int vcs_config_read(vcs_config *out, const char *root)
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
+	out->check_perf_budget = 0.8;
 	util_buf_printf(&path, "%s.hipport/config", root);
 	if (util_buf_oom(&path))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
@@ -109,6 +130,8 @@ int vcs_config_read(vcs_config *out, const char *root)
 	    (error = vcs_config_get_string(&out->check_offload_arch, cfg, "check.offloadArch", path.ptr)) < 0 ||
 	    (error = vcs_config_get_string(&out->port_target_torch, cfg, "port.targetTorch", path.ptr)) < 0 ||
 	    (error = vcs_config_get_string(&out->port_single_source, cfg, "port.singleSource", path.ptr)) < 0)
+		goto done;
+	if ((error = perf_budget(&out->check_perf_budget, cfg, path.ptr)) < 0)
 		goto done;
 	rc = git_config_get_int64(&size, cfg, "scan.maxsize");
 	if (rc == 0 && size > 0) {

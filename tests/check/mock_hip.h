@@ -5,6 +5,7 @@
 #pragma once
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef int hipError_t;
 enum { hipSuccess = 0, hipErrorNoDevice = 100, hipErrorMemoryAllocation = 2 };
@@ -56,6 +57,31 @@ static inline hipError_t hipFree(void *p)
 }
 static inline hipError_t hipGetLastError(void) { return hipSuccess; }
 static inline hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
+// events: the host's clock when recorded (a "kernel" runs on the host, at once)
+typedef struct mock_event {
+	struct timespec at;
+} *hipEvent_t;
+static inline hipError_t hipEventCreate(hipEvent_t *e)
+{
+	*e = (hipEvent_t)calloc(1, sizeof(**e));
+	return *e ? hipSuccess : hipErrorMemoryAllocation;
+}
+static inline hipError_t hipEventRecord(hipEvent_t e, int)
+{
+	clock_gettime(CLOCK_MONOTONIC, &e->at);
+	return hipSuccess;
+}
+static inline hipError_t hipEventSynchronize(hipEvent_t) { return hipSuccess; }
+static inline hipError_t hipMemsetAsync(void *p, int v, size_t n, int)
+{
+	memset(p, v, n);
+	return hipSuccess;
+}
+static inline hipError_t hipEventElapsedTime(float *ms, hipEvent_t a, hipEvent_t b)
+{
+	*ms = (float)((b->at.tv_sec - a->at.tv_sec) * 1e3 + (b->at.tv_nsec - a->at.tv_nsec) / 1e6);
+	return hipSuccess;
+}
 static inline const char *hipGetErrorString(hipError_t e)
 {
 	return e == hipErrorNoDevice ? "hipErrorNoDevice" : e == hipErrorMemoryAllocation ? "hipErrorOutOfMemory" : "?";

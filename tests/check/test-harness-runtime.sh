@@ -28,6 +28,14 @@ expect "meta: platform" "$tmp/ref/meta.txt" "platform nvidia-proxy"
 expect "meta: arch" "$tmp/ref/meta.txt" "arch sm_90"
 expect "meta: output" "$tmp/ref/meta.txt" "output y f32 100 "
 check "same: pass" 0 "$bin" same "$tmp/port" "$tmp/ref" "$tmp/pass.json"
+# both sides timed: the reference's time passed on in its meta.txt; the
+# bytes its buffers moved (x read, y written, count read and written)
+expect "time: the reference's in meta" "$tmp/ref/meta.txt" "time_runs 25"
+expect "time: both sides" "$tmp/pass.json" '"time": {"reference": {"median_us": '
+expect "time: the device" "$tmp/pass.json" '"runs": 25, "device": "mock device"}'
+expect "time: bytes moved" "$tmp/pass.json" '"bytes": 808'
+check "time: off" 0 env HIPPORT_TIME=0 "$bin" same "$tmp/port" "$tmp/ref" "$tmp/untimed.json"
+expect "time: off, said" "$tmp/untimed.json" '"port": null, "bytes": 808, "note": "HIPPORT_TIME=0"'
 check "off: fail" 1 "$bin" off "$tmp/port" "$tmp/ref" "$tmp/fail.json"
 check "nan: fail" 1 "$bin" nan "$tmp/port" "$tmp/ref" "$tmp/nan.json"
 check "no device" 3 "$bin" nodev "$tmp/port" "$tmp/ref" "$tmp/nodev.json"
@@ -37,6 +45,8 @@ expect "global: in meta" "$tmp/gref/meta.txt" "output total f32 2 "
 check "global: pass" 0 "$bin" global "$tmp/gport" "$tmp/gref" "$tmp/global.json"
 check "global: fail" 1 "$bin" globaloff "$tmp/gport" "$tmp/gref" "$tmp/globaloff.json"
 expect "global: named" "$tmp/globaloff.json" "total: 1 of 2 values beyond tolerance"
+expect "time: the reference's read past its output lines" "$tmp/globaloff.json" '"time": {"reference": {"median_us": '
+
 # comparing nothing is no pass
 check "no output: an error" 2 "$bin" nooutput "$tmp/nport" "$tmp/ref" "$tmp/nooutput.json"
 expect "no output: said" "$tmp/nooutput.json" "nothing to compare"

@@ -239,8 +239,8 @@ int bundle_write(const char *dir, const bundle_input *in)
 	memset(&proxy, 0, sizeof(proxy));
 	if ((error = prepare(dir)) < 0)
 		return error;
-	texts = calloc(in->nsources + in->nspecs + 2, sizeof(*texts));
-	lens = calloc(in->nsources + in->nspecs + 2, sizeof(*lens));
+	texts = calloc(in->nsources + in->nspecs + 3, sizeof(*texts));
+	lens = calloc(in->nsources + in->nspecs + 3, sizeof(*lens));
 	if (!texts || !lens) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
@@ -326,7 +326,8 @@ int bundle_write(const char *dir, const bundle_input *in)
 		util_buf_printf(&name, where, f->name);
 		if ((error = put(dir, name.ptr, f->data, f->len)) < 0)
 			goto done;
-		if (strcmp(f->name, "hipport_harness.h") == 0) {
+		/* the harness runtime's HIP names, for the proxy to define */
+		if (strcmp(f->name, "hipport_harness.h") == 0 || strcmp(f->name, "hipport_timing.h") == 0) {
 			texts[nt] = f->data;
 			lens[nt++] = f->len;
 		}

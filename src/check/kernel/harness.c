@@ -159,7 +159,8 @@ int chk_harness_source_in(util_buf *b, const chk_spec *s, const char *unit)
 	}
 	if (s->setup)
 		util_buf_printf(b, "\t{\n\t\t%s\n\t}\n", s->setup);
-	util_buf_printf(b, "\t%s%s%s%s<<<dim3(%s), dim3(%s), %s, 0>>>(", s->kernel, s->templ ? "<" : "",
+	/* the checked launch, timed, then repeated for its time (hipport_timing.h) */
+	util_buf_printf(b, "\thp_run([&]() { %s%s%s%s<<<dim3(%s), dim3(%s), %s, 0>>>(", s->kernel, s->templ ? "<" : "",
 			s->templ ? s->templ : "", s->templ ? ">" : "", s->grid, s->block, s->shared ? s->shared : "0");
 	for (i = 0; i < s->nargs; i++) {
 		util_buf_printf(b, "%s%s%s", i ? ", " : "",
@@ -169,6 +170,6 @@ int chk_harness_source_in(util_buf *b, const chk_spec *s, const char *unit)
 		if (s->args[i].role != CHK_ROLE_SCALAR && s->args[i].offset)
 			util_buf_printf(b, " + (%s)", s->args[i].offset);
 	}
-	util_buf_puts(b, ");\n\thp_launched();\n\thp_finish();\n\treturn 0;\n}\n");
+	util_buf_puts(b, "); });\n\thp_finish();\n\treturn 0;\n}\n");
 	return util_buf_oom(b) ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
 }

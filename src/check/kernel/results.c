@@ -33,6 +33,7 @@ void chk_results_dispose(chk_results *r)
 	for (i = 0; i < r->n; i++)
 		rv_session_check_dispose(&r->checks[i]);
 	free(r->checks);
+	free(r->times);
 	free(r->bundle);
 	memset(r, 0, sizeof(*r));
 }
@@ -68,7 +69,8 @@ int chk_results_read(chk_results *out, const char *path)
 		goto done;
 	}
 	out->bundle = dup_or_empty(json_object_get(root, "bundle"));
-	if (!(out->checks = calloc(json_array_size(checks) + 1, sizeof(*out->checks)))) {
+	if (!(out->checks = calloc(json_array_size(checks) + 1, sizeof(*out->checks))) ||
+	    !(out->times = calloc(json_array_size(checks) + 1, sizeof(*out->times)))) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -96,6 +98,10 @@ int chk_results_read(chk_results *out, const char *path)
 		}
 		if (!blob || strlen(blob) != 40 || strspn(blob, "0123456789abcdef") != 40) {
 			error = util_error_set(UTIL_EINPUT, "%s: check %s: port_blob is not a blob id", path, name);
+			goto done;
+		}
+		if (perf_timing_read(&out->times[out->n], json_object_get(c, "time")) < 0) {
+			error = util_error_set(UTIL_EINPUT, "%s: check %s: %s", path, name, util_error_last());
 			goto done;
 		}
 		memcpy(r->port, blob, 41);

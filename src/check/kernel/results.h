@@ -5,10 +5,12 @@
 
 #include <stddef.h>
 
+#include "check/perf/perf.h"
 #include "review/session.h"
 
 typedef struct chk_results {
 	rv_session_check *checks; /* path (the source), name, port blob, status, platform, arch, message */
+	perf_timing *times;       /* each check's timing ("time"), beside checks */
 	size_t n;
 	char *bundle;             /* the bundle's id */
 } chk_results;
