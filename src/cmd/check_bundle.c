@@ -418,6 +418,11 @@ int cmd_check_bundle(cmd_context *ctx)
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 		goto done;
 	}
+	/* --resources is the compiler's report: no kernel is run for it */
+	if (ctx->resources && !ctx->bundle) {
+		code = compile_failed ? CMD_EXIT_FINDINGS : CMD_EXIT_OK;
+		goto done;
+	}
 	if (ctx->nargs)
 		keep_named(&specs, &named);
 	if (!specs.n && !ctx->bundle) {

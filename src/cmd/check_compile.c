@@ -12,6 +12,7 @@
 #include "analyze/analysis.h"
 #include "analyze/compile_db.h"
 #include "build/build.h"
+#include "check/perf/resources.h"
 #include "check/toolchain/compile.h"
 #include "check/toolchain/toolchain.h"
 #include "cmd/check_compile.h"
@@ -125,6 +126,7 @@ int cmd_compile_env_open(cmd_compile_env *env, cmd_context *ctx, const cmd_propo
 	env->o.sources_digest = env->digest;
 	env->o.cache_dir = util_buf_oom(&env->cache) ? NULL : env->cache.ptr;
 	env->o.timeout_ms = (int)(ctx->check_timeout ? ctx->check_timeout : 300) * 1000;
+	env->o.resources = ctx->resources;
 	return 0;
 }
 
@@ -262,6 +264,22 @@ int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *sess
 	return error;
 }
 
+/* --resources: each kernel the compile reported, a line each. */
+static int print_resources(const tc_compile_result *r)
+{
+	perf_resources *k;
+	size_t n, i;
+
+	if (!r->output || perf_resources_parse(&k, &n, r->output) < 0)
+		return r->output ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
+	if (n)
+		perf_resources_print_header(stdout);
+	for (i = 0; i < n; i++)
+		perf_resources_print(stdout, &k[i]);
+	free(k);
+	return 0;
+}
+
 static bool named(const vcs_walk *only, const char *path)
 {
 	size_t i;
@@ -299,6 +317,10 @@ int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, const vcs_walk
 		       strcmp(r.status, "pass") ? ": " : "", strcmp(r.status, "pass") ? r.summary : "");
 		if (strcmp(r.status, "fail") == 0)
 			print_diagnostics(&r);
+		if (ctx->resources && (error = print_resources(&r)) < 0) {
+			tc_compile_result_dispose(&r);
+			break;
+		}
 		*failed += strcmp(r.status, "pass") != 0;
 		tc_compile_result_dispose(&r);
 	}

@@ -66,6 +66,8 @@ static const option_spec options[] = {
 	{ "submit", 0, true, CMD_OPT_CHECK,
 	  "submit a bundle's Slurm arrays (sbatch), follow them, merge and import their results" },
 	{ "timeout", 0, true, CMD_OPT_CHECK, "seconds one check's run may take (default: the spec's, 60)" },
+	{ "resources", 0, false, CMD_OPT_CHECK,
+	  "with the compile checks: each kernel's registers, spills, LDS and occupancy, as the compiler reports them" },
 	{ "offload-arch", 0, true, CMD_OPT_ARCH,
 	  "the AMD GPU arch to build for, gfxNNN[:xnack+|-] (default: check.offloadArch, else the GPU found)" },
 	{ "binary", 0, false, CMD_OPT_BINARY,
@@ -291,6 +293,8 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		ctx->slurm = true;
 	} else if (strcmp(o->name, "tune") == 0) {
 		ctx->tune = true;
+	} else if (strcmp(o->name, "resources") == 0) {
+		ctx->resources = true;
 	} else if (strcmp(o->name, "submit") == 0) {
 		ctx->submit = value;
 	} else if (strcmp(o->name, "message") == 0) {

@@ -7,7 +7,10 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "check/perf/perf.h"
+#include "check/perf/resources.h"
 #include "util/error.h"
 
 static perf_timing parse(const char *text, int expect)
@@ -98,12 +101,64 @@ static void peaks(void **state)
 	assert_null(source);
 }
 
+static void resources(void **state)
+{
+	/* as hipcc 7.0 (clang 21) prints them, a line of source between, and
+	 * an older clang's "SGPRs" */
+	static const char output[] =
+		"k.hip:2:1: remark: Function Name: _Z5scalePfi [-Rpass-analysis=kernel-resource-usage]\n"
+		"    2 | __global__ void scale(float *x, int n) { ... }\n"
+		"      | ^\n"
+		"k.hip:2:1: remark:     TotalSGPRs: 11 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:2:1: remark:     VGPRs: 3 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:2:1: remark:     AGPRs: 0 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:2:1: remark:     ScratchSize [bytes/lane]: 0 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:2:1: remark:     Dynamic Stack: False [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:2:1: remark:     Occupancy [waves/SIMD]: 8 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:2:1: remark:     SGPRs Spill: 0 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:2:1: remark:     VGPRs Spill: 0 [-Rpass-analysis=kernel-resource-usage]\n"
+		"k.hip:2:1: remark:     LDS Size [bytes/block]: 0 [-Rpass-analysis=kernel-resource-usage]\n"
+		"src/a/b.cu:30:1: remark: Function Name: _ZN12_GLOBAL__N_13bigILi256EEEvPf "
+		"[-Rpass-analysis=kernel-resource-usage]\n"
+		"src/a/b.cu:30:1: remark:     SGPRs: 40 [-Rpass-analysis=kernel-resource-usage]\n"
+		"src/a/b.cu:30:1: remark:     VGPRs: 128 [-Rpass-analysis=kernel-resource-usage]\n"
+		"src/a/b.cu:30:1: remark:     ScratchSize [bytes/lane]: 96 [-Rpass-analysis=kernel-resource-usage]\n"
+		"src/a/b.cu:30:1: remark:     Occupancy [waves/SIMD]: 4 [-Rpass-analysis=kernel-resource-usage]\n"
+		"src/a/b.cu:30:1: remark:     VGPRs Spill: 23 [-Rpass-analysis=kernel-resource-usage]\n"
+		"src/a/b.cu:30:1: remark:     LDS Size [bytes/block]: 4096 [-Rpass-analysis=kernel-resource-usage]\n"
+		"src/a/b.cu:31:5: warning: loop not unrolled [-Wpass-failed=transform-warning]\n";
+	perf_resources *k;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(perf_resources_parse(&k, &n, output), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(k[0].name, "scale");
+	assert_string_equal(k[0].where, "k.hip:2");
+	assert_int_equal(k[0].sgprs, 11);
+	assert_int_equal(k[0].vgprs, 3);
+	assert_int_equal(k[0].occupancy, 8);
+	assert_false(perf_resources_notable(&k[0]));
+	assert_string_equal(k[1].name, "(anonymous)::big");
+	assert_string_equal(k[1].where, "src/a/b.cu:30");
+	assert_int_equal(k[1].sgprs, 40);
+	assert_int_equal(k[1].vgpr_spill, 23);
+	assert_int_equal(k[1].scratch, 96);
+	assert_int_equal(k[1].lds, 4096);
+	assert_true(perf_resources_notable(&k[1]));
+	free(k);
+	assert_int_equal(perf_resources_parse(&k, &n, "no remarks\n"), 0);
+	assert_int_equal(n, 0);
+	assert_null(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(timing_read),
 		cmocka_unit_test(verdict),
 		cmocka_unit_test(peaks),
+		cmocka_unit_test(resources),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -133,9 +133,9 @@ static void cache_key(char out[41], const tc_compile_options *o, const char *blo
 	git_oid oid;
 	size_t i;
 
-	util_buf_printf(&b, "hipport-compile 1\n%s\n%s\n%s\n%s\n%s\n%d\n", blob, o->hipcc,
+	util_buf_printf(&b, "hipport-compile 1\n%s\n%s\n%s\n%s\n%s\n%d\n%s", blob, o->hipcc,
 			o->compiler_version ? o->compiler_version : "", o->arch,
-			o->sources_digest ? o->sources_digest : "", header);
+			o->sources_digest ? o->sources_digest : "", header, o->resources ? "resources\n" : "");
 	for (i = 0; i < o->nflags; i++)
 		util_buf_printf(&b, "%s\n", o->flags[i]);
 	git_odb_hash(&oid, b.ptr ? b.ptr : "", b.len, GIT_OBJECT_BLOB);
@@ -253,7 +253,7 @@ int tc_compile_file(tc_compile_result *out, const tc_compile_options *o, const c
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!header && ((fd = mkstemps(object, 2)) < 0 || close(fd) < 0))
 		return util_error_set(UTIL_ERROR, "cannot make a temporary file in %s", object);
-	if (!(argv = calloc(o->nflags + 12, sizeof(*argv)))) {
+	if (!(argv = calloc(o->nflags + 13, sizeof(*argv)))) {
 		if (!header)
 			unlink(object);
 		return util_error_set(UTIL_ENOMEM, "out of memory");
@@ -268,6 +268,9 @@ int tc_compile_file(tc_compile_result *out, const tc_compile_options *o, const c
 	argv[n++] = "-fno-color-diagnostics"; /* what is parsed has no escapes */
 	argv[n++] = "-x";
 	argv[n++] = "hip";
+	/* each kernel's registers, spills, LDS and occupancy, as remarks (check/perf/resources.h) */
+	if (!header && o->resources)
+		argv[n++] = "-Rpass-analysis=kernel-resource-usage";
 	argv[n++] = header ? "-fsyntax-only" : "-c";
 	argv[n++] = fs_path;
 	if (!header) {

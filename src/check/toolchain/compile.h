@@ -35,6 +35,7 @@ typedef struct tc_compile_options {
 	const char *sources_digest;   /* of every source of the repository (headers change results) */
 	const char *cache_dir;        /* where results are kept, or NULL */
 	int timeout_ms;
+	bool resources;               /* ask for each kernel's resources (remarks in the output) */
 	/* told of the compiler's output as it comes, or NULL */
 	void (*watch)(const char *data, size_t len, void *payload);
 	void *payload;

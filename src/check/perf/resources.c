@@ -1,0 +1,140 @@
+#include "check/perf/resources.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A mangled kernel's qualified name, without its template arguments and
+ * parameters: _Z5scalePfi is scale, _ZN4corr6kernelIfEEvPf corr::kernel;
+ * anything else as it is. */
+static void unmangled(char *out, size_t size, const char *m, size_t len)
+{
+	const char *p = m + 2, *end = m + len;
+	size_t used = 0;
+	bool nested;
+
+	if (len < 3 || strncmp(m, "_Z", 2) != 0) {
+		snprintf(out, size, "%.*s", (int)len, m);
+		return;
+	}
+	out[0] = '\0';
+	nested = *p == 'N';
+	p += nested;
+	while (p < end && isdigit((unsigned char)*p)) {
+		char *after;
+		long n = strtol(p, &after, 10);
+
+		if (n <= 0 || after + n > end)
+			break;
+		/* an anonymous namespace is _GLOBAL__N_1 */
+		if (n == 12 && !strncmp(after, "_GLOBAL__N_1", 12))
+			used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s(anonymous)",
+						 used ? "::" : "");
+		else
+			used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s%.*s", used ? "::" : "",
+						 (int)n, after);
+		p = after + n;
+		if (!nested || used >= size)
+			break;
+	}
+	if (!out[0])
+		snprintf(out, size, "%.*s", (int)len, m);
+}
+
+/* The value after "KEY: " in a remark line, as an int (True: 1). */
+static int value_of(const char *at)
+{
+	while (*at == ' ')
+		at++;
+	return strncmp(at, "True", 4) == 0 ? 1 : atoi(at);
+}
+
+int perf_resources_parse(perf_resources **out, size_t *n, const char *output)
+{
+	static const char name_key[] = "remark: Function Name: ";
+	const char *line = output;
+	perf_resources *cur = NULL;
+
+	*out = NULL;
+	*n = 0;
+	while (line && *line) {
+		const char *eol = strchr(line, '\n'), *at, *tag;
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+		char text[1024];
+
+		snprintf(text, sizeof(text), "%.*s", (int)(len < sizeof(text) ? len : sizeof(text) - 1), line);
+		line = eol ? eol + 1 : NULL;
+		if (!(tag = strstr(text, " [-Rpass-analysis=kernel-resource-usage]")))
+			continue;
+		if ((at = strstr(text, name_key))) {
+			perf_resources *m = realloc(*out, (*n + 1) * sizeof(*m));
+			const char *colon = strstr(text, ": remark:");
+
+			if (!m)
+				return -1;
+			*out = m;
+			cur = &m[(*n)++];
+			memset(cur, 0, sizeof(*cur));
+			cur->occupancy = -1;
+			at += strlen(name_key);
+			unmangled(cur->name, sizeof(cur->name), at, (size_t)(tag - at));
+			/* FILE:LINE:COL: remark -> FILE:LINE */
+			if (colon) {
+				const char *col = colon;
+
+				while (col > text && col[-1] != ':')
+					col--;
+				snprintf(cur->where, sizeof(cur->where), "%.*s", (int)(col > text ? col - 1 - text : 0), text);
+			}
+			continue;
+		}
+		if (!cur || !(at = strstr(text, "remark:")))
+			continue;
+		at += strlen("remark:");
+		while (*at == ' ')
+			at++;
+		if (!strncmp(at, "TotalSGPRs:", 11) || !strncmp(at, "SGPRs:", 6))
+			cur->sgprs = value_of(strchr(at, ':') + 1);
+		else if (!strncmp(at, "VGPRs:", 6))
+			cur->vgprs = value_of(at + 6);
+		else if (!strncmp(at, "AGPRs:", 6))
+			cur->agprs = value_of(at + 6);
+		else if (!strncmp(at, "ScratchSize", 11))
+			cur->scratch = value_of(strchr(at, ':') + 1);
+		else if (!strncmp(at, "Dynamic Stack:", 14))
+			cur->dynamic_stack = value_of(at + 14);
+		else if (!strncmp(at, "Occupancy", 9))
+			cur->occupancy = value_of(strchr(at, ':') + 1);
+		else if (!strncmp(at, "SGPRs Spill:", 12))
+			cur->sgpr_spill = value_of(at + 12);
+		else if (!strncmp(at, "VGPRs Spill:", 12))
+			cur->vgpr_spill = value_of(at + 12);
+		else if (!strncmp(at, "LDS Size", 8))
+			cur->lds = value_of(strchr(at, ':') + 1);
+	}
+	return 0;
+}
+
+bool perf_resources_notable(const perf_resources *r)
+{
+	return r->scratch > 0 || r->sgpr_spill > 0 || r->vgpr_spill > 0 || r->dynamic_stack;
+}
+
+void perf_resources_print_header(FILE *f)
+{
+	fprintf(f, "  %-36s %5s %5s %5s %8s %7s %6s %9s\n", "KERNEL", "VGPR", "AGPR", "SGPR", "SCRATCH", "SPILLS", "LDS",
+		"WAVES/SIMD");
+}
+
+void perf_resources_print(FILE *f, const perf_resources *r)
+{
+	char waves[16] = "-";
+
+	if (r->occupancy >= 0)
+		snprintf(waves, sizeof(waves), "%d", r->occupancy);
+	fprintf(f, "  %-36s %5d %5d %5d %8d %7d %6d %9s%s\n", r->name, r->vgprs, r->agprs, r->sgprs, r->scratch,
+		r->sgpr_spill + r->vgpr_spill, r->lds, waves,
+		r->sgpr_spill + r->vgpr_spill > 0 ? "  spills registers to scratch memory"
+		: r->scratch > 0 || r->dynamic_stack ? "  uses scratch memory (a private array indexed at run time, or a call)"
+						      : "");
+}
