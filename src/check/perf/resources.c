@@ -1,6 +1,7 @@
 #include "check/perf/resources.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,23 @@ static int value_of(const char *at)
 	return strncmp(at, "True", 4) == 0 ? 1 : atoi(at);
 }
 
+/* Each remark's key, as clang 15 to 21 spell them, and its field. */
+static const struct {
+	const char *key;
+	size_t field;
+} keys[] = {
+	{ "TotalSGPRs:", offsetof(perf_resources, sgprs) },
+	{ "SGPRs:", offsetof(perf_resources, sgprs) },
+	{ "VGPRs:", offsetof(perf_resources, vgprs) },
+	{ "AGPRs:", offsetof(perf_resources, agprs) },
+	{ "ScratchSize", offsetof(perf_resources, scratch) },
+	{ "Dynamic Stack:", offsetof(perf_resources, dynamic_stack) },
+	{ "Occupancy", offsetof(perf_resources, occupancy) },
+	{ "SGPRs Spill:", offsetof(perf_resources, sgpr_spill) },
+	{ "VGPRs Spill:", offsetof(perf_resources, vgpr_spill) },
+	{ "LDS Size", offsetof(perf_resources, lds) },
+};
+
 int perf_resources_parse(perf_resources **out, size_t *n, const char *output)
 {
 	static const char name_key[] = "remark: Function Name: ";
@@ -61,6 +79,7 @@ int perf_resources_parse(perf_resources **out, size_t *n, const char *output)
 		const char *eol = strchr(line, '\n'), *at, *tag;
 		size_t len = eol ? (size_t)(eol - line) : strlen(line);
 		char text[1024];
+		size_t k;
 
 		snprintf(text, sizeof(text), "%.*s", (int)(len < sizeof(text) ? len : sizeof(text) - 1), line);
 		line = eol ? eol + 1 : NULL;
@@ -93,24 +112,16 @@ int perf_resources_parse(perf_resources **out, size_t *n, const char *output)
 		at += strlen("remark:");
 		while (*at == ' ')
 			at++;
-		if (!strncmp(at, "TotalSGPRs:", 11) || !strncmp(at, "SGPRs:", 6))
-			cur->sgprs = value_of(strchr(at, ':') + 1);
-		else if (!strncmp(at, "VGPRs:", 6))
-			cur->vgprs = value_of(at + 6);
-		else if (!strncmp(at, "AGPRs:", 6))
-			cur->agprs = value_of(at + 6);
-		else if (!strncmp(at, "ScratchSize", 11))
-			cur->scratch = value_of(strchr(at, ':') + 1);
-		else if (!strncmp(at, "Dynamic Stack:", 14))
-			cur->dynamic_stack = value_of(at + 14);
-		else if (!strncmp(at, "Occupancy", 9))
-			cur->occupancy = value_of(strchr(at, ':') + 1);
-		else if (!strncmp(at, "SGPRs Spill:", 12))
-			cur->sgpr_spill = value_of(at + 12);
-		else if (!strncmp(at, "VGPRs Spill:", 12))
-			cur->vgpr_spill = value_of(at + 12);
-		else if (!strncmp(at, "LDS Size", 8))
-			cur->lds = value_of(strchr(at, ':') + 1);
+		for (k = 0; k < sizeof(keys) / sizeof(*keys); k++)
+			if (!strncmp(at, keys[k].key, strlen(keys[k].key)) && strchr(at, ':')) {
+				int v = value_of(strchr(at, ':') + 1);
+
+				if (keys[k].field == offsetof(perf_resources, dynamic_stack))
+					cur->dynamic_stack = v != 0;
+				else
+					*(int *)((char *)cur + keys[k].field) = v;
+				break;
+			}
 	}
 	return 0;
 }
