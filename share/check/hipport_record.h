@@ -57,6 +57,9 @@ struct state {
 	unsigned long long counts[256];
 	// the driver's cuMemGetAddressRange, looked up at run time (no -lcuda)
 	int (*range)(unsigned long long *, size_t *, unsigned long long);
+	// a launch's time: events on its stream around it (made at the first)
+	HPR_API(Event_t) start, stop;
+	bool timed;
 };
 
 static state &the()
@@ -409,9 +412,25 @@ struct printed {
 	}
 };
 
+// " time US": what the launch took on its stream, by two events around it
+// (the launch runs once, as the program made it: a recorded launch is not
+// repeated), or "" where the events failed or HIPPORT_TIME=0.
+static void launch_time(char *out, size_t size, state &s, bool recorded)
+{
+	float ms = 0;
+
+	out[0] = '\0';
+	if (!recorded)
+		return;
+	if (HPR_API(EventElapsedTime)(&ms, s.start, s.stop) == 0)
+		snprintf(out, size, " time %.3f", ms * 1000.0);
+	else
+		(void)HPR_API(GetLastError)(); // the events' error, not the program's: the launch went
+}
+
 template <typename... P, typename Go, typename... A>
-static void record(const char *name, const char *site, dim3 grid, dim3 block, size_t shared, const Go &go,
-		   A &&...args)
+static void record(const char *name, const char *site, dim3 grid, dim3 block, size_t shared, hpr_stream stream,
+		   const Go &go, A &&...args)
 {
 	state &s = the();
 	if (s.off || sizeof...(A) != sizeof...(P)) {
@@ -430,13 +449,25 @@ static void record(const char *name, const char *site, dim3 grid, dim3 block, si
 	printed out;
 	if (capture)
 		out.start();
+	if (!s.timed && !(getenv("HIPPORT_TIME") && !strcmp(getenv("HIPPORT_TIME"), "0")))
+		s.timed = HPR_API(EventCreate)(&s.start) == 0 && HPR_API(EventCreate)(&s.stop) == 0;
+	bool recorded = s.timed && HPR_API(EventRecord)(s.start, stream) == 0;
+	if (s.timed && !recorded)
+		(void)HPR_API(GetLastError)(); // not the launch's status
 	go();
 	// peeked, not taken: the program's own check after the launch still sees it
 	int launch = (int)HPR_API(PeekAtLastError)();
+	if (recorded && !launch && HPR_API(EventRecord)(s.stop, stream) != 0) {
+		recorded = false;
+		(void)HPR_API(GetLastError)();
+	}
 	int sync = (int)HPR_API(DeviceSynchronize)();
 	unsigned long long seq = s.seq++;
-	fprintf(s.log, "launch %llu %s %s grid %u %u %u block %u %u %u shared %zu status %d %d%s\n", seq, name, site,
-		grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, launch, sync, capture ? "" : " uncaptured");
+	char took[48];
+	launch_time(took, sizeof(took), s, recorded && !launch && !sync);
+	fprintf(s.log, "launch %llu %s %s grid %u %u %u block %u %u %u shared %zu status %d %d%s%s\n", seq, name,
+		site, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, launch, sync, capture ? "" : " uncaptured",
+		took);
 	for (i = 0; capture && i < sizeof...(P) + nfields; i++)
 		after(s, seq, i, recs[i], recs);
 	out.finish(s, seq);
@@ -473,7 +504,7 @@ template <typename... P> struct launcher {
 	{
 		auto go = [&] { kernel<<<grid, block, shared, stream>>>(
 			as_param<P, typename std::decay<A>::type>(args)...); };
-		record<P...>(name, site, grid, block, shared, go, args...);
+		record<P...>(name, site, grid, block, shared, stream, go, args...);
 	}
 };
 
@@ -499,7 +530,10 @@ static auto launch_call_of(const char *name, const char *site, dim3 grid, dim3 b
 {
 	decltype(call()) status = decltype(call())();
 	auto go = [&] { status = call(); };
-	record<P...>(name, site, grid, block, shared, go, *(typename std::remove_reference<P>::type *)args[I]...);
+	// the call names its stream itself: the events go on the default one,
+	// which waits for it unless the stream is a non-blocking one
+	record<P...>(name, site, grid, block, shared, (hpr_stream)0, go,
+		     *(typename std::remove_reference<P>::type *)args[I]...);
 	return status;
 }
 
@@ -579,18 +613,20 @@ template <typename Go> struct deduced_launcher {
 	dim3 grid, block;
 	size_t shared;
 
+	hpr_stream stream;
+
 	template <typename... A> void operator()(A &&...args) const
 	{
 		auto launch = [&] { go(args...); };
-		record<typename std::decay<A>::type...>(name, site, grid, block, shared, launch, args...);
+		record<typename std::decay<A>::type...>(name, site, grid, block, shared, stream, launch, args...);
 	}
 };
 
 template <typename Go>
 static deduced_launcher<Go> launch_deduced(const char *name, const char *site, Go go, dim3 grid, dim3 block,
-					   size_t shared = 0, hpr_stream = 0)
+					   size_t shared = 0, hpr_stream stream = 0)
 {
-	return deduced_launcher<Go>{ go, name, site, grid, block, shared };
+	return deduced_launcher<Go>{ go, name, site, grid, block, shared, stream };
 }
 
 } // namespace hipport_record

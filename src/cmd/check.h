@@ -24,6 +24,10 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 void cmd_check_print_results(const chk_results *r);
 /* The checks' times, a table, and which ports are below the budget. */
 void cmd_check_print_times(const chk_results *r, double budget);
+
+/* check.perfBudget of the work tree at root (its default, 0.8, where the
+ * configuration cannot be read: what reads it first says why). */
+double cmd_check_perf_budget(const char *root);
 int cmd_check_results_code(const chk_results *r);
 
 #endif

@@ -134,9 +134,7 @@ static int known_checks(chk_results_known *out, bundle_list *list, chk_spec_list
 	return 0;
 }
 
-/* check.perfBudget of the work tree at root (its default where unreadable:
- * the import has already held the configuration to account elsewhere). */
-static double budget_of(const char *root)
+double cmd_check_perf_budget(const char *root)
 {
 	vcs_config cfg;
 	double budget;
@@ -182,7 +180,7 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 		goto done;
 	}
 	cmd_check_print_results(&r);
-	cmd_check_print_times(&r, budget_of(walk.root));
+	cmd_check_print_times(&r, cmd_check_perf_budget(walk.root));
 	code = cmd_check_compare_bundle(bundle_dir, cmd_check_results_code(&r));
 	code = cmd_check_tune_bundle(bundle_dir, code);
 done:

@@ -10,6 +10,7 @@
 #include "check/kernel/clocked.h"
 #include "check/kernel/source.h"
 #include "check/record/record.h"
+#include "cmd/check.h"
 #include "review/proposal.h"
 #include "review/session.h"
 #include "util/buf.h"
@@ -126,6 +127,20 @@ done:
 	return error;
 }
 
+/* check.perfBudget of the repository here, else its default. */
+static double budget_here(void)
+{
+	vcs_walk walk;
+	double budget = 0.8;
+
+	memset(&walk, 0, sizeof(walk));
+	if (vcs_walk_locate(&walk, ".") == 0 && walk.root)
+		budget = cmd_check_perf_budget(walk.root);
+	util_error_clear();
+	vcs_walk_dispose(&walk);
+	return budget;
+}
+
 /* Compares one record run (ref2 may be NULL); CMD_EXIT_* */
 static int compare_runs(const char *ref_dir, const char *port_dir, const char *ref2_dir)
 {
@@ -156,6 +171,7 @@ static int compare_runs(const char *ref_dir, const char *port_dir, const char *r
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	} else {
 		rec_report_print(stdout, &report);
+		rec_report_print_times(stdout, &report, budget_here());
 		for (i = 0; i < report.n; i++)
 			if (report.kernels[i].verdict != REC_PASS)
 				code = CMD_EXIT_FINDINGS;

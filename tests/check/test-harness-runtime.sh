@@ -99,6 +99,9 @@ if printf '__global__ void k() {}\n' | "$clang" -x hip --cuda-host-only -nogpuin
 	mkdir -p "$tmp/record"
 	check "record: run" 0 env HIPPORT_RECORD_DIR="$tmp/record" "$rec"
 	expect "record: a struct argument not copied" "$tmp/record/launches.log" "launch 0 locked lock.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0"
+	# timed by two events on the launch's stream; a failed launch is not
+	expect "record: a launch's time" "$tmp/record/launches.log" "launch 0 locked lock.cu:1 grid 1 1 1 block 1 1 1 shared 0 status 0 0 time 1.000"
+	truth "record: no time for a launch that failed" grep -q "^launch 2 fails .* status 1 0$" "$tmp/record/launches.log"
 	expect "record: the capture leaves the program no error" "$tmp/out" "after locked: 0"
 	expect "record: an earlier error not the launch's" "$tmp/record/launches.log" "launch 1 adds lock.cu:2 grid 1 1 1 block 1 1 1 shared 0 status 0 0"
 	expect "record: a launch's own error" "$tmp/record/launches.log" "launch 2 fails lock.cu:3 grid 1 1 1 block 1 1 1 shared 0 status 1 0"

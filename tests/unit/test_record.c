@@ -56,6 +56,19 @@ static char *report_text(const rec_report *r)
 	return text;
 }
 
+/* The times table as rec_report_print_times writes it (free it). */
+static char *times_text(const rec_report *r, double budget)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	rec_report_print_times(f, r, budget);
+	fclose(f);
+	return text;
+}
+
 /* Compares the logs of two runs of one kernel: its verdict, and a part of
  * its message. */
 static void expect_kernel(const char *ref_run, const char *port_run, rec_verdict verdict, const char *message)
@@ -157,6 +170,66 @@ static void test_clock_readings(void **state)
 	rec_report_dispose(&r);
 	chk_recording_dispose(&ref);
 	chk_recording_dispose(&port);
+}
+
+/* Four launches of one kernel, each taking times[k] microseconds. */
+static void timed_run(const char *run, const double *times)
+{
+	char log[2048];
+	size_t len = 0;
+	int k;
+
+	for (k = 0; k < 4; k++)
+		len += (size_t)snprintf(log + len, sizeof(log) - len,
+					"launch %d fill main.cu:7 grid 1 1 1 block 32 1 1 shared 0 status 0 0 uncaptured "
+					"time %.3f\n",
+					k, times[k]);
+	put(run, "launches.log", log, len);
+}
+
+static void test_times(void **state)
+{
+	const double orig[4] = { 10, 10, 12, 10 }, slow[4] = { 20, 21, 20, 25 }, even[4] = { 10, 11, 10, 9 };
+	chk_recording ref, port;
+	rec_report r;
+	char *text;
+
+	(void)state;
+	timed_run("times-ref", orig);
+	timed_run("times-slow", slow);
+	timed_run("times-even", even);
+	ref = read_log("times-ref");
+	assert_true(ref.launches[2].time_us == 12);
+	port = read_log("times-slow");
+	assert_int_equal(rec_compare(&r, &ref, NULL, &port, NULL, NULL), 0);
+	assert_int_equal(r.kernels[0].timed, 4);
+	assert_true(r.kernels[0].ref_us == 42 && r.kernels[0].port_us == 86);
+	text = times_text(&r, 0.8);
+	/* the ratios 0.40, 0.48, 0.50 and 0.60: their lower median and quartiles */
+	assert_non_null(strstr(text, "fill                                    4        42.00        86.00   0.48x   0.40-0.60"));
+	assert_non_null(strstr(text, "slow: below the budget beyond the spread"));
+	free(text);
+	rec_report_dispose(&r);
+	chk_recording_dispose(&port);
+	/* within the launches' own spread: not slow */
+	port = read_log("times-even");
+	assert_int_equal(rec_compare(&r, &ref, NULL, &port, NULL, NULL), 0);
+	text = times_text(&r, 0.8);
+	assert_null(strstr(text, "slow"));
+	free(text);
+	rec_report_dispose(&r);
+	chk_recording_dispose(&port);
+	chk_recording_dispose(&ref);
+	/* a time that is no number is refused, naming the line */
+	put("times-bad", "launches.log", "launch 0 fill main.cu:7 grid 1 1 1 block 32 1 1 shared 0 status 0 0 time x\n", 75);
+	{
+		char path[1024];
+
+		snprintf(path, sizeof(path), "%s/times-bad", root);
+		assert_true(chk_recording_read(&ref, path) < 0);
+		assert_non_null(strstr(util_error_last(), "launches.log:1"));
+		util_error_clear();
+	}
 }
 
 static void test_first_divergence(void **state)
@@ -628,6 +701,7 @@ int main(void)
 		cmocka_unit_test(test_pass),
 		cmocka_unit_test(test_first_divergence),
 		cmocka_unit_test(test_clock_readings),
+		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_nondeterministic),
 		cmocka_unit_test(test_nondeterministic_spread),
 		cmocka_unit_test(test_within_tolerance_chain),

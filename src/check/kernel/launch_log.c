@@ -128,6 +128,17 @@ int chk_recording_read(chk_recording *out, const char *dir)
 				break;
 			}
 			l->uncaptured = strstr(line, " uncaptured") != NULL;
+			/* " time US": what it took, where the run timed it */
+			{
+				const char *t = strstr(line, " time ");
+				char *end;
+
+				l->time_us = t ? strtod(t + 6, &end) : -1;
+				if (t && (end == t + 6 || l->time_us < 0)) {
+					error = bad_line(dir, lineno, "a launch's time is not a number of microseconds");
+					break;
+				}
+			}
 			out->n++;
 		} else if (!strncmp(line, "printed ", 8) && out->n) {
 			chk_rec_launch *l = &out->launches[out->n - 1];

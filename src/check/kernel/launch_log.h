@@ -40,6 +40,7 @@ typedef struct chk_rec_launch {
 	size_t shared;
 	int launch_status, sync_status;
 	bool uncaptured; /* past HIPPORT_RECORD_LAUNCHES: status only, no arguments */
+	double time_us;  /* what it took, by events around it (one run), or -1 */
 	chk_rec_arg *args;
 	size_t nargs;
 	size_t printed;         /* bytes the launch printed (device printf), 0 for none */

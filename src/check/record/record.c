@@ -319,6 +319,13 @@ static void judge(rec_kernel *k, const chk_recording *ref, const chk_recording *
 
 		k->first_launch = j;
 		k->first_seq = p->seq;
+		if (r->time_us >= 0 && p->time_us > 0) {
+			if (k->timed < sizeof(k->ratios) / sizeof(*k->ratios))
+				k->ratios[k->timed] = (float)(r->time_us / p->time_us);
+			k->ref_us += r->time_us;
+			k->port_us += p->time_us;
+			k->timed++;
+		}
 		if (p->launch_status != r->launch_status || p->sync_status != r->sync_status) {
 			if (p->launch_status || p->sync_status)
 				snprintf(k->message, sizeof(k->message),
@@ -494,6 +501,39 @@ void rec_report_dispose(rec_report *r)
 {
 	free(r->kernels);
 	memset(r, 0, sizeof(*r));
+}
+
+static int by_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void rec_report_print_times(FILE *f, const rec_report *r, double budget)
+{
+	size_t i, shown = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const rec_kernel *k = &r->kernels[i];
+		size_t n = k->timed < sizeof(k->ratios) / sizeof(*k->ratios) ? k->timed : sizeof(k->ratios) / sizeof(*k->ratios);
+		float sorted[sizeof(k->ratios) / sizeof(*k->ratios)];
+		double q1, median, q3;
+
+		if (!k->timed)
+			continue;
+		if (!shown++)
+			fprintf(f, "times (each launch once, as the program made it; ratio: original / port, the median of "
+				   "the launches' and their quartiles; budget %.2fx):\n%-32s %8s %12s %12s %7s %13s\n",
+				budget, "KERNEL", "TIMED", "ORIG us", "PORT us", "RATIO", "QUARTILES");
+		memcpy(sorted, k->ratios, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), by_float);
+		q1 = sorted[(n - 1) / 4];
+		median = sorted[(n - 1) / 2];
+		q3 = sorted[(3 * (n - 1) + 3) / 4];
+		fprintf(f, "%-32s %8zu %12.2f %12.2f %6.2fx %6.2f-%-6.2f%s\n", k->kernel, k->timed, k->ref_us, k->port_us,
+			median, q1, q3, q3 < budget ? "  slow: below the budget beyond the spread" : "");
+	}
 }
 
 static const char *verdict_name(rec_verdict v)

@@ -42,6 +42,9 @@ typedef struct rec_kernel {
 	size_t alike_launch;       /* the first of them */
 	int alike_status[2];       /* its launch and sync statuses, on both sides */
 	uint64_t clocked;          /* arguments that hold clock readings (bit i: argument i): not compared */
+	double ref_us, port_us;    /* the launch pairs timed on both sides: their times, summed */
+	size_t timed;              /* how many */
+	float ratios[256];         /* the first ones' ratios (original / port), for their spread */
 	size_t clock_readings;     /* outputs left uncompared for it */
 	size_t first_launch;       /* the kernel's launch (from 0) the verdict is about */
 	unsigned long long first_seq; /* its place in the port's run */
@@ -77,5 +80,11 @@ void rec_report_dispose(rec_report *r);
 
 /* The report as text, a line per kernel and the first divergence. */
 void rec_report_print(FILE *f, const rec_report *r);
+
+/* The kernels' times (each launch once, as the program made it): the sums,
+ * the ratio of the medians of the launch pairs' ratios and their quartiles;
+ * "slow" where even the upper quartile is below budget. Nothing when no
+ * launch was timed on both sides. */
+void rec_report_print_times(FILE *f, const rec_report *r, double budget);
 
 #endif

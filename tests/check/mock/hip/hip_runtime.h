@@ -95,6 +95,28 @@ static inline hipError_t hipGetLastError(void)
 	return e;
 }
 static inline hipError_t hipPeekAtLastError(void) { return mock_last; }
+// events: each recorded one a microsecond after the last, so that a launch
+// between two takes 1 us
+typedef struct mock_event {
+	double us;
+} *hipEvent_t;
+static inline hipError_t hipEventCreate(hipEvent_t *e)
+{
+	*e = (hipEvent_t)calloc(1, sizeof(**e));
+	return *e ? mock_error(mock_sticky) : mock_error(hipErrorMemoryAllocation);
+}
+static inline hipError_t hipEventRecord(hipEvent_t e, hipStream_t)
+{
+	static double now;
+
+	e->us = ++now;
+	return mock_error(mock_sticky);
+}
+static inline hipError_t hipEventElapsedTime(float *ms, hipEvent_t a, hipEvent_t b)
+{
+	*ms = (float)((b->us - a->us) / 1000.0);
+	return mock_error(mock_sticky);
+}
 // the symbol of the kernel a pointer holds: the one the test names
 inline const char *mock_symbol;
 static inline const char *hipKernelNameRefByPtr(const void *, hipStream_t) { return mock_symbol; }
