@@ -22,12 +22,14 @@ allowed() {
 # check/'s rooms, each on the ones before it: the toolchain's facts, kernel
 # checks (specs, harnesses, comparison), record-and-compare, bundles (which
 # carry both), Slurm (which runs bundles), and the GPU code in built files
-# (binary, on the toolchain's archs), and the tuning runs of Triton kernels
-# (tune, on nothing of the others)
+# (binary, on the toolchain's archs), the tuning runs of Triton kernels
+# (tune, on nothing of the others), and the kernels' times and the
+# compiler's resource reports (perf, on nothing: kernel results hold times)
 room_allowed() {
 	case $1 in
 	toolchain) echo "toolchain" ;;
-	kernel) echo "kernel toolchain" ;;
+	perf) echo "perf" ;;
+	kernel) echo "kernel toolchain perf" ;;
 	record) echo "record kernel toolchain" ;;
 	binary) echo "binary toolchain" ;;
 	bundle) echo "bundle record kernel toolchain" ;;
