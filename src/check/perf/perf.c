@@ -1,7 +1,5 @@
 #include "check/perf/perf.h"
 
-#include <ctype.h>
-#include <math.h>
 #include <string.h>
 #include <strings.h>
 
@@ -133,8 +131,7 @@ void perf_print_row(FILE *f, const char *name, const perf_timing *t, const perf_
 		snprintf(peak, sizeof(peak), "%.0f%%", 100 * v->gbps / v->peak_gbps);
 	else if (v->peak_gbps > 0)
 		snprintf(peak, sizeof(peak), "n/a");
-	fprintf(f, "%-44s %10s %10s %7s %15s %9s %6s%s%s\n", name, ref, port, ratio, range, gbps, peak,
-		v->slow ? "  slow: below the budget beyond the spread" : "", t->note[0] ? "  (" : "");
-	if (t->note[0])
-		fprintf(f, "%s)\n", t->note);
+	fprintf(f, "%-44s %10s %10s %7s %15s %9s %6s%s%s%s%s\n", name, ref, port, ratio, range, gbps, peak,
+		v->slow ? "  slow: below the budget beyond the spread" : "", t->note[0] ? "  (" : "", t->note,
+		t->note[0] ? ")" : "");
 }
