@@ -148,6 +148,30 @@ double cmd_check_perf_budget(const char *root)
 	return budget;
 }
 
+/* t's figures as the session keeps them, judged against budget. */
+static void time_of(rv_check_time *out, const perf_timing *t, double budget)
+{
+	perf_verdict v;
+
+	memset(out, 0, sizeof(*out));
+	perf_judge(&v, t, budget);
+	if (!v.comparable)
+		return;
+	out->timed = true;
+	out->ref_us = t->ref.median_us;
+	out->port_us = t->port.median_us;
+	out->ratio = v.ratio;
+	out->low = v.low;
+	out->high = v.high;
+	out->gbps = v.gbps;
+	/* above the peak the spec's buffers are larger than what the kernel touches */
+	out->peak_share = v.peak_gbps > 0 && v.gbps <= 1.05 * v.peak_gbps ? v.gbps / v.peak_gbps : 0;
+	out->budget = budget;
+	out->slow = v.slow;
+	snprintf(out->ref_device, sizeof(out->ref_device), "%s", t->ref.device);
+	snprintf(out->port_device, sizeof(out->port_device), "%s", t->port.device);
+}
+
 /* Reads results.json, records it in the session (and golden outputs), prints it. */
 int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 {
@@ -158,6 +182,8 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 	bundle_list list = { .nitems = 0 };
 	chk_spec_list specs = { .n = 0 };
 	util_buf files = UTIL_BUF_INIT;
+	double budget;
+	size_t i;
 	int error, code;
 
 	memset(&walk, 0, sizeof(walk));
@@ -173,6 +199,9 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
 		goto done;
 	}
+	budget = cmd_check_perf_budget(walk.root);
+	for (i = 0; i < r.n; i++)
+		time_of(&r.checks[i].time, &r.times[i], budget);
 	if ((error = rv_session_open(&session, walk.git_dir)) < 0 ||
 	    (error = rv_session_record_checks(&session, r.checks, r.n)) < 0 ||
 	    (ctx->record && (error = record_golden(bundle_dir, walk.root, &r)) < 0)) {
@@ -180,7 +209,7 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 		goto done;
 	}
 	cmd_check_print_results(&r);
-	cmd_check_print_times(&r, cmd_check_perf_budget(walk.root));
+	cmd_check_print_times(&r, budget);
 	code = cmd_check_compare_bundle(bundle_dir, cmd_check_results_code(&r));
 	code = cmd_check_tune_bundle(bundle_dir, code);
 done:

@@ -63,6 +63,21 @@ static uint64_t clocked_in_bundle(const char *kernel, const char *site, void *da
 	return clocked;
 }
 
+/* k's times as the session keeps them: the launches' sums and the median
+ * of their ratios, judged against budget; the GPUs are one (a record run
+ * runs both sides on the machine it is on). */
+static void time_of(rv_check_time *out, const rec_kernel *k, double budget)
+{
+	memset(out, 0, sizeof(*out));
+	if (!rec_kernel_ratio(k, &out->low, &out->ratio, &out->high))
+		return;
+	out->timed = true;
+	out->ref_us = k->ref_us;
+	out->port_us = k->port_us;
+	out->budget = budget;
+	out->slow = out->high < budget;
+}
+
 /* A bundle's record run (BUNDLE/work/record/NAME/port): each kernel's result
  * recorded in the session as check record.KERNEL of its launch's file,
  * against the port of that file the bundle ran. 0 when port is not in a
@@ -75,6 +90,7 @@ static int record_in_session(const rec_report *r, const chk_recording *port_run)
 	rv_session session;
 	vcs_walk walk;
 	size_t i, n = 0;
+	double budget;
 	int error = 0;
 
 	memset(&walk, 0, sizeof(walk));
@@ -83,6 +99,7 @@ static int record_in_session(const rec_report *r, const chk_recording *port_run)
 		util_error_clear();
 		goto done;
 	}
+	budget = cmd_check_perf_budget(walk.root);
 	if (!(checks = calloc(r->n + 1, sizeof(*checks)))) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
@@ -106,6 +123,7 @@ static int record_in_session(const rec_report *r, const chk_recording *port_run)
 		c->platform = strdup(port_run->platform[0] ? port_run->platform : "nvidia-proxy");
 		c->arch = strdup("");
 		c->message = strdup(k->message);
+		time_of(&c->time, k, budget);
 		if (asprintf(&c->name, "record.%s", k->kernel) < 0)
 			c->name = NULL;
 		n++;

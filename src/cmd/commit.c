@@ -12,6 +12,7 @@
 #include "review/message.h"
 #include "review/validate.h"
 #include "util/error.h"
+#include "vcs/config.h"
 #include "vcs/commit.h"
 
 void cmd_commit_plan_dispose(cmd_commit_plan *plan)
@@ -35,6 +36,26 @@ void cmd_commit_plan_dispose(cmd_commit_plan *plan)
 	cmd_commit_plan_upstream_dispose(plan);
 	cmd_proposals_dispose(&plan->set);
 	memset(plan, 0, sizeof(*plan));
+}
+
+/* check.perfBlocks: a kernel of the file below the budget keeps it out. */
+static void refuse_slow(rv_validation *v, const char *path)
+{
+	util_buf why = UTIL_BUF_INIT;
+	char line[512];
+	size_t k;
+
+	for (k = 0; k < v->nkernels; k++) {
+		if (!v->kernels[k]->time.slow)
+			continue;
+		rv_check_time_format(line, sizeof(line), &v->kernels[k]->time);
+		v->committable = false;
+		util_buf_printf(&why, "kernel check %s of %s is slow (check.perfBlocks = true): %s", v->kernels[k]->name,
+				path, line);
+		snprintf(v->why, sizeof(v->why), "%s", why.ptr ? why.ptr : "slow");
+		util_buf_dispose(&why);
+		return;
+	}
 }
 
 /* One reviewed file: its proposal of the original, its decisions counted,
@@ -81,12 +102,15 @@ static int plan_file(cmd_context *ctx, cmd_commit_plan *plan, rv_proposal *p, rv
 		return error;
 	rv_validate(v, &plan->session, rec, p->path, pending, rv_session_stale(rec, p->source.ptr, p->source.len),
 		    plan->blobs[k], plan->arch.value, cmd_compile_applies(p->path), specs, nspecs);
+	if (v->committable && plan->perf_blocks)
+		refuse_slow(v, p->path);
 	plan->refused += !v->committable;
 	return 0;
 }
 
 int cmd_commit_plan_make(cmd_context *ctx, cmd_commit_plan *plan)
 {
+	vcs_config cfg;
 	size_t i;
 	int code, error;
 
@@ -100,6 +124,10 @@ int cmd_commit_plan_make(cmd_context *ctx, cmd_commit_plan *plan)
 	if ((error = rv_session_open(&plan->session, plan->set.walk.git_dir)) < 0)
 		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	plan->session_open = true;
+	if ((error = vcs_config_read(&cfg, plan->set.walk.root)) < 0)
+		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+	plan->perf_blocks = cfg.check_perf_blocks;
+	vcs_config_dispose(&cfg);
 	if ((error = tc_offload_arch_resolve(ctx->offload_arch, plan->set.walk.root, &plan->arch)) < 0 ||
 	    (error = chk_spec_list_load(&plan->specs, plan->set.walk.root)) < 0 ||
 	    (error = port_lexer_new(&plan->lexer)) < 0 ||

@@ -15,6 +15,7 @@ typedef struct cmd_commit_plan {
 	cmd_proposals set;          /* the walk of the paths named */
 	rv_session session;
 	bool session_open;
+	bool perf_blocks;           /* check.perfBlocks: slow kernels keep their files out */
 	tc_arch_choice arch;       /* the offload arch the checks must have run for */
 	chk_spec_list specs;
 	port_lexer *lexer;

@@ -1,7 +1,7 @@
 /* hipport status [PATH...] [--format text|json]: what the review session
  * holds for each file (CUDA, Triton, build file): its state, its hunks by
- * decision (a hunk split in the review as its pieces), its findings, and
- * whether it is marked reviewed. */
+ * decision (a hunk split in the review as its pieces), its findings,
+ * whether it is marked reviewed, and its checks with their times. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +22,8 @@ typedef struct file_status {
 	size_t findings[3];            /* indexed by an_severity */
 	size_t checks[5];              /* kernel checks of this content, by status (check_statuses) */
 	size_t checks_stale;           /* kernel checks of an earlier content */
+	const rv_session_check *timed[64]; /* those of this content with times (the first 64) */
+	size_t ntimed;
 	bool reviewed;                 /* marked reviewed in the review, for this proposal */
 	size_t bulk;                   /* hunks accepted in bulk (rename only) */
 } file_status;
@@ -46,6 +48,8 @@ static void count_checks(const rv_session *s, file_status *st, const char *port)
 		for (k = 0; k < 5; k++)
 			if (strcmp(c->status, check_statuses[k]) == 0)
 				st->checks[k]++;
+		if (c->time.timed && st->ntimed < sizeof(st->timed) / sizeof(*st->timed))
+			st->timed[st->ntimed++] = c;
 	}
 }
 
@@ -133,6 +137,12 @@ static void print_text(const file_status *st, size_t n)
 		if (st[i].reviewed)
 			printf("; reviewed");
 		putchar('\n');
+		for (k = 0; k < st[i].ntimed; k++) {
+			char line[512];
+
+			rv_check_time_format(line, sizeof(line), &st[i].timed[k]->time);
+			printf("  %s: %s\n", st[i].timed[k]->name, line);
+		}
 	}
 }
 
@@ -213,6 +223,22 @@ static json_t *sync_json(const sy_state *sync, const file_status *st, size_t n)
 			 (json_int_t)left.check, "files", (json_int_t)left.files, "files", files);
 }
 
+/* [{"check": NAME, "ref_us": ...}] of the file's timed checks */
+static json_t *times_json(const file_status *st)
+{
+	json_t *times = json_array();
+	size_t k;
+
+	for (k = 0; times && k < st->ntimed; k++) {
+		json_t *t = rv_check_time_to_json(&st->timed[k]->time);
+
+		if (t)
+			json_object_set_new(t, "check", json_string(st->timed[k]->name));
+		json_array_append_new(times, t);
+	}
+	return times;
+}
+
 static int print_json(const file_status *st, size_t n, const sy_state *sync)
 {
 	json_t *files = json_array();
@@ -236,6 +262,7 @@ static int print_json(const file_status *st, size_t n, const sy_state *sync)
 				    json_integer((json_int_t)st[i].by_decision[RV_CONFLICT]));
 		json_object_set_new(json_object_get(file, "hunks"), "mergedClean", json_integer((json_int_t)st[i].merged_clean));
 		json_object_set_new(file, "checks", checks);
+		json_object_set_new(file, "times", times_json(&st[i]));
 		json_object_set_new(file, "reviewed", json_boolean(st[i].reviewed));
 		json_object_set_new(file, "bulk", json_integer((json_int_t)st[i].bulk));
 		json_array_append_new(files, file);

@@ -75,6 +75,21 @@ static void checks_line(util_buf *out, const rv_validation *v)
 	util_buf_puts(out, "\n");
 }
 
+/* A Perf: trailer per kernel check of f that ran below the budget. */
+static void perf_lines(util_buf *out, const rv_commit_file *f)
+{
+	const rv_validation *v = f->validation;
+	char line[512];
+	size_t k;
+
+	for (k = 0; v && v->committable && k < v->nkernels; k++) {
+		if (!v->kernels[k]->time.slow)
+			continue;
+		rv_check_time_format(line, sizeof(line), &v->kernels[k]->time);
+		util_buf_printf(out, "Perf: %s (%s) %s\n", v->kernels[k]->name, f->path, line);
+	}
+}
+
 /* The arch a check validated the port on, as its trailer says it. */
 static void validated_on(char *out, size_t size, const rv_session_check *c)
 {
@@ -148,5 +163,7 @@ int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *
 		util_buf_printf(out, "Ported-from: %s\n", up->ported_from);
 	if (up && up->synced_from)
 		util_buf_printf(out, "Synced-from: %s..%s\n", up->synced_from, up->ported_from);
+	for (i = 0; i < n; i++)
+		perf_lines(out, &files[i]);
 	return util_buf_oom(out) ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
 }

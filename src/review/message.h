@@ -38,7 +38,8 @@ typedef struct rv_commit_upstream {
  * checks; then the trailers Ported-by, Target-HIP, Target-Torch (when a
  * file includes PyTorch's headers and target_torch is not NULL) and
  * Validated-on (one per arch where checks ran, "-proxy" for NVIDIA proxy
- * runs; "none (forced)" when forced). */
+ * runs; "none (forced)" when forced), and Perf: per kernel check that ran
+ * below the performance budget. */
 int rv_commit_message(util_buf *out, const char *summary, const rv_commit_file *files, size_t n,
 		      const char *target_hip, const char *target_torch, bool forced, const rv_commit_upstream *up);
 

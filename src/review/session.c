@@ -181,11 +181,13 @@ static bool copy_check(rv_session_check *out, const rv_session_check *c)
 	out->platform = strdup(c->platform ? c->platform : "");
 	out->arch = strdup(c->arch ? c->arch : "");
 	out->message = strdup(c->message ? c->message : "");
+	out->time = c->time;
 	return out->path && out->name && out->status && out->platform && out->arch && out->message;
 }
 
-/* "checks": [{path, name, port, status, platform, arch, message}] (absent
- * from sessions older than kernel checks). */
+/* "checks": [{path, name, port, status, platform, arch, message, time}]
+ * (absent from sessions older than kernel checks; "time" only where both
+ * sides were timed, and a time unlike rv_check_time's is none). */
 static bool parse_checks(rv_session *out, json_t *checks)
 {
 	json_t *c;
@@ -206,6 +208,7 @@ static bool parse_checks(rv_session *out, json_t *checks)
 		in.platform = (char *)json_string_value(json_object_get(c, "platform"));
 		in.arch = (char *)json_string_value(json_object_get(c, "arch"));
 		in.message = (char *)json_string_value(json_object_get(c, "message"));
+		rv_check_time_from_json(&in.time, json_object_get(c, "time"));
 		if (!in.path || !in.name || !in.status || !port || strlen(port) != 40)
 			return false;
 		memcpy(in.port, port, 41);
@@ -310,10 +313,13 @@ static int save(const rv_session *s)
 		for (i = 0; i < s->nchecks; i++) {
 			const rv_session_check *c = &s->checks[i];
 
-			json_array_append_new(checks, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "path", c->path,
-								"name", c->name, "port", c->port, "status", c->status,
-								"platform", c->platform, "arch", c->arch, "message",
-								c->message));
+			json_t *check = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "path", c->path, "name",
+						  c->name, "port", c->port, "status", c->status, "platform",
+						  c->platform, "arch", c->arch, "message", c->message);
+
+			if (check && c->time.timed)
+				json_object_set_new(check, "time", rv_check_time_to_json(&c->time));
+			json_array_append_new(checks, check);
 		}
 		json_object_set_new(root, "checks", checks);
 	}

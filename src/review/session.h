@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "review/check_time.h"
 #include "review/hunks.h"
 #include "util/buf.h"
 
@@ -57,6 +58,7 @@ typedef struct rv_session_check {
 	char *platform; /* amd, nvidia-proxy */
 	char *arch;     /* gfx90a, sm_90, or "" */
 	char *message;
+	rv_check_time time; /* its times, when both sides were timed */
 } rv_session_check;
 
 typedef struct rv_session {

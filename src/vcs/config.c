@@ -133,6 +133,11 @@ int vcs_config_read(vcs_config *out, const char *root)
 		goto done;
 	if ((error = perf_budget(&out->check_perf_budget, cfg, path.ptr)) < 0)
 		goto done;
+	rc = git_config_get_bool(&out->check_perf_blocks, cfg, "check.perfblocks");
+	if (rc < 0 && rc != GIT_ENOTFOUND) {
+		error = util_error_set(UTIL_EINPUT, "%s: check.perfBlocks must be true or false", path.ptr);
+		goto done;
+	}
 	rc = git_config_get_int64(&size, cfg, "scan.maxsize");
 	if (rc == 0 && size > 0) {
 		out->scan_max_size = size;

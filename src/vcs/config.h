@@ -14,6 +14,7 @@ typedef struct vcs_config {
 	char *check_command;  /* check.command: the project's own tests, run after the kernel checks */
 	char *check_offload_arch; /* check.offloadArch: the AMD GPU arch to build for, or NULL */
 	double check_perf_budget; /* check.perfBudget: a port slower than this times the reference is slow (0.8) */
+	int check_perf_blocks;    /* check.perfBlocks: a slow port is not committed (default 0: a warning) */
 	char *port_target_torch; /* port.targetTorch: the PyTorch version torch files are ported for, or NULL */
 	char *port_single_source; /* port.singleSource: true or the guard macro (--single-source), or NULL */
 	struct vcs_record {   /* [record "DIR"] build = ..., run = ...: a program to record and compare */

@@ -229,8 +229,10 @@ static void test_carry_over_and_damage(void **state)
 static void test_checks(void **state)
 {
 	static const char old[] = "{\"version\": 1, \"files\": {}}";
-	rv_session_check c = { (char *)"k.cu", (char *)"k.kern", "0123456789abcdef0123456789abcdef01234567",
-			       (char *)"no-device", (char *)"amd", (char *)"", (char *)"no GPU" };
+	rv_session_check c = { .path = (char *)"k.cu", .name = (char *)"k.kern",
+			       .port = "0123456789abcdef0123456789abcdef01234567", .status = (char *)"no-device",
+			       .platform = (char *)"amd", .arch = (char *)"", .message = (char *)"no GPU" };
+	char line[256];
 	rv_session s, back;
 
 	(void)state;
@@ -244,6 +246,9 @@ static void test_checks(void **state)
 	c.arch = (char *)"gfx90a";
 	assert_int_equal(rv_session_record_checks(&s, &c, 1), 0);
 	c.name = (char *)"k.other";
+	c.time = (rv_check_time){ .timed = true, .ref_us = 12.5, .port_us = 20, .ratio = 0.625, .low = 0.6,
+				  .high = 0.65, .gbps = 800, .peak_share = 0.1667, .budget = 0.8, .slow = true,
+				  .ref_device = "NVIDIA H200", .port_device = "AMD Instinct MI300X" };
 	assert_int_equal(rv_session_record_checks(&s, &c, 1), 0);
 	assert_int_equal(rv_session_open(&back, git_dir), 0);
 	assert_int_equal(back.nchecks, 2);
@@ -251,15 +256,42 @@ static void test_checks(void **state)
 	assert_string_equal(back.checks[0].arch, "gfx90a");
 	assert_string_equal(back.checks[0].port, c.port);
 	assert_string_equal(back.checks[1].name, "k.other");
+	/* the times come back as they went, the untimed check without any */
+	assert_false(back.checks[0].time.timed);
+	assert_true(back.checks[1].time.timed && back.checks[1].time.slow);
+	assert_true(back.checks[1].time.port_us == 20 && back.checks[1].time.high == 0.65);
+	assert_string_equal(back.checks[1].time.port_device, "AMD Instinct MI300X");
+	rv_check_time_format(line, sizeof(line), &back.checks[1].time);
+	assert_string_equal(line, "0.62x (0.60-0.65) of the reference: 20.00 us vs 12.50 us, 800 GB/s (17% of peak), "
+				  "AMD Instinct MI300X vs NVIDIA H200; slow: below the budget 0.80x beyond the spread");
 	assert_int_equal(back.nfiles, s.nfiles);
 	rv_session_dispose(&back);
 	rv_session_dispose(&s);
+}
+
+/* A time that is not the session's own (a hand edit, another version) is
+ * none, never half-read figures. */
+static void test_check_time_malformed(void **state)
+{
+	rv_check_time t;
+	char line[32];
+	json_t *bad = json_pack("{s:f, s:s}", "ref_us", 1.0, "port_us", "fast");
+
+	(void)state;
+	assert_true(rv_check_time_from_json(&t, NULL));
+	assert_false(t.timed);
+	assert_false(rv_check_time_from_json(&t, bad));
+	assert_false(t.timed || t.slow);
+	rv_check_time_format(line, sizeof(line), &t);
+	assert_string_equal(line, "not timed");
+	json_decref(bad);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_check_time_malformed),
 		cmocka_unit_test(test_hunks),
 		cmocka_unit_test(test_decide_and_reload),
 		cmocka_unit_test(test_stale_and_resume),

@@ -510,27 +510,35 @@ static int by_float(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+bool rec_kernel_ratio(const rec_kernel *k, double *q1, double *median, double *q3)
+{
+	size_t n = k->timed < sizeof(k->ratios) / sizeof(*k->ratios) ? k->timed : sizeof(k->ratios) / sizeof(*k->ratios);
+	float sorted[sizeof(k->ratios) / sizeof(*k->ratios)];
+
+	if (!n)
+		return false;
+	memcpy(sorted, k->ratios, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), by_float);
+	*q1 = sorted[(n - 1) / 4];
+	*median = sorted[(n - 1) / 2];
+	*q3 = sorted[(3 * (n - 1) + 3) / 4];
+	return true;
+}
+
 void rec_report_print_times(FILE *f, const rec_report *r, double budget)
 {
 	size_t i, shown = 0;
 
 	for (i = 0; i < r->n; i++) {
 		const rec_kernel *k = &r->kernels[i];
-		size_t n = k->timed < sizeof(k->ratios) / sizeof(*k->ratios) ? k->timed : sizeof(k->ratios) / sizeof(*k->ratios);
-		float sorted[sizeof(k->ratios) / sizeof(*k->ratios)];
 		double q1, median, q3;
 
-		if (!k->timed)
+		if (!rec_kernel_ratio(k, &q1, &median, &q3))
 			continue;
 		if (!shown++)
 			fprintf(f, "times (each launch once, as the program made it; ratio: original / port, the median of "
 				   "the launches' and their quartiles; budget %.2fx):\n%-32s %8s %12s %12s %7s %13s\n",
 				budget, "KERNEL", "TIMED", "ORIG us", "PORT us", "RATIO", "QUARTILES");
-		memcpy(sorted, k->ratios, n * sizeof(*sorted));
-		qsort(sorted, n, sizeof(*sorted), by_float);
-		q1 = sorted[(n - 1) / 4];
-		median = sorted[(n - 1) / 2];
-		q3 = sorted[(3 * (n - 1) + 3) / 4];
 		fprintf(f, "%-32s %8zu %12.2f %12.2f %6.2fx %6.2f-%-6.2f%s\n", k->kernel, k->timed, k->ref_us, k->port_us,
 			median, q1, q3, q3 < budget ? "  slow: below the budget beyond the spread" : "");
 	}

@@ -81,6 +81,10 @@ void rec_report_dispose(rec_report *r);
 /* The report as text, a line per kernel and the first divergence. */
 void rec_report_print(FILE *f, const rec_report *r);
 
+/* The median of k's launch pairs' ratios (original / port) and their
+ * quartiles; false when no launch was timed on both sides. */
+bool rec_kernel_ratio(const rec_kernel *k, double *q1, double *median, double *q3);
+
 /* The kernels' times (each launch once, as the program made it): the sums,
  * the ratio of the medians of the launch pairs' ratios and their quartiles;
  * "slow" where even the upper quartile is below budget. Nothing when no
