@@ -10,6 +10,7 @@
 #include "check/toolchain/arch.h"
 #include "check/kernel/draft.h"
 #include "check/kernel/spec_list.h"
+#include "check/perf/resources.h"
 #include "cmd/check_compile.h"
 #include "cmd/commit.h"
 #include "cmd/propose.h"
@@ -63,6 +64,28 @@ static int repropose(void *payload, size_t index, rv_proposal **out)
 	return 0;
 }
 
+/* The kernels' resources in a compiler's output as the lines of a table
+ * (malloc'd), NULL when it reported none. */
+static char *resources_table(const char *output, const char *arch)
+{
+	perf_resources *k = NULL;
+	char *text = NULL;
+	size_t n = 0, i, size = 0;
+	FILE *f;
+
+	if (!output || perf_resources_parse(&k, &n, output) < 0 || !n || !(f = open_memstream(&text, &size))) {
+		free(k);
+		return NULL;
+	}
+	fprintf(f, "resources for %s, from the compiler's kernel-resource-usage remarks:\n", arch ? arch : "");
+	perf_resources_print_header(f);
+	for (i = 0; i < n; i++)
+		perf_resources_print(f, &k[i]);
+	fclose(f);
+	free(k);
+	return text;
+}
+
 /* b: the file as the working tree holds it, compiled for the offload arch;
  * the result recorded in the session like hipport check's. */
 static int build(void *payload, size_t index, void (*watch)(const char *data, size_t len, void *watch_payload),
@@ -96,6 +119,7 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 	}
 	r->compile.o.watch = watch;
 	r->compile.o.payload = watch_payload;
+	r->compile.o.resources = true; /* the pane shows each kernel's resources */
 	error = cmd_compile_one(&r->compile, &now, &r->files.session, &result);
 	r->compile.o.watch = NULL;
 	rv_proposal_dispose(&now);
@@ -117,6 +141,7 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 		out->errors[k++].line = d->in_file ? d->line : 0;
 	}
 	out->nerrors = k;
+	out->resources = resources_table(result.output, r->arch.value);
 	tc_compile_result_dispose(&result);
 	if (!out->status || !out->summary || !out->errors) {
 		tui_build_result_dispose(out);

@@ -40,6 +40,7 @@
 	ACTION(SEARCH, "search", "", "/", "search file names (file list) or lines (diff); Enter finds the next") \
 	ACTION(SEARCH_ALL, "search-all", "", "F", "search every file's proposal and original: matches as file:line, Enter opens") \
 	ACTION(CHECK, "check", "", "b", "compile check of the file for the offload arch; Enter shows an error") \
+	ACTION(CHECKS, "checks", "", "K", "the file's checks: results, each side's time, ratio, GB/s; Enter: a whole line") \
 	ACTION(COMMIT, "commit", "", "c", "commit the validated files: y commits, e edits the message, n cancels") \
 	ACTION(SPECS, "specs", "", "s", "in the file list: its kernel check specs in $EDITOR (drafted if it has none)") \
 	ACTION(HELP, "help", "", "?", "this help (j k and the wheel scroll it, another key closes it)") \

@@ -1,6 +1,8 @@
 /* b: the compile check of the selected file in a pane under the diff: the
- * compiler's output while it runs, then its errors; Enter on an error shows
- * its line in the diff (marked X in the middle column). The result stays in
+ * compiler's output while it runs, then its errors, or once it passed each
+ * kernel's resources (registers, spills, LDS, waves per SIMD) where the
+ * compiler reported them; Enter on an error shows its line in the diff
+ * (marked X in the middle column). The result stays in
  * the model, for those marks, once the pane is closed. */
 #include "tui/build.h"
 
@@ -167,6 +169,14 @@ static void build_draw(tui_view *view, tui_screen *s)
 		 !st->running && r->summary ? ": " : "", !st->running && r->summary ? r->summary : "");
 	tui_screen_fill(s, top, 0, s->width, TUI_TITLE);
 	tui_screen_put(s, top, 0, s->width, line, strlen(line), TUI_TITLE);
+	if (!st->running && !r->nerrors && r->resources) {
+		util_buf table = UTIL_BUF_INIT;
+
+		util_buf_puts(&table, r->resources);
+		draw_log(s, &table, top + 1, rows - 1, s->width);
+		util_buf_dispose(&table);
+		return;
+	}
 	if (st->running || !r->nerrors) {
 		draw_log(s, &st->log, top + 1, rows - 1, s->width);
 		return;

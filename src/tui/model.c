@@ -622,6 +622,7 @@ void tui_build_result_dispose(tui_build_result *r)
 	free(r->errors);
 	free(r->status);
 	free(r->summary);
+	free(r->resources);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -79,6 +79,7 @@ typedef struct tui_build_result {
 	char *summary;
 	tui_build_error *errors;
 	size_t nerrors;
+	char *resources;  /* each kernel's registers, spills, LDS and waves per SIMD: a table's lines, or NULL */
 } tui_build_result;
 
 void tui_build_result_dispose(tui_build_result *r);

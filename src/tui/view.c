@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tui/build.h"
+#include "tui/checks.h"
 #include "tui/bulk.h"
 #include "tui/commit.h"
 #include "tui/diff.h"
@@ -313,6 +314,10 @@ static void driver(tui_core *core, const tui_request *req)
 	case TUI_ACTION_CHECK:
 		if (f)
 			tui_core_push(core, &tui_build_view);
+		break;
+	case TUI_ACTION_CHECKS:
+		if (f)
+			tui_core_push(core, &tui_checks_view);
 		break;
 	case TUI_ACTION_COMMIT:
 		tui_core_push(core, &tui_commit_view);

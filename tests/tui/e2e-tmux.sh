@@ -5,10 +5,13 @@
 #     row; Enter A q leaves the file equal to hipport translate of it;
 #  2. started again, j Enter a accepts the first hunk of the second file; after
 #     kill -9, hipport status shows that hunk accepted and the first file accepted;
-#  3. (with hipcc) started again: b builds the first file for gfx90a (or
-#     HIPPORT_TEST_ARCH, at HIPPORT_TEST_HIP: tests/lane-gfx942.sh), c and y
-#     commit it alone, validated; the second file, accepted but not built, is
-#     refused by c y, HEAD unchanged.
+#  3. (with hipcc) the kernel check of the first file imported as a GPU
+#     machine's run brings it, passing with the port at 0.5x of the
+#     reference; started again: b builds the first file for gfx90a (or
+#     HIPPORT_TEST_ARCH, at HIPPORT_TEST_HIP: tests/lane-gfx942.sh) and shows
+#     its kernel's registers and waves per SIMD, K its check with the times
+#     and "slow", c and y commit it alone, validated, with a Perf: line; the
+#     second file, accepted but not built, is refused by c y, HEAD unchanged.
 # usage: e2e-tmux.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
 src=$2
@@ -77,10 +80,24 @@ truth "b.cu holds its first hunk" grep -q "hip/hip_runtime.h" "$repo/b.cu"
 if command -v hipcc >/dev/null 2>&1; then
 	git -C "$repo" config user.name "Review Test" && git -C "$repo" config user.email review@example.com
 	first=$(git -C "$repo" rev-parse HEAD)
+	check "spec drafted" 0 "$hipport" -C "$repo" check draft a.cu
+	side='"runs": 25, "device": "NVIDIA H200"'
+	cat >"$tmp/results.json" <<JSON
+{"schema": "hipport-check-results", "version": 1, "checks": [{"name": "a.fill", "source": "a.cu", "status": "pass",
+ "platform": "nvidia-proxy", "arch": "sm_90", "message": "", "port_blob": "$(git -C "$repo" hash-object a.cu)",
+ "time": {"reference": {"median_us": 4.0, "q1_us": 3.9, "q3_us": 4.1, $side},
+          "port": {"median_us": 8.0, "q1_us": 7.9, "q3_us": 8.1, $side}, "bytes": 1024}}]}
+JSON
+	check "results imported" 0 sh -c "cd '$repo' && '$hipport' check import '$tmp/results.json'"
 	start --offload-arch=$arch a.cu
 	truth "review of a.cu started" wait_for "original (CUDA)"
 	keys b
 	truth "a.cu built" sh -c "n=0; while [ \$n -lt 600 ]; do tmux -S '$sock' capture-pane -p -t review | grep -q 'compile check pass' && exit 0; sleep 0.1; n=\$((n + 1)); done; exit 1"
+	truth "its kernel's resources" wait_for "resources for $arch"
+	truth "fill's registers and waves" grep -qE "^ +fill +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+" "$tmp/pane"
+	keys Escape K
+	truth "its check, timed" wait_for "a.fill"
+	truth "0.50x of the reference, slow" grep -qE "a\.fill +pass +nvidia-proxy sm_90 +0\.50x .*slow" "$tmp/pane"
 	keys Escape c
 	truth "commit dialog" wait_for "validated: compile for $arch pass"
 	keys y
@@ -90,6 +107,7 @@ if command -v hipcc >/dev/null 2>&1; then
 	truth "one new commit" test "$(git -C "$repo" rev-parse HEAD~1)" = "$first"
 	truth "only a.cu in it" test "$(git -C "$repo" diff --name-only HEAD~1 HEAD)" = "a.cu"
 	truth "validated on $arch" sh -c "git -C '$repo' log -1 --format=%B | grep -q '^Validated-on: $arch\$'"
+	truth "a Perf: line for fill" sh -c "git -C '$repo' log -1 --format=%B | grep -q '^Perf: a.fill (a.cu) 0.50x (0.48-0.52) of the reference'"
 	second=$(git -C "$repo" rev-parse HEAD)
 	start --offload-arch=$arch b.cu
 	truth "review of b.cu started" wait_for "original (CUDA)"
