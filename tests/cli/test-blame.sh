@@ -6,7 +6,8 @@
 # crashes makes the spec the suspect and names the argument the address
 # falls past (or shared memory, a failing call, an assert); memcheck finds
 # nothing only where its summary says 0 errors; a port that fails where its
-# kernel is the original's is a check problem; a port that fails after a
+# kernel is the original's is a check problem, and so is one whose outputs
+# differ on one compiler and one GPU (the proxy); a port that fails after a
 # reference that reads out of bounds when checked is the spec's fault too.
 # usage: test-blame.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
@@ -33,6 +34,7 @@ cat >"$out" <<SCRIPT
 case \${FAKE_$(echo $side | tr a-z A-Z):-ok} in
 crash) kill -SEGV \$\$ ;;
 nothing) echo "scale.scale: error: nothing to compare: no argument or __device__ global of the spec is an output"; exit 2 ;;
+differ) [ \$# -ge 3 ] && printf '{"name": "scale.scale", "source": "scale.cu", "kernel": "scale", "status": "fail", "platform": "nvidia-proxy", "arch": "sm_90", "device": "", "reference": {"platform": "nvidia", "arch": "sm_90"}, "message": "out: 1 of 400 values beyond tolerance", "errors": []}\n' >"\$3"; exit 1 ;;
 esac
 exit 0
 SCRIPT
@@ -131,6 +133,10 @@ truth "13: no summary: not said clean" sh -c "! grep -q 'found no invalid access
 run none FAKE_PORT=crash
 expect "unchanged kernel: a check problem" "$tmp/msg" "error a check problem, not the port: the kernel's source is the original's"
 
+# outputs that differ, on one compiler and one GPU, from the same kernel source
+run none FAKE_PORT=differ
+expect "unchanged kernel differs on the proxy: a check problem" "$tmp/msg" "error a check problem, not the port: the kernel's source is the original's, unchanged by the port, and one compiler built both for one GPU (nvidia-proxy), yet the outputs differ: a race or uninitialised read the original's second run did not show, or the harness; out: 1 of 400 values beyond tolerance"
+
 run "$tmp/bin/compute-sanitizer" FAKE_PORT=crash FAKE_ADDRESS=0x2200
 expect "port crash, reference out of bounds when checked" "$tmp/msg" "the reference fails too when checked under compute-sanitizer's memcheck"
 expect "port crash: the argument named" "$tmp/msg" "at byte 512 of argument out, which the spec sizes at 400 bytes"
@@ -142,4 +148,6 @@ check "bundle of a changed kernel" 0 "$hipport" -C "$repo" check bundle "$tmp/b"
 truth "checks.list says the kernel changed" sh -c "cut -f7 '$b/checks.list' | grep -qx 0"
 run none FAKE_PORT=crash
 expect "changed kernel: the port's failure" "$tmp/msg" "error port run failed (killed by signal 11)"
+run none FAKE_PORT=differ
+expect "changed kernel that differs: the port fails" "$tmp/msg" "fail out: 1 of 400 values beyond tolerance"
 finish
