@@ -65,6 +65,23 @@ static void changed_when_the_body_changed(void **state)
 	assert_false(chk_kernel_unchanged(orig, strlen(orig), orig, strlen(orig), "missing"));
 }
 
+/* a wrong port is as often in a device function the kernel calls (a warp
+ * reduction's first offset) as in the kernel */
+static void changed_when_a_device_function_changed(void **state)
+{
+	static const char orig_text[] =
+		"__device__ float warp_sum(float v) { v += __shfl_down_sync(~0u, v, 16); return v; }\n"
+		"__device__ int flag;\n"
+		"__global__ void sum(float *x) { x[0] = warp_sum(x[threadIdx.x]); }\n";
+	char port[sizeof(orig_text)];
+
+	(void)state;
+	strcpy(port, orig_text);
+	assert_true(chk_kernel_unchanged(orig_text, strlen(orig_text), port, strlen(port), "sum"));
+	memcpy(strstr(port, "16)"), "08)", 3);
+	assert_false(chk_kernel_unchanged(orig_text, strlen(orig_text), port, strlen(port), "sum"));
+}
+
 /* CUB's block examples: the cycles a block scan took, beside its output */
 static const char cub_scan[] =
 	"template <int BLOCK_THREADS, int ITEMS_PER_THREAD, BlockScanAlgorithm ALGORITHM>\n"
@@ -118,6 +135,7 @@ int main(void)
 		cmocka_unit_test(definitions_found),
 		cmocka_unit_test(unchanged_when_only_host_code_changed),
 		cmocka_unit_test(changed_when_the_body_changed),
+		cmocka_unit_test(changed_when_a_device_function_changed),
 		cmocka_unit_test(clock_outputs_found),
 	};
 

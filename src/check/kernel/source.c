@@ -54,10 +54,12 @@ bool chk_source_ident_char(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-void chk_kernel_definitions(util_buf *out, const char *src, size_t len, const char *kernel)
+/* Appends to out every definition after keyword (__global__, __device__)
+ * named name (its last name), or every one when name is NULL. */
+static void definitions(util_buf *out, const char *src, size_t len, const char *keyword, const char *kernel)
 {
-	const char *end = src + len, *p = src, *name = kernel, *colon, *lt;
-	size_t nlen;
+	const char *end = src + len, *p = src, *name = kernel ? kernel : "", *colon, *lt;
+	size_t nlen, klen = strlen(keyword);
 
 	while ((colon = strstr(name, "::")))
 		name = colon + 2;
@@ -70,14 +72,14 @@ void chk_kernel_definitions(util_buf *out, const char *src, size_t len, const ch
 			p = q;
 			continue;
 		}
-		if ((size_t)(end - p) < 10 || memcmp(p, "__global__", 10) != 0 || (p > src && chk_source_ident_char(p[-1])) ||
-		    (p + 10 < end && chk_source_ident_char(p[10]))) {
+		if ((size_t)(end - p) < klen || memcmp(p, keyword, klen) != 0 || (p > src && chk_source_ident_char(p[-1])) ||
+		    (p + klen < end && chk_source_ident_char(p[klen]))) {
 			p++;
 			continue;
 		}
 		/* the declarator's name is before the last parenthesised group
 		 * (__launch_bounds__(256) comes first), then the body or ';' */
-		for (r = p + 10; r && r < end && *r != '{' && *r != ';';) {
+		for (r = p + klen; r && r < end && *r != '{' && *r != ';';) {
 			const char *lit = chk_source_skip_literal(r, end);
 
 			if (lit != r) {
@@ -90,15 +92,22 @@ void chk_kernel_definitions(util_buf *out, const char *src, size_t len, const ch
 				r++;
 			}
 		}
-		if (r && r < end && *r == '{' && id && (size_t)(id - p) > nlen && memcmp(id - nlen, name, nlen) == 0 &&
-		    !chk_source_ident_char(id[-(long)nlen - 1]) && (q = past_closing(r, end))) {
+		if (r && r < end && *r == '{' && id &&
+		    (!kernel || ((size_t)(id - p) > nlen && memcmp(id - nlen, name, nlen) == 0 &&
+				 !chk_source_ident_char(id[-(long)nlen - 1]))) &&
+		    (q = past_closing(r, end))) {
 			util_buf_put(out, p, (size_t)(q - p));
 			util_buf_putc(out, '\n');
 			p = q;
 			continue;
 		}
-		p += 10;
+		p += klen;
 	}
+}
+
+void chk_kernel_definitions(util_buf *out, const char *src, size_t len, const char *kernel)
+{
+	definitions(out, src, len, "__global__", kernel);
 }
 
 bool chk_kernel_unchanged(const char *orig, size_t orig_len, const char *port, size_t port_len, const char *kernel)
@@ -109,6 +118,12 @@ bool chk_kernel_unchanged(const char *orig, size_t orig_len, const char *port, s
 	chk_kernel_definitions(&a, orig, orig_len, kernel);
 	chk_kernel_definitions(&b, port, port_len, kernel);
 	same = !util_buf_oom(&a) && !util_buf_oom(&b) && a.len > 0 && a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
+	/* and the device functions it may call: a wrong port is often there */
+	util_buf_clear(&a);
+	util_buf_clear(&b);
+	definitions(&a, orig, orig_len, "__device__", NULL);
+	definitions(&b, port, port_len, "__device__", NULL);
+	same = same && !util_buf_oom(&a) && !util_buf_oom(&b) && a.len == b.len && (!a.len || memcmp(a.ptr, b.ptr, a.len) == 0);
 	util_buf_dispose(&a);
 	util_buf_dispose(&b);
 	return same;

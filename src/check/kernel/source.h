@@ -20,7 +20,9 @@ bool chk_source_ident_char(char c);
  * declarations without a body are left out. */
 void chk_kernel_definitions(util_buf *out, const char *src, size_t len, const char *kernel);
 
-/* Whether kernel is defined in both texts, the same in each. */
+/* Whether kernel is defined in both texts, the same in each, and so is
+ * every __device__ function of the two (what the kernel may call; the
+ * headers it includes are not looked at). */
 bool chk_kernel_unchanged(const char *orig, size_t orig_len, const char *port, size_t port_len, const char *kernel);
 
 #endif
