@@ -496,8 +496,11 @@ check_one() {
 	esac
 	if [ -z "$port_bin" ]; then
 		printf '%s\n' "$port_why" >"$log.port-why"
-		case $port_why in
+		case $port_why:$ref_why in
 		"neither"*) emit "$name" "$source" "$kernel" skipped "$port_why" ;;
+		*:"reference build failed"*)
+			# the original does not build with the spec either: not the port's fault
+			emit "$name" "$source" "$kernel" error "the spec or the program's build, not the port: the original does not build with it either; $ref_why" ;;
 		*) emit "$name" "$source" "$kernel" error "$port_why" ;;
 		esac
 	elif [ "${BUILD_ONLY:-}" = 1 ]; then

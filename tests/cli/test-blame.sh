@@ -28,6 +28,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+if [ "${FAKE_BUILD:-}" = fail ]; then
+	echo "harness/scale.scale.cu(14): error: no instance of function template \"scale\" matches the argument list"
+	exit 2
+fi
 cat >"$out" <<SCRIPT
 #!/bin/sh
 [ -n "\${HIPPORT_ARGS_MAP:-}" ] && printf 'x 4096 400\nout 8192 400\n' >>"\$HIPPORT_ARGS_MAP"
@@ -132,6 +136,10 @@ truth "13: no summary: not said clean" sh -c "! grep -q 'found no invalid access
 
 run none FAKE_PORT=crash
 expect "unchanged kernel: a check problem" "$tmp/msg" "error a check problem, not the port: the kernel's source is the original's"
+
+# a spec that builds on neither side: never the port's failure
+run none FAKE_BUILD=fail
+expect "neither side builds: not the port" "$tmp/msg" "error the spec or the program's build, not the port: the original does not build with it either; reference build failed (exit 2): harness/scale.scale.cu(14): error: no instance"
 
 # outputs that differ, on one compiler and one GPU, from the same kernel source
 run none FAKE_PORT=differ
