@@ -171,6 +171,221 @@ static const char *defused(const char *fs_path, const char *src, size_t len, cha
 	return *copy;
 }
 
+/* Whether text[at] is on a preprocessor line (or a line it continues). */
+static bool in_directive(const char *text, size_t len, size_t at)
+{
+	size_t start = at;
+
+	for (;;) {
+		while (start > 0 && text[start - 1] != '\n')
+			start--;
+		if (start < 2 || text[start - 2] != '\\')
+			break;
+		start--;
+	}
+	while (start < len && is_space(text[start]))
+		start++;
+	return start < len && text[start] == '#';
+}
+
+/* Blanks text[from, to) but for its line ends and its preprocessor lines
+ * other than #pragma: the branches and macros stay, and a loop's #pragma
+ * unroll left at file scope would drop what follows it. */
+static void blank_code(char *text, size_t from, size_t to)
+{
+	bool keep = false;
+	size_t i, k;
+
+	for (i = from; i < to; i++) {
+		if (text[i - 1] == '\n') {
+			for (k = i; k < to && is_space(text[k]); k++)
+				;
+			keep = (keep && i >= 2 && text[i - 2] == '\\') ||
+			       (k < to && text[k] == '#' && !(to - k > 7 && memcmp(text + k + 1, "pragma", 6) == 0));
+		}
+		if (!keep && text[i] != '\n' && text[i] != '\r')
+			text[i] = ' ';
+	}
+}
+
+static enum CXCursorKind kind_at(CXTranslationUnit tu, CXFile file, unsigned offset)
+{
+	return clang_getCursorKind(clang_getCursor(tu, clang_getLocationForOffset(tu, file, offset)));
+}
+
+/* Whether the parse left a place of cursor kind k in no declaration (an
+ * extern "C" block is an unexposed one to libclang 15). */
+static bool dropped(enum CXCursorKind k)
+{
+	return k == CXCursor_TranslationUnit || k == CXCursor_Namespace || k == CXCursor_LinkageSpec ||
+	       k == CXCursor_UnexposedDecl || clang_isInvalid(k);
+}
+
+/* The main file's tokens, over the text the parse read. */
+typedef struct file_tokens {
+	CXTranslationUnit tu;
+	CXToken *items;
+	unsigned n;
+	const char *text;
+} file_tokens;
+
+static unsigned tok_offset(const file_tokens *t, unsigned k)
+{
+	unsigned offset;
+
+	clang_getFileLocation(clang_getTokenLocation(t->tu, t->items[k]), NULL, NULL, NULL, &offset);
+	return offset;
+}
+
+/* Whether token k is the punctuation or keyword s (">" is not ">>"). */
+static bool tok_is(const file_tokens *t, unsigned k, const char *s)
+{
+	CXTokenKind kind = k < t->n ? clang_getTokenKind(t->items[k]) : CXToken_Comment;
+	CXSourceRange r;
+	unsigned a, b;
+
+	if (kind != CXToken_Punctuation && kind != CXToken_Keyword)
+		return false;
+	r = clang_getTokenExtent(t->tu, t->items[k]);
+	clang_getFileLocation(clang_getRangeStart(r), NULL, NULL, NULL, &a);
+	clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &b);
+	return b - a == strlen(s) && memcmp(t->text + a, s, b - a) == 0;
+}
+
+static bool tok_opens(const file_tokens *t, unsigned k)
+{
+	return tok_is(t, k, "(") || tok_is(t, k, "[") || tok_is(t, k, "{");
+}
+
+static bool tok_closes(const file_tokens *t, unsigned k)
+{
+	return tok_is(t, k, ")") || tok_is(t, k, "]") || tok_is(t, k, "}");
+}
+
+/* The template parameter that offset at (token k) lies in, where a
+ * template <...> of the declaration holds it: [*from, *to) spans it and a
+ * comma that separates it from the others. Angle brackets count outside
+ * parentheses only (decltype(a < b)), ">>" closes two. */
+static bool param_around(const file_tokens *t, unsigned k, unsigned at, unsigned *from, unsigned *to)
+{
+	unsigned j = k, m, sep, off;
+	int paren = 0, angle, inner;
+	bool first, close;
+
+	while (j-- > 0) {
+		if (paren == 0 && (tok_is(t, j, ";") || tok_is(t, j, "{") || tok_is(t, j, "}")))
+			return false;
+		paren += tok_closes(t, j) - tok_opens(t, j);
+		if (!tok_is(t, j, "template") || !tok_is(t, j + 1, "<"))
+			continue;
+		sep = tok_offset(t, j + 1);
+		first = true;
+		for (m = j + 1, angle = inner = 0; m < t->n && !(inner == 0 && tok_is(t, m, ";")); m++) {
+			off = tok_offset(t, m);
+			close = inner == 0 && (tok_is(t, m, ">") || tok_is(t, m, ">>"));
+			if (inner == 0 && tok_is(t, m, "<"))
+				angle++;
+			else if (close)
+				angle -= tok_is(t, m, ">>") ? 2 : 1;
+			else if (tok_opens(t, m))
+				inner++;
+			else if (tok_closes(t, m) && inner-- == 0)
+				break;
+			if (!(close && angle <= 0) && !(inner == 0 && angle == 1 && tok_is(t, m, ",")))
+				continue;
+			if (at < off) {
+				/* template<> would be another declaration */
+				if (at <= sep || (first && close))
+					break;
+				*from = first ? sep + 1 : sep;
+				*to = first ? off + 1 : off;
+				return true;
+			}
+			if (angle <= 0)
+				break;
+			sep = off;
+			first = false;
+		}
+	}
+	return false;
+}
+
+/* Definitions the parse dropped with all that follows them. Without the
+ * system's and CUDA's headers, std::enable_if<...>::type or cub::X<...>
+ * names no template: the declaration fails, and clang's recovery skips to
+ * the next ';' of its scope, past the function's body and every definition
+ * after it (to the end of the file at file scope, kernels included). In
+ * *copy (made from seen), offsets and lines kept, the template parameter
+ * that holds the declaration's first error is blanked (the template parses
+ * without it), else the declaration is cut there: a ';', the rest to its
+ * body's end blanked. Returns how many declarations were changed. */
+static size_t cut_dropped(CXTranslationUnit tu, CXFile file, const char *seen, size_t len, char **copy)
+{
+	file_tokens t = { tu, NULL, 0, seen };
+	unsigned ndiag = clang_getNumDiagnostics(tu), i, k, lo, mid;
+	size_t cuts = 0, next = 0;
+
+	for (i = 0; i < ndiag; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		CXFile at_file;
+		unsigned at, brace = 0, end = 0, from = 0, to = 0;
+		bool error = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error, param;
+		enum CXCursorKind kind;
+		int depth = 0;
+
+		clang_getExpansionLocation(clang_getDiagnosticLocation(d), &at_file, NULL, NULL, &at);
+		clang_disposeDiagnostic(d);
+		if (!error || !at_file || !clang_File_isEqual(at_file, file) || at < next || at >= len ||
+		    in_directive(seen, len, at))
+			continue;
+		/* an error in a declaration the parse kept (a macro's place is its expansion) */
+		kind = kind_at(tu, file, at);
+		if (!dropped(kind) && kind != CXCursor_MacroExpansion)
+			continue;
+		if (!t.items)
+			clang_tokenize(tu, clang_getCursorExtent(clang_getTranslationUnitCursor(tu)), &t.items, &t.n);
+		for (lo = 0, k = t.n; lo < k;) {
+			mid = lo + (k - lo) / 2;
+			if (tok_offset(&t, mid) < at)
+				lo = mid + 1;
+			else
+				k = mid;
+		}
+		param = param_around(&t, k, at, &from, &to);
+		/* the first body at the error's level, before any ';' */
+		for (; k < t.n && !end && !(depth == 0 && tok_is(&t, k, ";")); k++) {
+			if (tok_opens(&t, k)) {
+				if (depth++ == 0 && tok_is(&t, k, "{"))
+					brace = tok_offset(&t, k);
+			} else if (tok_closes(&t, k)) {
+				if (depth == 0 && tok_is(&t, k, "}"))
+					break;
+				if (depth > 0 && --depth == 0 && tok_is(&t, k, "}"))
+					end = tok_offset(&t, k) + 1;
+			}
+		}
+		/* a body the parse kept, or a cut with nothing after it that the skip took */
+		if (!end || !dropped(kind_at(tu, file, brace)) ||
+		    (!param && (k >= t.n || tok_is(&t, k, ";") || tok_is(&t, k, "}"))))
+			continue;
+		if (!*copy && (*copy = malloc(len)))
+			memcpy(*copy, seen, len);
+		if (!*copy)
+			break;
+		if (param) {
+			blank_code(*copy, from, to);
+		} else {
+			(*copy)[at] = ';';
+			blank_code(*copy, at + 1, end);
+		}
+		next = end;
+		cuts++;
+	}
+	if (t.items)
+		clang_disposeTokens(tu, t.items, t.n);
+	return cuts;
+}
+
 /* A translation unit is reused for the files of one directory with the same
  * flags: its main file is a name of that directory that no file has, holding
  * each file's text in turn, so that quoted includes resolve as for the file
@@ -310,6 +525,18 @@ int an_parse(an_parser *p, const an_compile_db *db, const char *fs_path, const c
 		} else {
 			u->tu = NULL;
 		}
+	}
+	/* what a dropped declaration took with it parses again, at most 16
+	 * times (each parse shows the next one the skip hid) */
+	for (i = 0; i < 16 && code == CXError_Success && u->tu; i++) {
+		CXFile parsed = clang_getFile(u->tu, u->main);
+
+		if (!parsed || !cut_dropped(u->tu, parsed, files[1].Contents, len, &copy))
+			break;
+		files[1].Contents = copy;
+		code = (enum CXErrorCode)clang_reparseTranslationUnit(u->tu, 2, files, clang_defaultReparseOptions(u->tu));
+		if (code != CXError_Success)
+			unit_dispose(u);
 	}
 	free(copy);
 	free(main);

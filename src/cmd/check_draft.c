@@ -68,11 +68,12 @@ int cmd_check_draft(cmd_context *ctx)
 	bool walked = false;
 	util_buf text = UTIL_BUF_INIT, path = UTIL_BUF_INIT;
 	chk_recording rec, *recorded = NULL;
-	chk_draft_options options = { NULL, NULL, NULL, NULL };
+	chk_draft_options options = { NULL, NULL, NULL, NULL, NULL };
 	vcs_config cfg;
 	char *includes = NULL;
 	size_t i, k;
 	int code = CMD_EXIT_OK, error;
+	bool unread = false;
 
 	memset(&cfg, 0, sizeof(cfg));
 	memset(&session, 0, sizeof(session));
@@ -101,18 +102,21 @@ int cmd_check_draft(cmd_context *ctx)
 	options.rec = recorded;
 	options.root = walk.root;
 	options.includes = includes;
+	options.unread = &unread;
 	reader.walk = &walk;
 	reader.session = opened;
 	for (i = 0; i < walk.nfiles; i++) {
 		const vcs_file *f = &walk.files[i];
 		chk_spec *specs = NULL;
 		size_t n = 0;
+		bool missed;
 
 		if ((error = read_original(&text, &walk, opened, f)) < 0 ||
 		    (error = chk_draft_with(&specs, &n, f->path, f->fs_path, text.ptr, text.len, &options)) < 0) {
 			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 			continue;
 		}
+		missed = unread; /* the includers' parses set it too */
 		/* a header's kernels are launched by the sources that include it */
 		if (walk.root && !walked) {
 			char *top[] = { walk.root };
@@ -131,7 +135,13 @@ int cmd_check_draft(cmd_context *ctx)
 			free(specs);
 			continue;
 		}
-		if (!n && f->named)
+		/* __global__ in the file's code and no kernel read: the drafter failed, not the file */
+		if (!n && f->named && missed)
+			code = cmd_fail(CMD_EXIT_FINDINGS,
+					"%s: the drafter read no kernel where the file spells __global__ (a drafter "
+					"failure: a declaration it cannot parse without the file's headers?)",
+					f->path);
+		else if (!n && f->named)
 			fprintf(stderr, "hipport: %s: no __global__ function defined here\n", f->path);
 		for (k = 0; k < n; k++) {
 			if ((error = chk_draft_place(&path, walk.root, &specs[k])) < 0) {

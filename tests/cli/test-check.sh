@@ -53,6 +53,28 @@ expect "no kernels said" "$tmp/err" "src/main.cu: no __global__ function"
 check "draft needs files" 2 "$hipport" -C "$draft" check --draft-spec
 check "draft of a missing file" 2 "$hipport" -C "$draft" check --draft-spec src/nope.cu
 
+# --- a declaration the parse cannot read without the program's headers
+# (std::enable_if<...> names no template to it) took every kernel after it
+# (BBuf's fast_atomic_add_half.cu drafted none); a kernel still not read is
+# the drafter's failure, not the file's
+sfinae="$tmp/sfinae"
+mkdir -p "$sfinae" && cat >"$sfinae/atomic.cu" <<'EOF' && cat >"$sfinae/unread.cu" <<'EOF' &&
+#include <type_traits>
+template<typename T, typename std::enable_if<std::is_same<float, T>::value>::type* = nullptr>
+__device__ void f(T* b, T v) { *b += v; }
+
+__global__ void dot(float* a, int n) { if (threadIdx.x < n) f(a, 1.0f); }
+int main() { return 0; }
+EOF
+template<typename T>
+__global__ typename std::enable_if<std::is_same<float, T>::value>::type zero(T* a) { a[0] = 0; }
+EOF
+	(cd "$sfinae" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm x) || exit 2
+check "draft after a template the parse cannot read" 0 "$hipport" -C "$sfinae" check draft atomic.cu
+expect "the kernel after it drafted" "$tmp/out" "atomic.dot.check: drafted for dot in atomic.cu"
+check "a kernel the drafter cannot read is its failure" 1 "$hipport" -C "$sfinae" check draft unread.cu
+expect "the failure names the file" "$tmp/err" "unread.cu: the drafter read no kernel where the file spells __global__"
+
 # --- drafts from launch sites: two programs, each a main.cu ---------------
 progs="$tmp/progs"
 mkdir -p "$progs" && cp -r "$src/tests/check/launch/softmax" "$src/tests/check/launch/other" \

@@ -158,7 +158,7 @@ static void test_read(void **state)
 static void test_apply(void **state)
 {
 	chk_recording rec;
-	chk_draft_options options = { NULL, NULL, NULL, NULL };
+	chk_draft_options options = { NULL, NULL, NULL, NULL, NULL };
 	chk_spec *specs, back;
 	const chk_spec *s;
 	const chk_arg *a;

@@ -348,6 +348,60 @@ static void test_draft_extern_c(void **state)
 	free_specs(specs, n);
 }
 
+/* Without the program's headers std::enable_if<...> names no template to
+ * the parse, which dropped the declaration and every definition after it
+ * (BBuf's fast_atomic_add_half.cu drafted nothing): the kernels after such
+ * declarations are drafted, and a kernel template's own; one still not
+ * read is said. */
+static void test_draft_after_unread_declarations(void **state)
+{
+	static const char text[] =
+		"#include <type_traits>\n"
+		"template<typename T, typename std::enable_if<std::is_same<float, T>::value>::type* = nullptr>\n"
+		"__device__ void f(T* b, T v) { *b += v; }\n"
+		"__global__ void dot(float* a, int n) { if (threadIdx.x < n) f(a, 1.0f); }\n"
+		"namespace ops {\n"
+		"template<typename T, typename U = std::pair<T, std::vector<T>>,\n"
+		"         std::enable_if_t<(sizeof(T) > 2) && std::is_same_v<decltype(T{} + 1), T>>* = nullptr>\n"
+		"__device__ T twice(T v) { return v + v; }\n"
+		"template<typename T>\n"
+		"__device__ typename std::enable_if<std::is_floating_point<T>::value, T>::type half(T v) { return v / 2; }\n"
+		"__global__ void scale(float* a, int n) { if (threadIdx.x < n) a[threadIdx.x] = twice(a[0]); }\n"
+		"template<typename T, typename std::enable_if<!std::is_same<T, double>::value>::type* = nullptr>\n"
+		"__global__ void fill(T* a, int n) { if (threadIdx.x < n) a[threadIdx.x] = T(1); }\n"
+		"}\n"
+		"int main() { ops::fill<float><<<1, 64>>>(nullptr, 64); dot<<<2, 32>>>(nullptr, 64); }\n";
+	static const char returned[] =
+		"template<typename T>\n"
+		"__global__ typename std::enable_if<std::is_same<float, T>::value>::type k(T* a) { a[0] = 0; }\n"
+		"__global__ void after(float* a) { a[0] = 1; }\n";
+	chk_spec *specs;
+	size_t n;
+	bool unread = true;
+	chk_draft_options options = { NULL, NULL, NULL, NULL, &unread };
+
+	(void)state;
+	write_text("sfinae.cu", text);
+	assert_int_equal(chk_draft_with(&specs, &n, "sfinae.cu", tmp_path("sfinae.cu"), text, strlen(text), &options), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(spec_of(specs, n, "dot")->grid, "2");
+	assert_string_equal(spec_of(specs, n, "dot")->launch, "sfinae.cu:15");
+	assert_string_equal(spec_of(specs, n, "ops::scale")->block, "256");
+	assert_string_equal(spec_of(specs, n, "ops::fill")->templ, "float");
+	assert_string_equal(spec_of(specs, n, "ops::fill")->block, "64");
+	assert_false(unread);
+	free_specs(specs, n);
+	/* the return type of a kernel template is no template parameter to leave out */
+	write_text("returned.cu", returned);
+	assert_int_equal(chk_draft_with(&specs, &n, "returned.cu", tmp_path("returned.cu"), returned, strlen(returned),
+					&options),
+			 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(specs[0].kernel, "after");
+	assert_true(unread);
+	free_specs(specs, n);
+}
+
 /* A ported file sizes its buffers with the HIP allocators (after hipport
  * apply the work tree holds HIP): counts as the CUDA original's. */
 static void test_draft_hip_allocations(void **state)
@@ -614,7 +668,8 @@ int main(void)
 		cmocka_unit_test(test_draft_dimensions), cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_malformed), cmocka_unit_test(test_dtype_auto),
 		cmocka_unit_test(test_harness_names), cmocka_unit_test(test_harness_header_kernel),
-		cmocka_unit_test(test_draft_extern_c), cmocka_unit_test(test_draft_hip_allocations),
+		cmocka_unit_test(test_draft_extern_c), cmocka_unit_test(test_draft_after_unread_declarations),
+		cmocka_unit_test(test_draft_hip_allocations),
 		cmocka_unit_test(test_draft_cooperative_groups),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

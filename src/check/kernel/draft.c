@@ -69,6 +69,62 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 	return CXChildVisit_Continue;
 }
 
+/* Kernels the parse read in the file, declarations too. */
+static enum CXChildVisitResult count_kernels(CXCursor c, CXCursor parent, CXClientData data)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	(void)parent;
+	if (chk_names_linkage_block(c) || k == CXCursor_Namespace)
+		return CXChildVisit_Recurse;
+	if (clang_Location_isFromMainFile(clang_getCursorLocation(c)) &&
+	    (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) && chk_is_kernel(c))
+		++*(size_t *)data;
+	return CXChildVisit_Continue;
+}
+
+/* How often src spells __global__ outside comments, strings, directives
+ * and skipped branches, what the parse cut from its copy of the text
+ * (analyze/parse.c) included. */
+static size_t global_spellings(CXTranslationUnit tu, CXFile file, const char *src, size_t len)
+{
+	size_t seen = 0, count = 0;
+	const char *parsed = clang_getFileContents(tu, file, &seen), *p;
+	CXSourceRangeList *skipped = clang_getSkippedRanges(tu, file);
+	CXToken *toks = NULL;
+	unsigned n = 0, i, k, line, last = 0, at, from, to;
+	bool directive = false, live;
+
+	if (!parsed || seen != len)
+		return 0;
+	clang_tokenize(tu, clang_getCursorExtent(clang_getTranslationUnitCursor(tu)), &toks, &n);
+	for (i = 0; i < n; i++) {
+		CXSourceRange r = clang_getTokenExtent(tu, toks[i]);
+
+		clang_getFileLocation(clang_getRangeStart(r), NULL, &line, NULL, &at);
+		clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &to);
+		if (i == 0 || line != last)
+			directive = parsed[at] == '#';
+		last = line;
+		if (directive || clang_getTokenKind(toks[i]) != CXToken_Identifier || to - at != 10 ||
+		    memcmp(parsed + at, "__global__", 10) != 0)
+			continue;
+		for (k = 0, live = true; skipped && k < skipped->count && live; k++) {
+			clang_getFileLocation(clang_getRangeStart(skipped->ranges[k]), NULL, NULL, NULL, &from);
+			clang_getFileLocation(clang_getRangeEnd(skipped->ranges[k]), NULL, NULL, NULL, &to);
+			live = at < from || at >= to;
+		}
+		count += live;
+	}
+	if (toks)
+		clang_disposeTokens(tu, toks, n);
+	if (skipped)
+		clang_disposeSourceRangeList(skipped);
+	for (p = src; (p = memmem(p, len - (size_t)(p - src), "__global__", 10)); p += 10)
+		count += memcmp(parsed + (p - src), "__global__", 10) != 0;
+	return count;
+}
+
 /* "ns::name", leaving out anonymous namespaces (the harness sees the file). */
 static void qualified_name(util_buf *b, CXCursor c)
 {
@@ -1331,7 +1387,7 @@ static size_t launches_of(const chk_launch *all, char *const *keys, size_t nall,
 int chk_draft(chk_spec **out, size_t *n, const char *path, const char *fs_path, const char *src, size_t len,
 	      const an_compile_db *db)
 {
-	chk_draft_options o = { db, NULL, NULL, NULL };
+	chk_draft_options o = { db, NULL, NULL, NULL, NULL };
 
 	return chk_draft_with(out, n, path, fs_path, src, len, &o);
 }
@@ -1423,6 +1479,12 @@ int chk_draft_with(chk_spec **out, size_t *n, const char *path, const char *fs_p
 		goto done;
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &f);
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_device, &dn);
+	if (options->unread) {
+		size_t kernels = 0;
+
+		clang_visitChildren(clang_getTranslationUnitCursor(tu), count_kernels, &kernels);
+		*options->unread = global_spellings(tu, file, src, len) > kernels;
+	}
 	if (f.oom || dn.oom) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;

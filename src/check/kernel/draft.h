@@ -4,6 +4,7 @@
 #ifndef HIPPORT_CHECK_DRAFT_H
 #define HIPPORT_CHECK_DRAFT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analyze/compile_db.h"
@@ -24,6 +25,9 @@ typedef struct chk_draft_options {
 	const char *root;                 /* the work tree, ending in '/' */
 	const char *includes;             /* without db: directories of root the harness's build
 					   * gives -I (check.includes), space separated, or NULL */
+	bool *unread;                     /* set to whether the file spells __global__ more often
+					   * than the parse read kernels (a declaration it could not
+					   * read took them with it), or NULL */
 } chk_draft_options;
 
 /* chk_draft with options. The file is parsed as the harness is built:
