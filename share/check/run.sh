@@ -255,6 +255,12 @@ nondeterministic() {
 	[ $? = 1 ]
 }
 
+# first_error LOG: the text of a build log's first error, without where it
+# is (orig/ and port/ number their lines apart)
+first_error() {
+	sed -n 's/^.*[0-9])*:* *\(fatal \)*error[: ]*//p' "$1" 2>/dev/null | head -n 1
+}
+
 # sanitizer_errors LOG: the count of errors compute-sanitizer's summary gives
 # ("ERROR SUMMARY: 3073 errors"; not its "N errors were not printed"), or
 # nothing when the log has none (it timed out, or did not run)
@@ -394,10 +400,10 @@ judge_port() {
 		sed 's/"status": "fail"/"status": "error"/; s/"message": "/"message": "nondeterministic: a second run of the original differs from its first too (atomics, races or uninitialised memory), so the port is not judged; /' \
 			"$work/$name.json" >"$work/$name.json.nd" && mv "$work/$name.json.nd" "$work/$name.json"
 	elif [ $rc = 1 ] && [ -f "$work/$name.json" ] && [ "$kernel_same" = 1 ] && [ "$port_platform" = nvidia-proxy ]; then
-		# one compiler, one GPU, the same kernel source: a difference is the
-		# original's (a race its second run did not show) or the check's, not
-		# the port's (on AMD an unchanged kernel can be a wrong port: 64 lanes)
-		sed 's/"status": "fail"/"status": "error"/; s/"message": "/"message": "a check problem, not the port: the kernel'"'"'s source is the original'"'"'s, unchanged by the port, and one compiler built both for one GPU (nvidia-proxy), yet the outputs differ: a race or uninitialised read the original'"'"'s second run did not show, or the harness; /' \
+		# one compiler, one GPU, the kernel and its device functions as the
+		# original has them: still a failure (a macro the port changed reaches
+		# the kernel too), but one whose first suspects are elsewhere
+		sed 's/"message": "/"message": "(the kernel and its device functions are the original'"'"'s, unchanged by the port, and one compiler built both for one GPU: look first for a race the original'"'"'s second run did not show, a macro the port changed, or the harness) /' \
 			"$work/$name.json" >"$work/$name.json.cp" && mv "$work/$name.json.cp" "$work/$name.json"
 	elif [ $rc -le 4 ] && [ -f "$work/$name.json" ]; then
 		: # the harness wrote the result
@@ -499,8 +505,13 @@ check_one() {
 		case $port_why:$ref_why in
 		"neither"*) emit "$name" "$source" "$kernel" skipped "$port_why" ;;
 		*:"reference build failed"*)
-			# the original does not build with the spec either: not the port's fault
-			emit "$name" "$source" "$kernel" error "the spec or the program's build, not the port: the original does not build with it either; $ref_why" ;;
+			if [ -n "$(first_error "$log.ref-build")" ] &&
+				[ "$(first_error "$log.ref-build")" = "$(first_error "$log.port-build")" ]; then
+				# the same error on both sides: the spec's or the program's, not the port's
+				emit "$name" "$source" "$kernel" error "the spec or the program's build, not the port: the original does not build with it either, with the same first error; $ref_why"
+			else
+				emit "$name" "$source" "$kernel" error "$port_why"
+			fi ;;
 		*) emit "$name" "$source" "$kernel" error "$port_why" ;;
 		esac
 	elif [ "${BUILD_ONLY:-}" = 1 ]; then

@@ -6,8 +6,8 @@
 # crashes makes the spec the suspect and names the argument the address
 # falls past (or shared memory, a failing call, an assert); memcheck finds
 # nothing only where its summary says 0 errors; a port that fails where its
-# kernel is the original's is a check problem, and so is one whose outputs
-# differ on one compiler and one GPU (the proxy); a port that fails after a
+# kernel is the original's is a check problem, and one whose outputs differ
+# on one compiler and one GPU (the proxy) says where to look first; a port that fails after a
 # reference that reads out of bounds when checked is the spec's fault too.
 # usage: test-blame.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
@@ -139,11 +139,11 @@ expect "unchanged kernel: a check problem" "$tmp/msg" "error a check problem, no
 
 # a spec that builds on neither side: never the port's failure
 run none FAKE_BUILD=fail
-expect "neither side builds: not the port" "$tmp/msg" "error the spec or the program's build, not the port: the original does not build with it either; reference build failed (exit 2): harness/scale.scale.cu(14): error: no instance"
+expect "neither side builds: not the port" "$tmp/msg" "error the spec or the program's build, not the port: the original does not build with it either, with the same first error; reference build failed (exit 2): harness/scale.scale.cu(14): error: no instance"
 
 # outputs that differ, on one compiler and one GPU, from the same kernel source
 run none FAKE_PORT=differ
-expect "unchanged kernel differs on the proxy: a check problem" "$tmp/msg" "error a check problem, not the port: the kernel's source is the original's, unchanged by the port, and one compiler built both for one GPU (nvidia-proxy), yet the outputs differ: a race or uninitialised read the original's second run did not show, or the harness; out: 1 of 400 values beyond tolerance"
+expect "unchanged kernel differs on the proxy: where to look" "$tmp/msg" "fail (the kernel and its device functions are the original's, unchanged by the port, and one compiler built both for one GPU: look first for a race the original's second run did not show, a macro the port changed, or the harness) out: 1 of 400 values beyond tolerance"
 
 run "$tmp/bin/compute-sanitizer" FAKE_PORT=crash FAKE_ADDRESS=0x2200
 expect "port crash, reference out of bounds when checked" "$tmp/msg" "the reference fails too when checked under compute-sanitizer's memcheck"
