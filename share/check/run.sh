@@ -505,8 +505,8 @@ check_one() {
 		case $port_why:$ref_why in
 		"neither"*) emit "$name" "$source" "$kernel" skipped "$port_why" ;;
 		*:"reference build failed"*)
-			if [ -n "$(first_error "$log.ref-build")" ] &&
-				[ "$(first_error "$log.ref-build")" = "$(first_error "$log.port-build")" ]; then
+			ref_first=$(first_error "$log.ref-build")
+			if [ -n "$ref_first" ] && [ "$ref_first" = "$(first_error "$log.port-build")" ]; then
 				# the same error on both sides: the spec's or the program's, not the port's
 				emit "$name" "$source" "$kernel" error "the spec or the program's build, not the port: the original does not build with it either, with the same first error; $ref_why"
 			else

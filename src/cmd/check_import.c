@@ -164,8 +164,7 @@ static void time_of(rv_check_time *out, const perf_timing *t, double budget)
 	out->low = v.low;
 	out->high = v.high;
 	out->gbps = v.gbps;
-	/* above the peak the spec's buffers are larger than what the kernel touches */
-	out->peak_share = v.peak_gbps > 0 && v.gbps <= 1.05 * v.peak_gbps ? v.gbps / v.peak_gbps : 0;
+	out->peak_share = v.peak_gbps > 0 && !v.above_peak ? v.gbps / v.peak_gbps : 0;
 	out->budget = budget;
 	out->slow = v.slow;
 	snprintf(out->ref_device, sizeof(out->ref_device), "%s", t->ref.device);

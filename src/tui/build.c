@@ -131,10 +131,10 @@ static tui_handled build_key(tui_view *view, tui_request *req)
 	}
 }
 
-/* The last lines of the log that fit in rows, from y. */
-static void draw_log(tui_screen *s, const util_buf *log, int y, int rows, int width)
+/* The last lines of text (size bytes) that fit in rows, from y. */
+static void draw_log(tui_screen *s, const char *text, size_t size, int y, int rows, int width)
 {
-	const char *text = log->ptr ? log->ptr : "", *end = text + log->len, *p = end;
+	const char *end = text + size, *p = end;
 	int n = 0;
 
 	while (p > text && n <= rows) { /* back over the last rows lines */
@@ -170,15 +170,11 @@ static void build_draw(tui_view *view, tui_screen *s)
 	tui_screen_fill(s, top, 0, s->width, TUI_TITLE);
 	tui_screen_put(s, top, 0, s->width, line, strlen(line), TUI_TITLE);
 	if (!st->running && !r->nerrors && r->resources) {
-		util_buf table = UTIL_BUF_INIT;
-
-		util_buf_puts(&table, r->resources);
-		draw_log(s, &table, top + 1, rows - 1, s->width);
-		util_buf_dispose(&table);
+		draw_log(s, r->resources, strlen(r->resources), top + 1, rows - 1, s->width);
 		return;
 	}
 	if (st->running || !r->nerrors) {
-		draw_log(s, &st->log, top + 1, rows - 1, s->width);
+		draw_log(s, st->log.ptr ? st->log.ptr : "", st->log.len, top + 1, rows - 1, s->width);
 		return;
 	}
 	/* the errors, the one at the cursor kept in view */

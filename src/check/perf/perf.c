@@ -94,6 +94,8 @@ void perf_judge(perf_verdict *out, const perf_timing *t, double budget)
 	if (t->port.measured && t->port.median_us > 0 && t->bytes > 0) {
 		out->gbps = t->bytes / (t->port.median_us * 1e3);
 		out->peak_gbps = perf_gpu_peak(t->port.device, NULL);
+		/* no share is better than a false one */
+		out->above_peak = out->peak_gbps > 0 && out->gbps > 1.05 * out->peak_gbps;
 	}
 	if (!t->ref.measured || !t->port.measured || t->port.median_us <= 0 || t->port.q1_us <= 0)
 		return;
@@ -125,9 +127,7 @@ void perf_print_row(FILE *f, const char *name, const perf_timing *t, const perf_
 	}
 	if (v->gbps > 0)
 		snprintf(gbps, sizeof(gbps), "%.1f", v->gbps);
-	/* above the peak, the spec's buffers are larger than what the kernel
-	 * touches: no share is better than a false one */
-	if (v->peak_gbps > 0 && v->gbps <= 1.05 * v->peak_gbps)
+	if (v->peak_gbps > 0 && !v->above_peak)
 		snprintf(peak, sizeof(peak), "%.0f%%", 100 * v->gbps / v->peak_gbps);
 	else if (v->peak_gbps > 0)
 		snprintf(peak, sizeof(peak), "n/a");

@@ -34,6 +34,8 @@ typedef struct perf_verdict {
 	double low, high;  /* the ratio's range over both sides' quartiles */
 	double gbps;       /* the port's bandwidth, GB/s; 0 when no bytes */
 	double peak_gbps;  /* its device's peak, 0 when the device is in no row of the table */
+	bool above_peak;   /* gbps beyond the peak: the spec's buffers are larger than what the
+			    * kernel touches, so no share of the peak is told */
 	bool slow;         /* the whole range below the budget */
 	bool same_gpu;     /* both sides on one kind of device */
 } perf_verdict;
