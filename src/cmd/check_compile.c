@@ -225,10 +225,10 @@ void cmd_compile_env_refresh(cmd_compile_env *env)
 	sources_digest(env->digest, env->set);
 }
 
-int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *session, tc_compile_result *out)
+/* Compiles p's proposal with its flags, recording nothing. */
+static int compile_proposal(cmd_compile_env *env, const rv_proposal *p, tc_compile_result *out, char blob[41])
 {
-	rv_session_check c;
-	char blob[41], **flags;
+	char **flags;
 	size_t nflags = 0, k;
 	int error;
 
@@ -251,6 +251,17 @@ int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *sess
 	for (k = 0; k < out->ndiags; k++)
 		strip_root(out->diags[k].file, env->set->walk.root);
 	strip_root(out->summary, env->set->walk.root);
+	return 0;
+}
+
+int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *session, tc_compile_result *out)
+{
+	rv_session_check c;
+	char blob[41];
+	int error;
+
+	if ((error = compile_proposal(env, p, out, blob)) < 0)
+		return error;
 	memset(&c, 0, sizeof(c));
 	c.path = (char *)p->path;
 	c.name = (char *)RV_COMPILE_CHECK;
@@ -264,18 +275,59 @@ int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *sess
 	return error;
 }
 
-/* --resources: each kernel the compile reported, a line each. */
-static int print_resources(const tc_compile_result *r)
+/* The bound the probe gives kernels without __launch_bounds__: the block
+ * most programs launch with (HIP-Clang's default is 1024). */
+#define PROBE_BOUND 256
+
+/* The same file compiled with kernels bounded to PROBE_BOUND threads, for
+ * the kernels that spill; *k NULL when it did not compile. */
+static int probe_bounded(cmd_compile_env *env, const rv_proposal *p, perf_resources **k, size_t *n)
 {
-	perf_resources *k;
-	size_t n, i;
+	tc_compile_result r;
+	char blob[41];
+	int error;
+
+	*k = NULL;
+	*n = 0;
+	env->o.max_threads = PROBE_BOUND;
+	error = compile_proposal(env, p, &r, blob);
+	env->o.max_threads = 0;
+	if (error < 0)
+		return error;
+	if (strcmp(r.status, "pass") == 0 && r.output && perf_resources_parse(k, n, r.output) < 0)
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+	tc_compile_result_dispose(&r);
+	return error;
+}
+
+/* --resources: each kernel the compile reported, a line each; under a
+ * kernel that spills, what a launch bound would change. */
+static int print_resources(cmd_compile_env *env, const rv_proposal *p, const tc_compile_result *r)
+{
+	perf_resources *k, *bounded = NULL;
+	size_t n, nb = 0, i, j;
+	bool spills = false;
+	int error = 0;
 
 	if (!r->output || perf_resources_parse(&k, &n, r->output) < 0)
 		return r->output ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
+	for (i = 0; i < n; i++)
+		spills |= perf_resources_notable(&k[i]);
+	if (spills && (error = probe_bounded(env, p, &bounded, &nb)) < 0) {
+		free(k);
+		return error;
+	}
 	if (n)
 		perf_resources_print_header(stdout);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		perf_resources_print(stdout, &k[i]);
+		for (j = 0; perf_resources_notable(&k[i]) && j < nb; j++)
+			if (strcmp(bounded[j].name, k[i].name) == 0) {
+				perf_resources_print_bounded(stdout, &k[i], &bounded[j], PROBE_BOUND);
+				break;
+			}
+	}
+	free(bounded);
 	free(k);
 	return 0;
 }
@@ -317,7 +369,7 @@ int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, const vcs_walk
 		       strcmp(r.status, "pass") ? ": " : "", strcmp(r.status, "pass") ? r.summary : "");
 		if (strcmp(r.status, "fail") == 0)
 			print_diagnostics(&r);
-		if (ctx->resources && (error = print_resources(&r)) < 0) {
+		if (ctx->resources && (error = print_resources(&env, p, &r)) < 0) {
 			tc_compile_result_dispose(&r);
 			break;
 		}

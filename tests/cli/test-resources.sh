@@ -29,6 +29,42 @@ __global__ void picked(float *x, const int *at, int n)
   x[threadIdx.x] = keep[at[threadIdx.x] & 63];
 }
 }
+// 160 running sums a thread: more registers than a block of 1024 allows
+__global__ void wide(const float *x, float *y, int n)
+{
+  float acc[160];
+#pragma unroll
+  for (int k = 0; k < 160; k++)
+    acc[k] = x[k * n + threadIdx.x];
+  for (int r = 0; r < n; r++) {
+#pragma unroll
+    for (int k = 0; k < 160; k++)
+      acc[k] = acc[k] * x[r * 160 + k] + acc[(k + 1) % 160];
+  }
+  float s = 0;
+#pragma unroll
+  for (int k = 0; k < 160; k++)
+    s += acc[k];
+  y[threadIdx.x] = s;
+}
+// the same, bounded by the program: the probe's bound changes nothing
+__global__ void __launch_bounds__(1024) wide_bounded(const float *x, float *y, int n)
+{
+  float acc[160];
+#pragma unroll
+  for (int k = 0; k < 160; k++)
+    acc[k] = x[k * n + threadIdx.x];
+  for (int r = 0; r < n; r++) {
+#pragma unroll
+    for (int k = 0; k < 160; k++)
+      acc[k] = acc[k] * x[r * 160 + k] + acc[(k + 1) % 160];
+  }
+  float s = 0;
+#pragma unroll
+  for (int k = 0; k < 160; k++)
+    s += acc[k];
+  y[threadIdx.x] = s;
+}
 EOF2
 (cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm k) || exit 2
 check "apply" 0 "$hipport" -C "$repo" apply
@@ -37,6 +73,12 @@ expect "resources: the table" "$tmp/out" "KERNEL                                
 expect "resources: a kernel by its name" "$tmp/out" "  scale "
 expect "resources: a namespace's kernel" "$tmp/out" "  ops::picked "
 expect "resources: scratch said" "$tmp/out" "uses scratch memory (a private array indexed at run time"
+# a kernel that spills for want of a launch bound: compiled again with one
+expect "resources: spills said" "$tmp/out" "spills registers to scratch memory"
+expect "resources: the bound's row" "$tmp/out" "    with __launch_bounds__(256) "
+expect "resources: what the bound changes" "$tmp/out" "no spills with the bound"
+truth "resources: one bound row (wide_bounded has its own)" sh -c "[ \$(grep -c 'with __launch_bounds__' '$tmp/out') = 1 ]"
+truth "resources: the row under wide" sh -c "grep -A1 '^  wide ' '$tmp/out' | grep -q 'with __launch_bounds__(256)'"
 truth "resources: no kernel run" sh -c "! grep -q 'CHECK ' '$tmp/out'"
 # without --resources, the compile check's output has no remarks
 check "compile only" 0 "$hipport" -C "$repo" check --offload-arch=gfx90a

@@ -149,3 +149,29 @@ void perf_resources_print(FILE *f, const perf_resources *r)
 		: r->scratch > 0 || r->dynamic_stack ? "  uses scratch memory (a private array indexed at run time, or a call)"
 						      : "");
 }
+
+/* Whether two reports of a kernel give it the same registers and scratch. */
+static bool same_figures(const perf_resources *a, const perf_resources *b)
+{
+	return a->vgprs == b->vgprs && a->agprs == b->agprs && a->sgprs == b->sgprs && a->scratch == b->scratch &&
+	       a->sgpr_spill + a->vgpr_spill == b->sgpr_spill + b->vgpr_spill && a->occupancy == b->occupancy;
+}
+
+void perf_resources_print_bounded(FILE *f, const perf_resources *r, const perf_resources *b, int bound)
+{
+	char label[64], waves[16] = "-";
+	int spills = r->sgpr_spill + r->vgpr_spill, bspills = b->sgpr_spill + b->vgpr_spill;
+
+	if (same_figures(r, b))
+		return;
+	if (b->occupancy >= 0)
+		snprintf(waves, sizeof(waves), "%d", b->occupancy);
+	snprintf(label, sizeof(label), "  with __launch_bounds__(%d)", bound);
+	fprintf(f, "  %-36s %5d %5d %5d %8d %7d %6d %9s  %s%s%s\n", label, b->vgprs, b->agprs, b->sgprs, b->scratch,
+		bspills, b->lds, waves,
+		bspills >= spills ? "the same spills with the bound"
+		: bspills	  ? "fewer spills with the bound"
+				  : "no spills with the bound",
+		b->occupancy >= 0 && b->occupancy < r->occupancy ? ", fewer waves per SIMD" : "",
+		bspills < spills ? ": write it if no launch is larger (ARCH-006), and time both" : "");
+}

@@ -25,11 +25,16 @@ typedef struct perf_resources {
  * *out is NULL when there are none. -1 when out of memory. */
 int perf_resources_parse(perf_resources **out, size_t *n, const char *output);
 
-/* A kernel that spills (scratch, or spilled registers) or whose occupancy
- * is below 8 waves per SIMD: a note worth a look. */
+/* A kernel that spills (scratch, or spilled registers): a note worth a look. */
 bool perf_resources_notable(const perf_resources *r);
 
 void perf_resources_print_header(FILE *f);
 void perf_resources_print(FILE *f, const perf_resources *r);
+/* b: kernel r compiled again with kernels bounded to `bound` threads a
+ * block (--gpu-max-threads-per-block, what __launch_bounds__(bound) gives
+ * one): a row under r's, saying what the bound would change; nothing when
+ * the figures are the same (the kernel has bounds of its own, or the bound
+ * changes nothing). */
+void perf_resources_print_bounded(FILE *f, const perf_resources *r, const perf_resources *b, int bound);
 
 #endif

@@ -136,6 +136,8 @@ static void cache_key(char out[41], const tc_compile_options *o, const char *blo
 	util_buf_printf(&b, "hipport-compile 1\n%s\n%s\n%s\n%s\n%s\n%d\n%s", blob, o->hipcc,
 			o->compiler_version ? o->compiler_version : "", o->arch,
 			o->sources_digest ? o->sources_digest : "", header, o->resources ? "resources\n" : "");
+	if (o->max_threads)
+		util_buf_printf(&b, "max-threads %d\n", o->max_threads);
 	for (i = 0; i < o->nflags; i++)
 		util_buf_printf(&b, "%s\n", o->flags[i]);
 	git_odb_hash(&oid, b.ptr ? b.ptr : "", b.len, GIT_OBJECT_BLOB);
@@ -224,7 +226,7 @@ int tc_compile_file(tc_compile_result *out, const tc_compile_options *o, const c
 {
 	bool header = tc_compile_is_header(fs_path);
 	const char **argv;
-	char key[41], object[4096], arch_flag[128];
+	char key[41], object[4096], arch_flag[128], bound_flag[48];
 	util_process_result p;
 	size_t n = 0, i;
 	int fd, error;
@@ -253,7 +255,7 @@ int tc_compile_file(tc_compile_result *out, const tc_compile_options *o, const c
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!header && ((fd = mkstemps(object, 2)) < 0 || close(fd) < 0))
 		return util_error_set(UTIL_ERROR, "cannot make a temporary file in %s", object);
-	if (!(argv = calloc(o->nflags + 13, sizeof(*argv)))) {
+	if (!(argv = calloc(o->nflags + 14, sizeof(*argv)))) {
 		if (!header)
 			unlink(object);
 		return util_error_set(UTIL_ENOMEM, "out of memory");
@@ -271,6 +273,11 @@ int tc_compile_file(tc_compile_result *out, const tc_compile_options *o, const c
 	/* each kernel's registers, spills, LDS and occupancy, as remarks (check/perf/resources.h) */
 	if (!header && o->resources)
 		argv[n++] = "-Rpass-analysis=kernel-resource-usage";
+	/* what a kernel without __launch_bounds__ would be given with this bound */
+	if (o->max_threads) {
+		snprintf(bound_flag, sizeof(bound_flag), "--gpu-max-threads-per-block=%d", o->max_threads);
+		argv[n++] = bound_flag;
+	}
 	argv[n++] = header ? "-fsyntax-only" : "-c";
 	argv[n++] = fs_path;
 	if (!header) {

@@ -36,6 +36,7 @@ typedef struct tc_compile_options {
 	const char *cache_dir;        /* where results are kept, or NULL */
 	int timeout_ms;
 	bool resources;               /* ask for each kernel's resources (remarks in the output) */
+	int max_threads;              /* the bound of kernels without __launch_bounds__; 0: the compiler's (1024) */
 	/* told of the compiler's output as it comes, or NULL */
 	void (*watch)(const char *data, size_t len, void *payload);
 	void *payload;
