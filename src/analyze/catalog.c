@@ -95,6 +95,8 @@ int an_catalog_parse(an_catalog_entry **out, size_t *count, char *data, const ch
 				last = &cur->description;
 			} else if (strcmp(key, "action") == 0) {
 				last = &cur->action;
+			} else if (strcmp(key, "cost") == 0) {
+				last = &cur->cost;
 			} else {
 				goto bad;
 			}

@@ -28,6 +28,7 @@ typedef struct an_catalog_entry {
 	const char *title;
 	const char *description; /* why it matters */
 	const char *action;      /* what to do */
+	const char *cost;        /* the fix's measured cost, or NULL */
 } an_catalog_entry;
 
 /* The finding catalog (share/findings/catalog.txt, compiled in): ids,

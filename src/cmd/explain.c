@@ -27,6 +27,8 @@ int cmd_explain(cmd_context *ctx)
 		}
 		printf("%s%s (%s): %s\n\n%s\n\nWhat to do: %s\n", k ? "\n" : "", e->id, an_severity_name(e->severity),
 		       e->title, e->description, e->action);
+		if (e->cost)
+			printf("\nWhat the fix costs: %s\n", e->cost);
 	}
 	return code;
 }

@@ -14,7 +14,7 @@ static void test_parse(void **state)
 {
 	char text[] = "# comment\n\n[ABC-001]\nseverity = warning\ntitle = A title\n"
 		      "description = first line\n  second line\naction = do this\n\n[ABC-002]\n"
-		      "title = t\ndescription = d\naction = a\n";
+		      "title = t\ndescription = d\naction = a\ncost = 1.5x\n  on a GPU\n";
 	an_catalog_entry *e;
 	size_t n;
 
@@ -25,7 +25,9 @@ static void test_parse(void **state)
 	assert_int_equal(e[0].severity, AN_WARNING);
 	assert_string_equal(e[0].description, "first line second line");
 	assert_string_equal(e[0].action, "do this");
+	assert_null(e[0].cost);
 	assert_int_equal(e[1].severity, AN_ERROR);
+	assert_string_equal(e[1].cost, "1.5x on a GPU");
 	free(e);
 }
 
