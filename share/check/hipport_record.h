@@ -482,10 +482,19 @@ static void record(const char *name, const char *site, dim3 grid, dim3 block, si
 // through the launcher arrives as a long, which only a literal 0 converts to
 // a pointer, so an integer for a pointer parameter is taken as that address
 template <class P, class A>
-static typename std::enable_if<!(std::is_pointer<P>::value && std::is_integral<A>::value), P>::type
+static typename std::enable_if<!(std::is_pointer<P>::value && std::is_integral<A>::value) &&
+				       !std::is_reference<P>::value,
+			       P>::type
 as_param(const A &a)
 {
 	return static_cast<P>(a);
+}
+// a reference parameter (Kernel(DataElement &elem)) binds to the program's
+// own object, as the launch it replaces did
+template <class P, class A>
+static typename std::enable_if<std::is_reference<P>::value, P>::type as_param(const A &a)
+{
+	return const_cast<A &>(a);
 }
 template <class P, class A>
 static typename std::enable_if<std::is_pointer<P>::value && std::is_integral<A>::value, P>::type as_param(const A &a)

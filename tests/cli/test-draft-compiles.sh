@@ -3,7 +3,7 @@
 # spec compiles"): a file with each form whose draft made a harness fail on
 # public programs (names of main's locals through a macro, a local array,
 # comments inside a launch's arguments, a struct from a braced
-# initialiser, a struct the program fills field by field, a __device__
+# initialiser, a struct taken by reference, a struct the program fills field by field, a __device__
 # array in the grid, an int for an int4, a namespace's constant, a tag type
 # deduced from, a local computed from a number parameter; the same
 # file as tests/unit/test_settle.c's), and the specs drafted from a
@@ -46,6 +46,7 @@ __global__ void by_struct(float *out, params p, size_t n) { out[0] = p.b * n; }
 __global__ void unfilled(float *out, params q) { out[0] = q.c; }
 __global__ void by_shape(float *out, int n) { out[threadIdx.x] = n; }
 __global__ void vec(int *out, int4 v) { out[0] = v.x; }
+__global__ void by_ref(params &p, float *out) { out[0] = p.w; }
 namespace ops { __global__ void spaced(float *out, int n) { out[threadIdx.x] = n; } }
 void path(int *wall, int *bufs[2], int cols, int src) {
   dim3 g(cols / BLOCK_SIZE);
@@ -75,6 +76,7 @@ int main(int argc, char **argv) {
   params q;
   q.c = 3;
   unfilled<<<1, 1>>>(d, q);
+  by_ref<<<1, 1>>>(q, d);
   by_shape<<<(64 * shape[1] + 255) / 256, 256>>>(d, 64);
   return 0;
 }
@@ -97,7 +99,7 @@ check "apply the warp fix" 0 "$hipport" -C "$repo" apply --fix=all warp.cu
 expect "the port says HIPPORT_WAVEFRONT_SIZE" "$repo/warp.cu" "const int warp_size = HIPPORT_WAVEFRONT_SIZE;"
 check "draft the forms" 0 "$hipport" -C "$repo" check --draft-spec forms.cu warp.cu
 check "draft from the recording" 0 "$hipport" -C "$repo" check --draft-spec --from-record "$tmp/rec" prog/main.cu
-truth "13 specs" test "$(ls "$repo/.hipport/checks"/*.check | wc -l)" = 13
+truth "14 specs" test "$(ls "$repo/.hipport/checks"/*.check | wc -l)" = 14
 expect "drafted from the original after apply" "$repo/.hipport/checks/warp.lanes.check" "grid = n_host / 32"
 truth "no port-only name in the draft" sh -c "! grep -q HIPPORT_WAVEFRONT_SIZE '$repo/.hipport/checks/warp.lanes.check'"
 expect "a marked value" "$repo/.hipport/checks/forms.by_shape.check" "# guessed: shape is a __device__ variable"
@@ -107,7 +109,7 @@ check "bundle" 0 "$hipport" -C "$repo" check --bundle "$tmp/bundle"
 built='
 import json, sys
 checks = json.load(open(sys.argv[1]))["checks"]
-assert len(checks) == 13, len(checks)
+assert len(checks) == 14, len(checks)
 bad = [(c["name"], c["message"]) for c in checks if c["status"] != "skipped" or "built" not in c["message"]]
 assert not bad, bad
 '

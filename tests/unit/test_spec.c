@@ -348,6 +348,25 @@ static void test_draft_extern_c(void **state)
 	free_specs(specs, n);
 }
 
+/* A struct taken by reference (NVIDIA's unified-memory sample's
+ * Kernel_by_ref(DataElement &elem)): its value is one of the struct,
+ * which the reference binds to; "DataElement &{}" did not compile. */
+static void test_draft_reference_param(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+
+	(void)state;
+	draft(&specs, &n, "byref.cu",
+	      "struct Elem { int value; float scale; };\n"
+	      "__global__ void by_ref(Elem &e) { e.value++; }\n"
+	      "__global__ void by_const_ref(const Elem &e, int *out) { out[0] = e.value; }\n");
+	assert_int_equal(n, 2);
+	assert_string_equal(arg(spec_of(specs, n, "by_ref"), "e")->value, "Elem{}");
+	assert_string_equal(arg(spec_of(specs, n, "by_const_ref"), "e")->value, "Elem{}");
+	free_specs(specs, n);
+}
+
 /* Without the program's headers std::enable_if<...> names no template to
  * the parse, which dropped the declaration and every definition after it
  * (BBuf's fast_atomic_add_half.cu drafted nothing): the kernels after such
@@ -668,7 +687,8 @@ int main(void)
 		cmocka_unit_test(test_draft_dimensions), cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_malformed), cmocka_unit_test(test_dtype_auto),
 		cmocka_unit_test(test_harness_names), cmocka_unit_test(test_harness_header_kernel),
-		cmocka_unit_test(test_draft_extern_c), cmocka_unit_test(test_draft_after_unread_declarations),
+		cmocka_unit_test(test_draft_extern_c),
+		cmocka_unit_test(test_draft_reference_param), cmocka_unit_test(test_draft_after_unread_declarations),
 		cmocka_unit_test(test_draft_hip_allocations),
 		cmocka_unit_test(test_draft_cooperative_groups),
 	};

@@ -416,8 +416,12 @@ static char *scalar_default(const chk_arg *a, const chk_spec *s, const chk_arg *
 	 * conversion from */
 	if (!is_integer_type(a->type)) {
 		char *v = NULL;
+		size_t len = strlen(a->type);
 
-		return asprintf(&v, "%s{}", a->type) < 0 ? NULL : v;
+		/* a reference parameter (DataElement &) binds to a value of its type */
+		while (len && (a->type[len - 1] == '&' || a->type[len - 1] == ' '))
+			len--;
+		return asprintf(&v, "%.*s{}", (int)len, a->type) < 0 ? NULL : v;
 	}
 	if (a == size)
 		return strdup("4096");
