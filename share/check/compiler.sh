@@ -46,6 +46,13 @@ for a in "$@"; do
 	*:-arch=* | *:--gpu-architecture=* | *:-gencode=* | *:--generate-code=* | *:-code=* | *:--gpu-code=* | \
 		*:--offload-arch=* | *:-offload-arch=* | *:--amdgpu-target=* | *:--cuda-gpu-arch=*)
 		continue ;;
+	# the recording's launcher takes the kernel's arguments through a generic
+	# lambda, which C++14 has: an older standard (NVIDIA's cuda-vmm samples
+	# build with -std=c++11) is raised to it, the nearest that builds
+	*:-std=c++11 | *:-std=c++0x | *:--std=c++11 | *:-std=c++03 | *:-std=c++98 | *:--std=c++03)
+		args="$args -std=c++14"; continue ;;
+	*:-std=gnu++11 | *:-std=gnu++0x | *:-std=gnu++03 | *:-std=gnu++98)
+		args="$args -std=gnu++14"; continue ;;
 	proxy:-x)
 		args="$args -x"; lang=next; continue ;;
 	proxy:-xhip)

@@ -154,6 +154,11 @@ expect "ref: one arch" "$tmp/out" "-arch=sm_90 -std=c++14 -c main.cu -o main.o"
 check "ref: gencode dropped" 0 sh "$w" ref "$tmp/bin/nvcc" sm_90 -gencode arch=compute_60,code=sm_60 \
 	-gencode=arch=compute_70,code=sm_70 --gpu-architecture sm_80 x.cu
 expect "ref: gencodes replaced" "$tmp/out" "-arch=sm_90 x.cu"
+# the recording's launcher needs C++14: NVIDIA's cuda-vmm samples say -std=c++11
+check "ref: C++11 raised" 0 sh "$w" ref "$tmp/bin/nvcc" sm_90 x.cu -o x -lcuda -std=c++11
+expect "ref: C++14" "$tmp/out" "-arch=sm_90 x.cu -o x -lcuda -std=c++14"
+check "amd: gnu++11 raised" 0 sh "$w" amd "$tmp/bin/nvcc" gfx942 -std=gnu++11 x.hip
+expect "amd: gnu++14" "$tmp/out" "-std=gnu++14 x.hip"
 printf '__global__ void k(float *x) { x[0] = 1; }\n' >"$tmp/k.cpp"
 printf 'static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }\n' >"$tmp/host.cpp"
 check "proxy: hipcc flags" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc -O3 -Wall -fPIC --offload-arch=gfx90a \

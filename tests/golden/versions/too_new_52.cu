@@ -1,7 +1,8 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-// Device-side malloc heap and driver error strings: both newer than HIP 5.2.
+// Device-side malloc heap: newer than HIP 5.2, left as is and said; the
+// driver's error string, also newer, is the runtime's (a fallback).
 int setup_heap(size_t bytes)
 {
     cudaError_t err = cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes);
