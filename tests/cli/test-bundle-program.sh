@@ -177,4 +177,34 @@ truth "proxy: objects not taken as CUDA" sh -c "! grep -q -- '-x cu' '$tmp/out'"
 check "amd: offload arch replaced" 0 sh "$w" amd "$tmp/bin/nvcc" gfx942 --offload-arch=gfx90a -c k.hip
 expect "amd: one offload arch" "$tmp/out" "--offload-arch=gfx942 -DHIP_ENABLE_WARP_SYNC_BUILTINS -c k.hip"
 check "bad mode" 2 sh "$w" cuda "$tmp/bin/nvcc" sm_90 x.cu
+
+# --- the proxy speaks the original's API: a driver program's names ----------
+# (NVIDIA's cuda-vmm sample: cuMemCreate with CUmemAllocationProp and
+# CU_MEM_LOCATION_TYPE_DEVICE, beside the runtime's cudaError_t checks)
+drv=$tmp/drv
+mkdir -p "$drv" || exit 2
+cat >"$drv/vmm.cu" <<'EOF2'
+#include <cuda.h>
+#include <cuda_runtime.h>
+__global__ void touch(int *p) { p[threadIdx.x] = 1; }
+int main()
+{
+  CUmemAllocationProp prop = {};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  CUmemGenericAllocationHandle h;
+  CUresult r = cuMemCreate(&h, 1 << 21, &prop, 0);
+  cudaError_t e = cudaDeviceSynchronize();
+  touch<<<1, 32>>>(0);
+  return r != CUDA_SUCCESS || e != cudaSuccess;
+}
+EOF2
+(cd "$drv" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm drv) || exit 2
+check "driver: apply" 0 "$hipport" -C "$drv" apply
+check "driver: bundle" 0 "$hipport" -C "$drv" check bundle "$tmp/drvb"
+compat=$tmp/drvb/proxy/include/hip_compat.h
+expect "driver: the original's type" "$compat" "#define hipMemAllocationProp CUmemAllocationProp"
+expect "driver: the original's constant" "$compat" "#define hipMemLocationTypeDevice CU_MEM_LOCATION_TYPE_DEVICE"
+expect "driver: a call's CUresult as the port's status" "$compat" "#define hipMemCreate(...) ((hipError_t)cuMemCreate(__VA_ARGS__))"
+expect "driver: the runtime's status kept" "$compat" "#define hipError_t cudaError_t"
 finish

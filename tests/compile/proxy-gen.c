@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	if ((rules_dir ? port_rules_load_dir(&rules, rules_dir) : port_rules_load_builtin(&rules)) < 0 ||
-	    chk_proxy_make(&proxy, rules, texts, lens, (size_t)n) < 0) {
+	    chk_proxy_make(&proxy, rules, texts, lens, (size_t)n, NULL, NULL, 0) < 0) {
 		fprintf(stderr, "proxy-gen: %s\n", util_error_last());
 		return 1;
 	}

@@ -231,8 +231,8 @@ int bundle_write(const char *dir, const bundle_input *in)
 	util_buf b = UTIL_BUF_INIT, list = UTIL_BUF_INIT, name = UTIL_BUF_INIT;
 	const util_embedded_file *f;
 	chk_proxy proxy;
-	const char **texts = NULL;
-	size_t *lens = NULL, i, nt = 0;
+	const char **texts = NULL, **origs = NULL;
+	size_t *lens = NULL, *orig_lens = NULL, i, nt = 0;
 	char id[17], orig_blob[41], port_blob[41];
 	int error;
 
@@ -241,7 +241,9 @@ int bundle_write(const char *dir, const bundle_input *in)
 		return error;
 	texts = calloc(in->nsources + in->nspecs + 3, sizeof(*texts));
 	lens = calloc(in->nsources + in->nspecs + 3, sizeof(*lens));
-	if (!texts || !lens) {
+	origs = calloc(in->nsources + 1, sizeof(*origs));
+	orig_lens = calloc(in->nsources + 1, sizeof(*orig_lens));
+	if (!texts || !lens || !origs || !orig_lens) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -258,6 +260,8 @@ int bundle_write(const char *dir, const bundle_input *in)
 			goto done;
 		texts[nt] = s->port;
 		lens[nt++] = s->port_len;
+		origs[i] = s->orig;
+		orig_lens[i] = s->orig_len;
 		util_buf_put(&b, s->port, s->port_len);
 	}
 	for (i = 0; i < in->nspecs; i++) {
@@ -334,7 +338,7 @@ int bundle_write(const char *dir, const bundle_input *in)
 	}
 	texts[nt] = b.ptr ? b.ptr : "";
 	lens[nt++] = b.len;
-	if ((error = chk_proxy_make(&proxy, in->rules, texts, lens, nt)) < 0)
+	if ((error = chk_proxy_make(&proxy, in->rules, texts, lens, nt, origs, orig_lens, in->nsources)) < 0)
 		goto done;
 	for (i = 0; i < proxy.nfiles; i++) {
 		util_buf_clear(&name);
@@ -393,6 +397,8 @@ int bundle_write(const char *dir, const bundle_input *in)
 done:
 	chk_proxy_dispose(&proxy);
 	free(texts);
+	free(origs);
+	free(orig_lens);
 	free(lens);
 	util_buf_dispose(&b);
 	util_buf_dispose(&list);

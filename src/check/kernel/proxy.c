@@ -38,6 +38,7 @@ typedef struct name_entry {
 typedef struct collect {
 	name_entry *names;   /* identifiers the texts use */
 	name_entry *headers; /* headers they include */
+	name_entry *spelled; /* identifiers the originals use */
 	block *blocks;
 	size_t nblocks;
 	bool oom;
@@ -58,9 +59,10 @@ static void add_name(collect *c, name_entry **set, const char *s, size_t n)
 	HASH_ADD_KEYPTR(hh, *set, e->name, n, e);
 }
 
-/* Identifiers and #include names of one text (comments included: a name
- * too many costs one line of the header). */
-static void scan(collect *c, const char *text, size_t len)
+/* Identifiers (into names) and #include names (into headers, unless
+ * NULL) of one text (comments included: a name too many costs one line of
+ * the header). */
+static void scan(collect *c, name_entry **names, name_entry **headers, const char *text, size_t len)
 {
 	size_t i = 0;
 
@@ -70,8 +72,8 @@ static void scan(collect *c, const char *text, size_t len)
 
 			while (i < len && (isalnum((unsigned char)text[i]) || text[i] == '_'))
 				i++;
-			add_name(c, &c->names, text + start, i - start);
-			if (i - start == 7 && memcmp(text + start, "include", 7) == 0) {
+			add_name(c, names, text + start, i - start);
+			if (headers && i - start == 7 && memcmp(text + start, "include", 7) == 0) {
 				size_t k = i;
 
 				while (k < len && (text[k] == ' ' || text[k] == '\t'))
@@ -83,7 +85,7 @@ static void scan(collect *c, const char *text, size_t len)
 					while (end < len && text[end] != close && text[end] != '\n')
 						end++;
 					if (end < len && text[end] == close)
-						add_name(c, &c->headers, text + k, end - k);
+						add_name(c, headers, text + k, end - k);
 				}
 			}
 			continue;
@@ -229,10 +231,20 @@ static bool same_spelling(const char *hip, const char *cuda)
 }
 
 /* Keeps r for the HIP name hip if it is the best so far (of equals, the
- * one of the same spelling). */
+ * one of the same spelling). The name the original spelled comes first:
+ * HIP has one API where CUDA has a runtime and a driver, and a driver
+ * program's hipMemAllocationProp, hipMemLocationTypeDevice and
+ * hipDeviceGetAttribute are CUmemAllocationProp, CU_MEM_LOCATION_TYPE_DEVICE
+ * and cuDeviceGetAttribute, which go together, not their runtime names. */
 static void offer(collect *c, const port_rule *r, const char *hip, int score)
 {
-	name_entry *e = NULL, **set = r->kind == PORT_RULE_HEADER ? &c->headers : &c->names;
+	name_entry *e = NULL, *spelled = NULL, **set = r->kind == PORT_RULE_HEADER ? &c->headers : &c->names;
+
+	if (r->kind != PORT_RULE_HEADER) {
+		HASH_FIND_STR(c->spelled, r->cuda, spelled);
+		if (spelled)
+			score += 100;
+	}
 
 	/* only HIP's own names: a library rule may map a CUDA typedef to "int" */
 	if (!strcasestr(hip, "hip") && strcmp(r->family, "device") != 0)
@@ -486,6 +498,13 @@ static int add_file_blocks(chk_proxy *out, const collect *c)
 	return 0;
 }
 
+/* A driver API function (cuMemCreate): it returns a CUresult. */
+static bool driver_call(const port_rule *r)
+{
+	return r->kind == PORT_RULE_FUNCTION && strcmp(r->family, "driver") == 0 && strncmp(r->cuda, "cu", 2) == 0 &&
+	       strncmp(r->cuda, "cuda", 4) != 0;
+}
+
 static int make_compat(chk_proxy *out, collect *c, const port_rules *rules)
 {
 	chk_proxy_file *compat = add_file(out, "hip_compat.h");
@@ -523,24 +542,34 @@ static int make_compat(chk_proxy *out, collect *c, const port_rules *rules)
 	util_buf_puts(&compat->text, "\n// renames, from the rules\n");
 	HASH_SORT(c->names, by_name);
 	HASH_ITER(hh, c->names, e, tmp)
-		if (e->rule && !e->done && !library_guard(e->rule))
-			util_buf_printf(&compat->text, "#define %s %s\n", e->name, e->rule->cuda);
+		if (e->rule && !e->done && !library_guard(e->rule)) {
+			if (driver_call(e->rule))
+				/* a CUresult, where the port's hipError_t may be the runtime's cudaError_t */
+				util_buf_printf(&compat->text, "#define %s(...) ((hipError_t)%s(__VA_ARGS__))\n", e->name,
+						e->rule->cuda);
+			else
+				util_buf_printf(&compat->text, "#define %s %s\n", e->name, e->rule->cuda);
+		}
 	util_buf_puts(&compat->text, "\n#endif\n");
 	return 0;
 }
 
 int chk_proxy_make(chk_proxy *out, const port_rules *rules, const char *const *texts, const size_t *lens,
-		   size_t ntexts)
+		   size_t ntexts, const char *const *origs, const size_t *orig_lens, size_t norigs)
 {
-	collect c = { NULL, NULL, NULL, 0, false };
+	collect c = { NULL, NULL, NULL, NULL, 0, false };
 	name_entry *e, *tmp;
 	size_t i;
 	int error = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < ntexts; i++)
-		scan(&c, texts[i], lens[i]);
+		scan(&c, &c.names, &c.headers, texts[i], lens[i]);
+	for (i = 0; i < norigs; i++)
+		scan(&c, &c.spelled, NULL, origs[i], orig_lens[i]);
 	add_name(&c, &c.headers, "hip/hip_runtime.h", strlen("hip/hip_runtime.h"));
+	/* what a driver call's result is cast to (driver_call) */
+	add_name(&c, &c.names, "hipError_t", strlen("hipError_t"));
 	if ((error = parse_blocks(&c, chk_proxy_builtin[0].data, chk_proxy_builtin[0].len)) < 0)
 		goto done;
 	port_rules_each(rules, consider, &c);
@@ -562,6 +591,7 @@ int chk_proxy_make(chk_proxy *out, const port_rules *rules, const char *const *t
 done:
 	free_set(&c.names);
 	free_set(&c.headers);
+	free_set(&c.spelled);
 	free(c.blocks);
 	if (error < 0)
 		chk_proxy_dispose(out);

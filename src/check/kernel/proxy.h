@@ -21,9 +21,10 @@ typedef struct chk_proxy {
 
 /* Makes the compatibility header for the names texts use (the port's
  * sources and the harnesses; only those, to keep it small) and a stub for
- * every HIP header they include. */
+ * every HIP header they include; a HIP name goes back to the CUDA name the
+ * originals (origs) spell, where they spell one of its. */
 int chk_proxy_make(chk_proxy *out, const port_rules *rules, const char *const *texts, const size_t *lens,
-		   size_t ntexts);
+		   size_t ntexts, const char *const *origs, const size_t *orig_lens, size_t norigs);
 void chk_proxy_dispose(chk_proxy *p);
 
 #endif
