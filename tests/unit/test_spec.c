@@ -348,6 +348,28 @@ static void test_draft_extern_c(void **state)
 	free_specs(specs, n);
 }
 
+/* A kernel template the file launches nowhere but instantiates
+ * explicitly (a library's kernel6.cu, launched from utils.cu): the
+ * instantiation's arguments, not 1s that made its tile arrays zero-sized. */
+static void test_draft_explicit_instantiation(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+
+	(void)state;
+	draft(&specs, &n, "inst.cu",
+	      "template <const int BM, const int BN, const int TM>\n"
+	      "__global__ void tile(int M, float *C) { __shared__ float s[BM * BN / TM]; s[0] = M; C[0] = s[0]; }\n"
+	      "template <typename T> __global__ void plain(T *x) { x[0] = 1; }\n"
+	      "// template __global__ void tile<1, 1, 1>(int, float *); a comment's\n"
+	      "template __global__ void tile<128, 64, 8>(int M, float *C);\n"
+	      "template __global__ void tile<32, 32, 4>(int M, float *C);\n");
+	assert_int_equal(n, 2);
+	assert_string_equal(spec_of(specs, n, "tile")->templ, "128, 64, 8");
+	assert_string_equal(spec_of(specs, n, "plain")->templ, "float");
+	free_specs(specs, n);
+}
+
 /* A struct taken by reference (NVIDIA's unified-memory sample's
  * Kernel_by_ref(DataElement &elem)): its value is one of the struct,
  * which the reference binds to; "DataElement &{}" did not compile. */
@@ -688,7 +710,8 @@ int main(void)
 		cmocka_unit_test(test_malformed), cmocka_unit_test(test_dtype_auto),
 		cmocka_unit_test(test_harness_names), cmocka_unit_test(test_harness_header_kernel),
 		cmocka_unit_test(test_draft_extern_c),
-		cmocka_unit_test(test_draft_reference_param), cmocka_unit_test(test_draft_after_unread_declarations),
+		cmocka_unit_test(test_draft_reference_param),
+		cmocka_unit_test(test_draft_explicit_instantiation), cmocka_unit_test(test_draft_after_unread_declarations),
 		cmocka_unit_test(test_draft_hip_allocations),
 		cmocka_unit_test(test_draft_cooperative_groups),
 	};

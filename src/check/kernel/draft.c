@@ -1075,8 +1075,62 @@ static void leave_clock_readings(chk_spec *s, const tokens *all, util_buf *clock
 		}
 }
 
+/* The template arguments of the first explicit instantiation of kernel
+ * name in src (template __global__ void sgemm_v6<128, 128, 8, 8, 8>(...);),
+ * which a library's file writes where it launches nothing: the drafted 1s
+ * made an SGEMM's tile arrays of zero size. NULL when there is none. */
+static char *explicit_instantiation(const char *src, size_t len, const char *name)
+{
+	size_t nlen = strlen(name), i;
+
+	for (i = 0; nlen && i + 8 < len; i++) {
+		size_t k, end, depth, open;
+
+		if (src[i] == '/' && src[i + 1] == '/') { /* comments say nothing */
+			while (i < len && src[i] != '\n')
+				i++;
+			continue;
+		}
+		if (src[i] == '/' && src[i + 1] == '*') {
+			const char *close = memmem(src + i + 2, len - i - 2, "*/", 2);
+
+			i = close ? (size_t)(close - src) + 1 : len;
+			continue;
+		}
+		if (memcmp(src + i, "template", 8) != 0 || (i && (isalnum((unsigned char)src[i - 1]) || src[i - 1] == '_')))
+			continue;
+		for (k = i + 8; k < len && isspace((unsigned char)src[k]); k++)
+			;
+		if (k >= len || src[k] == '<' || isalnum((unsigned char)src[i + 8]) || src[i + 8] == '_')
+			continue; /* a template's own header, or a longer word */
+		for (end = k; end < len && src[end] != ';' && src[end] != '{'; end++)
+			;
+		if (end >= len || src[end] != ';')
+			continue;
+		/* NAME < ... > ( within the statement */
+		for (open = k; open + nlen < end; open++) {
+			size_t a = open + nlen;
+
+			if (memcmp(src + open, name, nlen) != 0 || isalnum((unsigned char)src[open - 1]) || src[open - 1] == '_')
+				continue;
+			while (a < end && isspace((unsigned char)src[a]))
+				a++;
+			if (a >= end || src[a] != '<')
+				continue;
+			for (depth = 0, k = a; k < end; k++) {
+				depth += src[k] == '<';
+				if (src[k] == '>' && --depth == 0)
+					break;
+			}
+			if (k < end)
+				return strndup(src + a + 1, k - a - 1);
+		}
+	}
+	return NULL;
+}
+
 static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *path, const chk_launch *l,
-		     const device_names *dn)
+		     const char *instantiated, const device_names *dn)
 {
 	drafting d;
 	CXCursor body = clang_getNullCursor();
@@ -1097,6 +1151,8 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 	s->timeout = 60;
 	if (l && l->templ)
 		d.ngiven = split_list(l->templ, d.given, 16);
+	else if (instantiated)
+		d.ngiven = split_list(instantiated, d.given, 16);
 	clang_visitChildren(c, visit_kernel, &d);
 	clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
 	qualified_name(&b, c);
@@ -1510,6 +1566,7 @@ int chk_draft_with(chk_spec **out, size_t *n, const char *path, const char *fs_p
 		CXString name = clang_getCursorSpelling(f.items[i]);
 		size_t nl = launches_of(launches, keys, nlaunches, clang_getCString(name), idx);
 		bool by_template = false;
+		char *instantiated = nl ? NULL : explicit_instantiation(src, len, clang_getCString(name));
 
 		clang_disposeString(name);
 		/* a header's kernel is this file's check only when this file launches it */
@@ -1521,13 +1578,13 @@ int chk_draft_with(chk_spec **out, size_t *n, const char *path, const char *fs_p
 		for (k = 0; k < (nl ? nl : 1) && error == 0; k++) {
 			chk_spec *s = &specs[nspecs];
 
-			error = draft_one(s, f.items[i], tu, path, nl ? &launches[idx[k]] : NULL, &dn);
+			error = draft_one(s, f.items[i], tu, path, nl ? &launches[idx[k]] : NULL, instantiated, &dn);
 			nspecs++;
 			/* what replaces a launch's value that does not compile: the signature's */
 			if (error == 0 && nl) {
 				if (!(fallbacks[nspecs - 1] = calloc(1, sizeof(chk_spec))))
 					error = util_error_set(UTIL_ENOMEM, "out of memory");
-				else if ((error = draft_one(fallbacks[nspecs - 1], f.items[i], tu, path, NULL, &dn)) < 0)
+				else if ((error = draft_one(fallbacks[nspecs - 1], f.items[i], tu, path, NULL, NULL, &dn)) < 0)
 					chk_spec_dispose(fallbacks[nspecs - 1]);
 			}
 			if (error == 0 && nl > 1) {
@@ -1542,6 +1599,7 @@ int chk_draft_with(chk_spec **out, size_t *n, const char *path, const char *fs_p
 				}
 			}
 		}
+		free(instantiated);
 	}
 	/* every drafted expression compiles in the harness, or is a marked value;
 	 * the unit is parsed again: no cursor of it is used after */
