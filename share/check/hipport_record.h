@@ -60,6 +60,7 @@ struct state {
 	// a launch's time: events on its stream around it (made at the first)
 	HPR_API(Event_t) start, stop;
 	bool timed;
+	int timed_device; // where start and stop were made: an event times only its device's streams
 };
 
 static state &the()
@@ -422,10 +423,10 @@ static void launch_time(char *out, size_t size, state &s, bool recorded)
 	out[0] = '\0';
 	if (!recorded)
 		return;
-	if (HPR_API(EventElapsedTime)(&ms, s.start, s.stop) == 0)
-		snprintf(out, size, " time %.3f", ms * 1000.0);
-	else
+	if (HPR_API(EventElapsedTime)(&ms, s.start, s.stop) != 0)
 		(void)HPR_API(GetLastError)(); // the events' error, not the program's: the launch went
+	else if (ms >= 0) // a stop before its start: the events did not time this launch
+		snprintf(out, size, " time %.3f", ms * 1000.0);
 }
 
 template <typename... P, typename Go, typename... A>
@@ -449,8 +450,19 @@ static void record(const char *name, const char *site, dim3 grid, dim3 block, si
 	printed out;
 	if (capture)
 		out.start();
-	if (!s.timed && !(getenv("HIPPORT_TIME") && !strcmp(getenv("HIPPORT_TIME"), "0")))
+	int device = 0;
+	(void)HPR_API(GetDevice)(&device);
+	// a program on several GPUs (NVIDIA's cuda-vmm samples) launches on each:
+	// the events are made again on the device that launches
+	if (s.timed && s.timed_device != device) {
+		(void)HPR_API(EventDestroy)(s.start);
+		(void)HPR_API(EventDestroy)(s.stop);
+		s.timed = false;
+	}
+	if (!s.timed && !(getenv("HIPPORT_TIME") && !strcmp(getenv("HIPPORT_TIME"), "0"))) {
 		s.timed = HPR_API(EventCreate)(&s.start) == 0 && HPR_API(EventCreate)(&s.stop) == 0;
+		s.timed_device = device;
+	}
 	bool recorded = s.timed && HPR_API(EventRecord)(s.start, stream) == 0;
 	if (s.timed && !recorded)
 		(void)HPR_API(GetLastError)(); // not the launch's status

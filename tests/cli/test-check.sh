@@ -247,6 +247,10 @@ printf 'ELF' >"$progs/other/main"
 # and so is a kernel whose host launcher has its name (llm.c's), the overload chosen as written
 printf 'template <typename T> __global__ void fill(T *p, T v, int n) { p[threadIdx.x] = v; }\nvoid go(float *d) { fill<<<1, 32>>>(d, 1.5f, 32); }\n__global__ void twice(float *p) { p[threadIdx.x] *= 2; }\nvoid twice(float *d, int n) { twice<<<1, n>>>(d); }\n__global__ void once(float *p) { p[0] = 1; }\nvoid run(float *d) { once<<<1, 1>>>(d); }\n__global__ void part(float *p, int n = 4) { p[0] = n; }\nvoid some(float *d) { part<<<1, 1>>>(d); }\nvoid any(float *d) { void (*k)(float *) = once; k<<<1, 1>>>(d); }\nvoid call(float *d) { void *a[] = { &d }; cudaLaunchCooperativeKernel((void *)once, 1, 1, a, 0, 0); }\n' \
 	>"$progs/other/fill.cu"
+# a template launched with some of its arguments, the rest deduced (NVIDIA's
+# american-options: generate_paths_kernel<NUM_THREADS>(..., payoff)), and one given all
+printf 'template <int N, typename F> __global__ void paths(float *p, F f) { p[0] = f(N); }\nstruct Half { __device__ float operator()(int n) const { return n * 0.5f; } };\nvoid price(float *d) { paths<4><<<1, 1>>>(d, Half()); }\ntemplate <int N, typename T = float> __global__ void full(T *p) { p[0] = N; }\nvoid fill8(float *d) { full<8><<<1, 1>>>(d); }\n' \
+	>>"$progs/other/fill.cu"
 (cd "$progs" && git add other/input.txt other/fill.cu && git -c user.name=t -c user.email=t@t commit -qm input) || exit 2
 check "bundle with a program's inputs" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle5"
 truth "the input in both record trees" cmp "$tmp/rbundle5/record/port/other/input.txt" "$progs/other/input.txt"
@@ -264,6 +268,10 @@ expect "a launch through the runtime's call" "$tmp/rbundle5/record/orig/other/fi
 	'HIPPORT_RECORD_LAUNCH_CALL("once", "other/fill.cu:10", once, 1, 1, a, 0, [&] { return cudaLaunchCooperativeKernel((void *)once, 1, 1, a, 0, 0); });'
 expect "a launch through a function pointer" "$tmp/rbundle5/record/orig/other/fill.cu" \
 	'void (*k)(float *) = once; HIPPORT_RECORD_LAUNCH_POINTER("other/fill.cu:9", k, 1, 1)(d);'
+expect "template arguments given in part" "$tmp/rbundle5/record/orig/other/fill.cu" \
+	'HIPPORT_RECORD_LAUNCH_DEDUCED("paths", "other/fill.cu:13", [&](auto &&...hipport_arg) { paths<4><<<1, 1>>>(hipport_arg...); }, 1, 1)(d, Half());'
+expect "template arguments given in full, with a default" "$tmp/rbundle5/record/orig/other/fill.cu" \
+	'HIPPORT_RECORD_LAUNCH("full", "other/fill.cu:15", full<8>, 1, 1)(d);'
 rm -f "$progs/other/main"
 truth "compare: in the session" python3 - "$progs/.git/hipport/session.json" "$(git -C "$progs" hash-object other/main.cu)" <<'PY'
 import json, sys

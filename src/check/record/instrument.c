@@ -74,10 +74,10 @@ static int lex(toks *k, port_lexer *lexer, const char *path, const char *src, si
 	return port_lexer_tokenize(lexer, path, src, len, &k->t, &k->n);
 }
 
-static int set_put(rec_kernel_set *set, const char *name, size_t len, int params, bool deduced)
+static int set_put(rec_kernel_set *set, const char *name, size_t len, int params, bool deduced, int required)
 {
 	char **names;
-	int *counts;
+	int *counts, *req;
 	bool *templ;
 	size_t i;
 
@@ -85,6 +85,8 @@ static int set_put(rec_kernel_set *set, const char *name, size_t len, int params
 	for (i = 0; i < set->n; i++)
 		if (strlen(set->names[i]) == len && memcmp(set->names[i], name, len) == 0 && set->params[i] == params) {
 			set->deduced[i] |= deduced;
+			if (required > set->required[i])
+				set->required[i] = required;
 			return 0;
 		}
 	names = realloc(set->names, (set->n + 1) * sizeof(*names));
@@ -96,9 +98,13 @@ static int set_put(rec_kernel_set *set, const char *name, size_t len, int params
 	templ = realloc(set->deduced, (set->n + 1) * sizeof(*templ));
 	if (templ)
 		set->deduced = templ;
-	if (!names || !counts || !templ || !(set->names[set->n] = strndup(name, len)))
+	req = realloc(set->required, (set->n + 1) * sizeof(*req));
+	if (req)
+		set->required = req;
+	if (!names || !counts || !templ || !req || !(set->names[set->n] = strndup(name, len)))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	set->deduced[set->n] = deduced;
+	set->required[set->n] = required;
 	set->params[set->n++] = params;
 	return 0;
 }
@@ -110,6 +116,42 @@ static bool templated_at(const toks *k, size_t i)
 		if (is(k, i, "template"))
 			return true;
 	return false;
+}
+
+/* The template arguments a launch of the declaration whose __global__ is
+ * token i must give (its template parameters without a default); 0 when it
+ * is no template. */
+static int template_required(const toks *k, size_t i)
+{
+	size_t t = i, j;
+	int depth = 0, required = 0;
+	bool param = false, defaulted = false;
+
+	while (t-- > 0 && !is(k, t, "template"))
+		if (is(k, t, ";") || is(k, t, "}") || is(k, t, "{") || (k->t[t].flags & PORT_TOKEN_DIRECTIVE))
+			return 0;
+	if (t + 1 >= i || !is(k, t + 1, "<"))
+		return 0;
+	for (j = t + 1; j < i; j++) {
+		if (is(k, j, "<") || is(k, j, "(") || is(k, j, "[") || is(k, j, "{"))
+			depth++;
+		else if (is(k, j, ">") || is(k, j, ")") || is(k, j, "]") || is(k, j, "}"))
+			depth--;
+		else if (is(k, j, ">>"))
+			depth -= 2;
+		if (depth <= 0 || (depth == 1 && is(k, j, ","))) {
+			required += param && !defaulted;
+			param = defaulted = false;
+			if (depth <= 0)
+				break;
+			continue;
+		}
+		if (depth == 1 && j > t + 1 && k->t[j].kind != PORT_TOKEN_COMMENT) {
+			param = true;
+			defaulted |= is(k, j, "=");
+		}
+	}
+	return required;
 }
 
 int rec_kernel_set_add(rec_kernel_set *set, port_lexer *lexer, const char *path, const char *src, size_t len)
@@ -139,7 +181,8 @@ int rec_kernel_set_add(rec_kernel_set *set, port_lexer *lexer, const char *path,
 
 				if (close < k.n)
 					error = set_put(set, src + k.t[prev].start, k.t[prev].end - k.t[prev].start,
-							count_args(&k, open, close), templated_at(&k, i));
+							count_args(&k, open, close), templated_at(&k, i),
+							template_required(&k, i));
 				break;
 			}
 			j = closing(&k, open);
@@ -203,6 +246,7 @@ void rec_kernel_set_dispose(rec_kernel_set *set)
 	free(set->names);
 	free(set->params);
 	free(set->deduced);
+	free(set->required);
 	memset(set, 0, sizeof(*set));
 }
 
@@ -226,13 +270,18 @@ typedef enum launch_form { FORM_NONE, FORM_DIRECT, FORM_DEDUCED, FORM_POINTER } 
  * overloaded or given fewer arguments than it has parameters (defaults),
  * through the launch as written (deduced); a plain name no kernel of the
  * set has is a function pointer, named at run time by what it points to. */
-static launch_form form_of(const toks *k, const rec_kernel_set *set, size_t callee, size_t name, bool explicit_args,
+static launch_form form_of(const toks *k, const rec_kernel_set *set, size_t callee, size_t name, int given,
 			   int nargs)
 {
 	const char *text = k->src + k->t[name].start;
 	size_t len = k->t[name].end - k->t[name].start;
 	int kernel = known(set, text, len, nargs);
+	bool explicit_args = given >= 0;
 
+	/* kernel<N><<< of a template <int N, typename Payoff> kernel: the rest
+	 * is deduced from the arguments, so the kernel has no address to take */
+	if (kernel >= 0 && explicit_args && given < set->required[kernel])
+		return FORM_DEDUCED;
 	if (kernel >= 0)
 		return set->deduced[kernel] && !explicit_args ? FORM_DEDUCED : FORM_DIRECT;
 	if (known(set, text, len, -1) >= 0)
@@ -369,6 +418,7 @@ int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const re
 		size_t name = i - 1, callee, close, open, end;
 		unsigned line, col;
 		bool explicit_args;
+		int given = -1; /* explicit template arguments */
 		launch_form form;
 
 		if (ident(&k, i)) {
@@ -399,6 +449,7 @@ int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const re
 			}
 			if (name == 0)
 				continue;
+			given = count_args(&k, name, i - 1);
 			name--;
 		}
 		if (!ident(&k, name))
@@ -411,7 +462,7 @@ int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const re
 			;
 		open = code(&k, close + 1);
 		if (close >= k.n || !is(&k, open, "(") || (end = closing(&k, open)) >= k.n ||
-		    (form = form_of(&k, set, callee, name, explicit_args, count_args(&k, open, end))) == FORM_NONE)
+		    (form = form_of(&k, set, callee, name, given, count_args(&k, open, end))) == FORM_NONE)
 			continue;
 		util_text_position_from(&where, src, k.t[name].start, &line, &col);
 		util_buf_put(out, src + copied, k.t[callee].start - copied);

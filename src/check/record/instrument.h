@@ -18,6 +18,7 @@ typedef struct rec_kernel_set {
 	char **names;
 	int *params;
 	bool *deduced; /* declared after template <...>, or its name names another function too */
+	int *required; /* template parameters without a default */
 	size_t n;
 } rec_kernel_set;
 
