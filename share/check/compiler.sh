@@ -100,12 +100,21 @@ for a in "$@"; do
 	args="$args $(q "$a")"
 done
 
+# CUDA 13 gives a __global__ template's host stub internal linkage (without
+# -rdc): a program that instantiates its kernels in one file and launches
+# them from another, as CUDA 12 let it, no longer links; both NVIDIA sides
+# are built as the CUDA the program was written for
+stub=
+if [ "$mode" != amd ] && "$cc" --help 2>/dev/null | grep -q -- '--static-global-template-stub'; then
+	stub=-static-global-template-stub=false
+fi
+
 case $mode in
 ref)
 	# runtime calls CUDA 12 removed, as their replacements (an older program builds as written)
 	legacy=
 	[ "$sources" -gt 0 ] && legacy="-include $(q "$(dirname "$0")/cuda_legacy.h")"
-	eval "exec \"\$cc\" \${arch:+-arch=\"\$arch\"} $args $legacy" ;;
+	eval "exec \"\$cc\" \${arch:+-arch=\"\$arch\"} \$stub $args $legacy" ;;
 amd)
 	# HIP 6.2 to 6.4 declare the _sync warp builtins a port calls only with it (7.0 always)
 	eval "exec \"\$cc\" --offload-arch=\"\$arch\" -DHIP_ENABLE_WARP_SYNC_BUILTINS $args" ;;
@@ -116,7 +125,7 @@ proxy)
 	# meet a host file's own)
 	x=
 	[ -z "$lang" ] && [ -n "$device" ] && [ "$objects" -eq 0 ] && x="-x cu"
-	eval "exec \"\$cc\" \${arch:+-arch=\"\$arch\"} -include \"\$include/hip_compat.h\" -I\"\$include\" $x $args" ;;
+	eval "exec \"\$cc\" \${arch:+-arch=\"\$arch\"} \$stub -include \"\$include/hip_compat.h\" -I\"\$include\" $x $args" ;;
 *)
 	echo "compiler.sh: mode must be ref, proxy or amd, not $mode" >&2
 	exit 2 ;;

@@ -177,6 +177,14 @@ truth "proxy: objects not taken as CUDA" sh -c "! grep -q -- '-x cu' '$tmp/out'"
 check "amd: offload arch replaced" 0 sh "$w" amd "$tmp/bin/nvcc" gfx942 --offload-arch=gfx90a -c k.hip
 expect "amd: one offload arch" "$tmp/out" "--offload-arch=gfx942 -DHIP_ENABLE_WARP_SYNC_BUILTINS -c k.hip"
 check "bad mode" 2 sh "$w" cuda "$tmp/bin/nvcc" sm_90 x.cu
+# an nvcc that gives template kernels' stubs internal linkage (CUDA 13): told
+# not to, on both NVIDIA sides, so kernels launched from another file link
+printf '#!/bin/sh\n[ "$1" = --help ] && echo "--static-global-template-stub {true|false}" && exit 0\necho "$@"\n' \
+	>"$tmp/bin/nvcc13" && chmod +x "$tmp/bin/nvcc13"
+check "ref: CUDA 13's stubs" 0 sh "$w" ref "$tmp/bin/nvcc13" sm_90 -c k.cu -o k.o
+expect "ref: external stubs" "$tmp/out" "-arch=sm_90 -static-global-template-stub=false -c k.cu -o k.o"
+check "proxy: CUDA 13's stubs" 0 sh "$w" proxy "$tmp/bin/nvcc13" sm_90 /inc -c k.cu -o k.o
+expect "proxy: external stubs" "$tmp/out" "-arch=sm_90 -static-global-template-stub=false -include /inc/hip_compat.h"
 
 # --- the proxy speaks the original's API: a driver program's names ----------
 # (NVIDIA's cuda-vmm sample: cuMemCreate with CUmemAllocationProp and
