@@ -31,6 +31,10 @@ expect "golden: HIP_ARCHITECTURES" "$golden/CMakeLists.txt.expected" "HIP_ARCHIT
 check "bad arch" 2 "$hipport" translate --offload-arch=sm_80 "$golden/CMakeLists.txt"
 check "explain" 0 "$hipport" explain BUILD-004
 expect "explain title" "$tmp/out" "CUDA architectures replaced by the offload arch"
+truth "explain: no cost where none was measured" sh -c "! grep -q 'What the fix costs' '$tmp/out'"
+# a fix timed against the original (tools/bench-fixes) says what it costs
+check "explain a timed fix" 0 "$hipport" explain PREC-006
+expect "explain: the fix's cost" "$tmp/out" "What the fix costs: measured by tools/bench-fixes on an NVIDIA H100"
 
 # a repository: build files that mention CUDA are walked
 repo="$tmp/repo"
