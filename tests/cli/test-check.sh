@@ -249,7 +249,7 @@ printf 'template <typename T> __global__ void fill(T *p, T v, int n) { p[threadI
 	>"$progs/other/fill.cu"
 # a template launched with some of its arguments, the rest deduced (NVIDIA's
 # american-options: generate_paths_kernel<NUM_THREADS>(..., payoff)), and one given all
-printf 'template <int N, typename F> __global__ void paths(float *p, F f) { p[0] = f(N); }\nstruct Half { __device__ float operator()(int n) const { return n * 0.5f; } };\nvoid price(float *d) { paths<4><<<1, 1>>>(d, Half()); }\ntemplate <int N, typename T = float> __global__ void full(T *p) { p[0] = N; }\nvoid fill8(float *d) { full<8><<<1, 1>>>(d); }\n' \
+printf 'template <int N, typename F> __global__ void paths(float *p, F f) { p[0] = f(N); }\nstruct Half { __device__ float operator()(int n) const { return n * 0.5f; } };\nvoid price(float *d) { paths<4><<<1, 1>>>(d, Half()); }\ntemplate <int N, typename T = float> __global__ void full(T *p) { p[0] = N; }\nvoid fill8(float *d) { full<8><<<1, 1>>>(d); }\nvoid table(float *d, int k) { void (*ks[2])(float *) = { once, once }; ks[k]<<<1, 1>>>(d); }\n' \
 	>>"$progs/other/fill.cu"
 (cd "$progs" && git add other/input.txt other/fill.cu && git -c user.name=t -c user.email=t@t commit -qm input) || exit 2
 check "bundle with a program's inputs" 0 "$hipport" -C "$progs" check --bundle "$tmp/rbundle5"
@@ -272,6 +272,8 @@ expect "template arguments given in part" "$tmp/rbundle5/record/orig/other/fill.
 	'HIPPORT_RECORD_LAUNCH_DEDUCED("paths", "other/fill.cu:13", [&](auto &&...hipport_arg) { paths<4><<<1, 1>>>(hipport_arg...); }, 1, 1)(d, Half());'
 expect "template arguments given in full, with a default" "$tmp/rbundle5/record/orig/other/fill.cu" \
 	'HIPPORT_RECORD_LAUNCH("full", "other/fill.cu:15", full<8>, 1, 1)(d);'
+expect "a launch through a table of pointers" "$tmp/rbundle5/record/orig/other/fill.cu" \
+	'HIPPORT_RECORD_LAUNCH_POINTER("other/fill.cu:16", ks[k], 1, 1)(d);'
 rm -f "$progs/other/main"
 truth "compare: in the session" python3 - "$progs/.git/hipport/session.json" "$(git -C "$progs" hash-object other/main.cu)" <<'PY'
 import json, sys

@@ -418,7 +418,8 @@ int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const re
 		size_t name = i - 1, callee, close, open, end;
 		unsigned line, col;
 		bool explicit_args;
-		int given = -1; /* explicit template arguments */
+		int given = -1;       /* explicit template arguments */
+		size_t subscript = 0; /* the "[" of kernels[i]<<< */
 		launch_form form;
 
 		if (ident(&k, i)) {
@@ -434,8 +435,24 @@ int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const re
 		}
 		if (!is(&k, i, "<<<"))
 			continue;
+		/* kernels[i]<<<: a table of function pointers (NVIDIA's
+		 * finite-difference sample), taken as the pointer it holds */
+		subscript = 0;
+		if (is(&k, name, "]")) {
+			int depth = 0;
+
+			for (subscript = name; subscript > 0; subscript--) {
+				if (is(&k, subscript, "]"))
+					depth++;
+				else if (is(&k, subscript, "[") && --depth == 0)
+					break;
+			}
+			if (subscript == 0 || !ident(&k, subscript - 1))
+				continue;
+			name = subscript - 1;
+		}
 		/* kernel<T, N><<<: the template arguments go with the kernel */
-		explicit_args = is(&k, name, ">") || is(&k, name, ">>");
+		explicit_args = !subscript && (is(&k, name, ">") || is(&k, name, ">>"));
 		if (explicit_args) {
 			int depth = 0;
 
@@ -462,7 +479,10 @@ int rec_instrument(util_buf *out, size_t *nlaunches, port_lexer *lexer, const re
 			;
 		open = code(&k, close + 1);
 		if (close >= k.n || !is(&k, open, "(") || (end = closing(&k, open)) >= k.n ||
-		    (form = form_of(&k, set, callee, name, given, count_args(&k, open, end))) == FORM_NONE)
+		    (form = subscript ? (known(set, src + k.t[name].start, k.t[name].end - k.t[name].start, -1) >= 0 ||
+					 callee != name || (callee > 0 && (is(&k, callee - 1, ".") || is(&k, callee - 1, "->")))
+					 ? FORM_NONE : FORM_POINTER)
+				      : form_of(&k, set, callee, name, given, count_args(&k, open, end))) == FORM_NONE)
 			continue;
 		util_text_position_from(&where, src, k.t[name].start, &line, &col);
 		util_buf_put(out, src + copied, k.t[callee].start - copied);
