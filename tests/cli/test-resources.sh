@@ -30,7 +30,7 @@ __global__ void picked(float *x, const int *at, int n)
 }
 }
 // 160 running sums a thread: more registers than a block of 1024 allows
-__global__ void wide(const float *x, float *y, int n)
+__device__ __forceinline__ void sums(const float *x, float *y, int n)
 {
   float acc[160];
 #pragma unroll
@@ -47,24 +47,9 @@ __global__ void wide(const float *x, float *y, int n)
     s += acc[k];
   y[threadIdx.x] = s;
 }
+__global__ void wide(const float *x, float *y, int n) { sums(x, y, n); }
 // the same, bounded by the program: the probe's bound changes nothing
-__global__ void __launch_bounds__(1024) wide_bounded(const float *x, float *y, int n)
-{
-  float acc[160];
-#pragma unroll
-  for (int k = 0; k < 160; k++)
-    acc[k] = x[k * n + threadIdx.x];
-  for (int r = 0; r < n; r++) {
-#pragma unroll
-    for (int k = 0; k < 160; k++)
-      acc[k] = acc[k] * x[r * 160 + k] + acc[(k + 1) % 160];
-  }
-  float s = 0;
-#pragma unroll
-  for (int k = 0; k < 160; k++)
-    s += acc[k];
-  y[threadIdx.x] = s;
-}
+__global__ void __launch_bounds__(1024) wide_bounded(const float *x, float *y, int n) { sums(x, y, n); }
 EOF2
 (cd "$repo" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm k) || exit 2
 check "apply" 0 "$hipport" -C "$repo" apply
