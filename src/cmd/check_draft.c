@@ -144,7 +144,10 @@ int cmd_check_draft(cmd_context *ctx)
 		else if (!n && f->named)
 			fprintf(stderr, "hipport: %s: no __global__ function defined here\n", f->path);
 		for (k = 0; k < n; k++) {
-			if ((error = chk_draft_place(&path, walk.root, &specs[k])) < 0) {
+			if (specs[k].undraftable) {
+				fprintf(stderr, "hipport: %s: %s: no spec drafted: %s\n", f->path, specs[k].kernel,
+					specs[k].undraftable);
+			} else if ((error = chk_draft_place(&path, walk.root, &specs[k])) < 0) {
 				code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 			} else if (error == 1) {
 				printf("%s: kept (exists; remove it to draft it again)\n", path.ptr);

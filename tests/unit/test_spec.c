@@ -348,6 +348,33 @@ static void test_draft_extern_c(void **state)
 	free_specs(specs, n);
 }
 
+/* A kernel templated on a functor the program makes (OneFlow's softmax:
+ * LOAD load, load.template load<N>(...)): no type the draft could write
+ * stands for it, so the kernel is said to have no draft, where a spec with
+ * float built on neither side; a template type used as data is drafted. */
+static void test_draft_functor_template(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+	const chk_spec *s;
+
+	(void)state;
+	draft(&specs, &n, "functor.cu",
+	      "template <typename LOAD, typename T>\n"
+	      "__global__ void soft(LOAD load, T *out, int n) { out[threadIdx.x] = load.get(threadIdx.x); }\n"
+	      "template <typename Payoff>\n"
+	      "__global__ void price(float *out, Payoff payoff) { out[0] = payoff(1.0f); }\n"
+	      "template <typename T>\n"
+	      "__global__ void scale(T *x, T by, int n) { if (threadIdx.x < n) x[threadIdx.x] *= by; }\n");
+	assert_int_equal(n, 3);
+	s = spec_of(specs, n, "soft");
+	assert_non_null(s->undraftable);
+	assert_non_null(strstr(s->undraftable, "its argument load is of template type LOAD"));
+	assert_non_null(spec_of(specs, n, "price")->undraftable);
+	assert_null(spec_of(specs, n, "scale")->undraftable);
+	free_specs(specs, n);
+}
+
 /* A kernel template the file launches nowhere but instantiates
  * explicitly (a library's kernel6.cu, launched from utils.cu): the
  * instantiation's arguments, not 1s that made its tile arrays zero-sized. */
@@ -711,7 +738,8 @@ int main(void)
 		cmocka_unit_test(test_harness_names), cmocka_unit_test(test_harness_header_kernel),
 		cmocka_unit_test(test_draft_extern_c),
 		cmocka_unit_test(test_draft_reference_param),
-		cmocka_unit_test(test_draft_explicit_instantiation), cmocka_unit_test(test_draft_after_unread_declarations),
+		cmocka_unit_test(test_draft_explicit_instantiation),
+		cmocka_unit_test(test_draft_functor_template), cmocka_unit_test(test_draft_after_unread_declarations),
 		cmocka_unit_test(test_draft_hip_allocations),
 		cmocka_unit_test(test_draft_cooperative_groups),
 	};

@@ -532,6 +532,7 @@ typedef struct drafting {
 	char *launch_bounds;
 	char *given[16]; /* the launch's template arguments */
 	size_t ngiven;
+	int typed_by[16]; /* for each argument, the template type parameter it is of, or -1 */
 } drafting;
 
 static enum CXChildVisitResult find_enumerator(CXCursor c, CXCursor parent, CXClientData data)
@@ -611,6 +612,15 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 				type = chk_type_known_spelling(t);
 			}
 			a->type = type ? substitute(type, d->tparams, d->tvalues, d->ntemplate) : NULL;
+			/* an argument of a template type parameter (LOAD load) */
+			if (d->spec->nargs <= 16) {
+				size_t p;
+
+				for (p = 0; type && p < d->ntemplate; p++)
+					if (!strcmp(type, d->tparams[p]) ||
+					    (!strncmp(type, "const ", 6) && !strcmp(type + 6, d->tparams[p])))
+						d->typed_by[d->spec->nargs - 1] = (int)p;
+			}
 			free(type);
 			/* a recorded scalar's bytes are its value only when they are all of it */
 			if (t.kind != CXType_Pointer && clang_Type_getSizeOf(t) > 0)
@@ -1075,6 +1085,43 @@ static void leave_clock_readings(chk_spec *s, const tokens *all, util_buf *clock
 		}
 }
 
+/* Why no spec can be drafted: an argument of a template type parameter
+ * that the body calls or takes members of (OneFlow's softmax kernels take
+ * LOAD load and call load.template load<N>(...)) is a functor the program
+ * makes, which a drafted arithmetic type cannot stand for; a spec with
+ * float there built on neither side. NULL when there is none. */
+static char *functor_argument(const drafting *d, const tokens *body)
+{
+	static const char *const arithmetic[] = { "float", "double", "int", "unsigned", "long", "char", "short",
+						  "bool", "half", "__half", "size_t", "int64_t", "int32_t", NULL };
+	size_t a, k;
+	unsigned i;
+	char *why = NULL;
+
+	for (a = 0; a < d->spec->nargs && a < 16; a++) {
+		int t = d->typed_by[a];
+		const char *name = d->spec->args[a].name;
+
+		if (t < 0)
+			continue;
+		for (k = 0; arithmetic[k] && strcmp(arithmetic[k], d->tvalues[t]); k++)
+			;
+		if (!arithmetic[k])
+			continue;
+		for (i = 0; i + 1 < body->n; i++)
+			if (tok_is(body, i, name) && (i == 0 || (!tok_is(body, i - 1, ".") && !tok_is(body, i - 1, "->"))) &&
+			    (tok_is(body, i + 1, "(") || tok_is(body, i + 1, ".") || tok_is(body, i + 1, "->")))
+				break;
+		if (i + 1 < body->n &&
+		    asprintf(&why, "its argument %s is of template type %s, which the kernel calls or takes members of: "
+				   "a functor the program makes, which no drafted type stands for; a record run checks "
+				   "the kernel where the program launches it, or write its spec by hand",
+			     name, d->tparams[t]) >= 0)
+			return why;
+	}
+	return NULL;
+}
+
 /* The template arguments of the first explicit instantiation of kernel
  * name in src (template __global__ void sgemm_v6<128, 128, 8, 8, 8>(...);),
  * which a library's file writes where it launches nothing: the drafted 1s
@@ -1145,6 +1192,8 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 	size_t i, k, nindex, index[3];
 
 	memset(&d, 0, sizeof(d));
+	for (i = 0; i < 16; i++)
+		d.typed_by[i] = -1;
 	memset(s, 0, sizeof(*s));
 	d.spec = s;
 	s->seed = 1234;
@@ -1171,6 +1220,7 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 			util_buf_printf(&b, "%s%s", i ? ", " : "", d.tvalues[i]);
 		s->templ = util_buf_detach(&b);
 	}
+	s->undraftable = functor_argument(&d, &body_tokens);
 	/* roles, and what the body says about each pointer */
 	size = size_param(s);
 	rows = scalar_named(s, row_names);

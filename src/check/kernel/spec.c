@@ -93,6 +93,7 @@ void chk_spec_dispose(chk_spec *spec)
 	free(spec->globals);
 	free(spec->launch);
 	free(spec->guessed);
+	free(spec->undraftable);
 	free(spec->args);
 	free(spec->vars);
 	free(spec->name);

@@ -80,6 +80,7 @@ typedef struct chk_spec {
 	char *comment;    /* lines written at the top ("# " added), or NULL */
 	chk_mark *marks;  /* drafted values' marks, written after their keys */
 	size_t nmarks;
+	char *undraftable; /* why no spec can be drafted for the kernel, or NULL (a draft only) */
 } chk_spec;
 
 const char *chk_role_name(chk_role role);
