@@ -519,6 +519,8 @@ static size_t emit_token(xlate *x, size_t i, util_buf *out)
 		return xlate_emit_mask(x, i, out);
 	if (x->tok[i].kind == PORT_TOKEN_IDENT)
 		return emit_identifier(x, i, out);
+	if (x->tok[i].kind == PORT_TOKEN_LITERAL && xlate_tok_text(x, i)[0] == '"')
+		return xlate_emit_string(x, i, out);
 copy:
 	util_buf_put(out, xlate_tok_text(x, i), xlate_tok_len(x, i));
 	return i + 1;
@@ -656,6 +658,40 @@ bool port_is_cuda_file(const char *name)
 	return (n >= 3 && strcmp(name + n - 3, ".cu") == 0) || (n >= 4 && strcmp(name + n - 4, ".cuh") == 0);
 }
 
+static void emit_file(xlate *x)
+{
+	util_buf *out = &x->res->output;
+
+	x->insert_out = SIZE_MAX;
+	if (x->ntok) {
+		emit_gap(x, 0, x->tok[0].start, out);
+		xlate_emit_range(x, 0, x->ntok, out);
+		emit_gap(x, x->tok[x->ntok - 1].end, x->len, out);
+	} else {
+		util_buf_put(out, x->src, x->len);
+	}
+}
+
+/* Whether the file is a CUDA one apart from its strings: a CUDA source, a
+ * kernel, a launch, or a CUDA name or header it refers to. */
+static bool uses_cuda(const xlate *x)
+{
+	return port_is_cuda_file(x->name) || x->res->kernels || x->nlaunches || x->res->nrefs > 0;
+}
+
+/* The headers an emission wrote, forgotten before the file is emitted again. */
+static void forget_headers(xlate *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->nheaders; i++) {
+		free(x->headers[i].name);
+		xlate_cond_path_dispose(&x->headers[i].path);
+	}
+	x->nheaders = 0;
+	x->has_runtime_header = false;
+}
+
 int port_translate(port_result *out, port_lexer *lexer, const port_rules *rules,
 		   const port_options *opts, const char *name, const char *src, size_t len)
 {
@@ -693,12 +729,13 @@ int port_translate(port_result *out, port_lexer *lexer, const port_rules *rules,
 	out->launches = x.nlaunches;
 	xlate_plan_runtime_header(&x);
 
-	if (x.ntok) {
-		emit_gap(&x, 0, x.tok[0].start, &out->output);
-		xlate_emit_range(&x, 0, x.ntok, &out->output);
-		emit_gap(&x, x.tok[x.ntok - 1].end, len, &out->output);
-	} else {
-		util_buf_put(&out->output, src, len);
+	emit_file(&x);
+	if (x.string_renames && !uses_cuda(&x)) {
+		/* names in the strings of a file without CUDA are no port: leave it */
+		x.no_string_renames = true;
+		forget_headers(&x);
+		out->output.len = 0;
+		emit_file(&x);
 	}
 	xlate_finish_runtime_header(&x);
 	if (x.oom || util_buf_oom(&out->output)) {

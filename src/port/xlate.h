@@ -85,6 +85,8 @@ typedef struct xlate {
 	size_t nuser_names;
 	xlate_mask_edit *mask_edits;
 	size_t nmask_edits;
+	size_t string_renames;   /* CUDA names renamed inside string literals */
+	bool no_string_renames;  /* a file without CUDA: its strings stay too */
 	bool oom;
 } xlate;
 
@@ -132,6 +134,10 @@ size_t xlate_emit_launch(xlate *x, size_t kernel, util_buf *out);
 void xlate_plan_masks(xlate *x, port_lexer *lexer);
 /* Emits the mask edit at token i; returns the token after it. */
 size_t xlate_emit_mask(xlate *x, size_t i, util_buf *out);
+
+/* strings.c: a string literal, CUDA names in it renamed as hipify-clang
+ * renames them; returns the token after it. */
+size_t xlate_emit_string(xlate *x, size_t i, util_buf *out);
 
 /* call.c: argument lists and call templates. */
 /* Finds the ')' matching the '(' at lparen and the top-level commas between;
