@@ -150,35 +150,57 @@ static bool is_runtime(const header_plan *plan)
 	       memcmp(plan->name, runtime_header, plan->name_len) == 0;
 }
 
-/* The line after a #pragma once or the #define of an include guard that
- * opens the file (after leading comments), or SIZE_MAX. The header goes
- * inside the guard, as hipify-clang puts it; after the #define rather than
- * between it and the #ifndef, so the guard idiom stays whole. */
+/* The end of the directive line that starts at token i (its newline
+ * included), or len. */
+static size_t line_end(const xlate *x, size_t i)
+{
+	size_t end = x->tok[i].end;
+
+	while (end < x->len && x->src[end] != '\n')
+		end++;
+	return end < x->len ? end + 1 : x->len;
+}
+
+/* The token after the directive line that starts at token i. */
+static size_t next_line(const xlate *x, size_t i)
+{
+	for (i++; i < x->ntok && !(x->tok[i].flags & PORT_TOKEN_LINE_START); i++)
+		;
+	return i;
+}
+
+/* Whether tokens i on are a `#pragma once` line. */
+static bool is_pragma_once(const xlate *x, size_t i)
+{
+	return i + 2 < x->ntok && xlate_tok_is(x, i, "#") && xlate_tok_is(x, i + 1, "pragma") &&
+	       xlate_tok_is(x, i + 2, "once");
+}
+
+/* The line after a #pragma once or the #ifndef of an include guard that
+ * opens the file (after leading comments), whichever comes first, or
+ * SIZE_MAX: where hipify-clang puts the header (the earlier of its pragma
+ * once and controlling macro locations). A guard is `#ifndef X` followed by
+ * `#define X`, a `#pragma once` between them allowed. */
 static size_t after_guard(const xlate *x)
 {
-	size_t i = 0, end;
+	size_t i = 0, k;
 
 	while (i < x->ntok && x->tok[i].kind == PORT_TOKEN_COMMENT)
 		i++;
 	if (i >= x->ntok || (x->mark[i] & XLATE_PROTECT) || !xlate_tok_is(x, i, "#"))
 		return SIZE_MAX;
-	if (i + 2 < x->ntok && xlate_tok_is(x, i + 1, "pragma") && xlate_tok_is(x, i + 2, "once")) {
-		end = x->tok[i + 2].end;
-	} else if (i + 5 < x->ntok && xlate_tok_is(x, i + 1, "ifndef") && xlate_tok_is(x, i + 3, "#") &&
-		   xlate_tok_is(x, i + 4, "define") && xlate_tok_len(x, i + 2) == xlate_tok_len(x, i + 5) &&
-		   memcmp(xlate_tok_text(x, i + 2), xlate_tok_text(x, i + 5), xlate_tok_len(x, i + 2)) == 0) {
-		size_t k = i + 6;
-
-		while (k < x->ntok && (x->tok[k].flags & PORT_TOKEN_DIRECTIVE) &&
-		       !(x->tok[k].flags & PORT_TOKEN_LINE_START))
-			k++;
-		end = x->tok[k - 1].end;
-	} else {
+	if (is_pragma_once(x, i))
+		return line_end(x, i + 2);
+	if (i + 2 >= x->ntok || !xlate_tok_is(x, i + 1, "ifndef"))
 		return SIZE_MAX;
-	}
-	while (end < x->len && x->src[end] != '\n')
-		end++;
-	return end < x->len ? end + 1 : x->len;
+	k = next_line(x, i);
+	while (k < x->ntok && (x->tok[k].kind == PORT_TOKEN_COMMENT || is_pragma_once(x, k)))
+		k = x->tok[k].kind == PORT_TOKEN_COMMENT ? k + 1 : next_line(x, k);
+	if (k + 2 < x->ntok && xlate_tok_is(x, k, "#") && xlate_tok_is(x, k + 1, "define") &&
+	    xlate_tok_len(x, i + 2) == xlate_tok_len(x, k + 2) &&
+	    memcmp(xlate_tok_text(x, i + 2), xlate_tok_text(x, k + 2), xlate_tok_len(x, i + 2)) == 0)
+		return line_end(x, i + 2);
+	return SIZE_MAX;
 }
 
 /* A CUDA source file: nvcc includes the runtime header in it implicitly. */
