@@ -97,8 +97,60 @@ static int template_kernel_names(const xlate *x, size_t **names, size_t *n)
 	return 0;
 }
 
+/* The name a #define at directive token k defines ('#' 'define' NAME), or
+ * SIZE_MAX; *function_like when a '(' follows it without a space. */
+static size_t defined_name(const xlate *x, size_t k, bool *function_like)
+{
+	size_t name = k + 2;
+
+	*function_like = false;
+	if (name >= x->ntok || !xlate_tok_is(x, k, "#") || !xlate_tok_is(x, k + 1, "define") ||
+	    x->tok[name].kind != PORT_TOKEN_IDENT)
+		return SIZE_MAX;
+	*function_like = name + 1 < x->ntok && xlate_tok_is(x, name + 1, "(") &&
+			 x->tok[name + 1].start == x->tok[name].end;
+	return name;
+}
+
+/* The first token of the directive line that holds token i. */
+static size_t directive_start(const xlate *x, size_t i)
+{
+	while (i > 0 && !(x->tok[i].flags & PORT_TOKEN_LINE_START))
+		i--;
+	return i;
+}
+
+/* Adds to *names the object-like macros the file defines with template
+ * arguments in their value ('#define KERNEL k<float>'): a kernel named by
+ * one is a template too. */
+static int add_template_macros(const xlate *x, size_t **names, size_t *n)
+{
+	size_t i, k, *grown;
+	bool function_like, angle;
+
+	for (i = 0; i + 2 < x->ntok; i++) {
+		size_t name = (x->tok[i].flags & PORT_TOKEN_LINE_START) ? defined_name(x, i, &function_like) : SIZE_MAX;
+
+		if (name == SIZE_MAX || function_like)
+			continue;
+		angle = false;
+		for (k = name + 1; k < x->ntok && (x->tok[k].flags & PORT_TOKEN_DIRECTIVE) &&
+				   !(x->tok[k].flags & PORT_TOKEN_LINE_START);
+		     k++)
+			angle |= xlate_tok_is(x, k, "<");
+		if (!angle)
+			continue;
+		if (!(grown = realloc(*names, (*n + 1) * sizeof(*grown))))
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+		*names = grown;
+		grown[(*n)++] = name;
+	}
+	return 0;
+}
+
 /* With --kernel-launch=hip, a launch of a kernel template without template
  * arguments (k<<<g, b>>>(x)) still names a template: HIP_KERNEL_NAME(k).
+ * So does a kernel named by a macro that holds template arguments.
  * The file's templates are looked up once, for all its launches. */
 static int mark_template_launches(xlate *x)
 {
@@ -111,6 +163,10 @@ static int mark_template_launches(xlate *x)
 		return 0;
 	if ((error = template_kernel_names(x, &names, &nnames)) < 0)
 		return error;
+	if ((error = add_template_macros(x, &names, &nnames)) < 0) {
+		free(names);
+		return error;
+	}
 	for (i = 0; i < x->nlaunches; i++) {
 		xlate_launch *l = &x->launches[i];
 		size_t last = xlate_prev(x, l->open);
@@ -139,13 +195,60 @@ static int add_launch(xlate *x, const xlate_launch *l)
 	return 0;
 }
 
+/* With --kernel-launch=hip, a launch configuration in a #define (#define
+ * CFG k<<<g, b>>>) is completed where the macro is used with the argument
+ * list, CFG(args): that use becomes the launch, as hipify-clang (which sees
+ * the expansion) writes it; the #define is left as written. Only a macro
+ * whose whole value is the kernel and its configuration. */
+static int launch_macro_uses(xlate *x)
+{
+	size_t n = x->nlaunches, d, i;
+
+	if (x->opts->launch != PORT_LAUNCH_HIP)
+		return 0;
+	for (d = 0; d < n; d++) {
+		xlate_launch def = x->launches[d];
+		size_t hash, name, after;
+		bool function_like;
+
+		if (def.kernel != SIZE_MAX || def.name_begin == SIZE_MAX)
+			continue;
+		hash = directive_start(x, def.open);
+		name = defined_name(x, hash, &function_like);
+		after = xlate_next(x, def.close);
+		if (name == SIZE_MAX || function_like || xlate_next(x, name) != def.name_begin ||
+		    (after < x->ntok && (x->tok[after].flags & PORT_TOKEN_DIRECTIVE) &&
+		     !(x->tok[after].flags & PORT_TOKEN_LINE_START)))
+			continue;
+		for (i = 0; i < x->ntok; i++) {
+			xlate_launch use = def;
+			int error;
+
+			if (x->tok[i].kind != PORT_TOKEN_IDENT || (x->tok[i].flags & PORT_TOKEN_DIRECTIVE) ||
+			    (x->mark[i] & (XLATE_PROTECT | XLATE_LAUNCH)) || xlate_tok_len(x, i) != xlate_tok_len(x, name) ||
+			    memcmp(xlate_tok_text(x, i), xlate_tok_text(x, name), xlate_tok_len(x, i)) != 0)
+				continue;
+			use.lparen = xlate_next(x, i);
+			if (!xlate_tok_is(x, use.lparen, "(") ||
+			    xlate_split_args(x, use.lparen, &use.rparen, NULL, 0, ")") < 0)
+				continue;
+			use.kernel = i;
+			if ((error = add_launch(x, &use)) < 0)
+				return error;
+			x->mark[i] |= XLATE_LAUNCH;
+		}
+	}
+	return 0;
+}
+
 int xlate_find_launches(xlate *x)
 {
 	size_t i;
+	int error;
 
 	for (i = 0; i < x->ntok; i++) {
 		xlate_launch l;
-		int n, error;
+		int n;
 
 		if (!xlate_tok_is(x, i, "<<<") || (x->mark[i] & XLATE_PROTECT))
 			continue;
@@ -163,8 +266,10 @@ int xlate_find_launches(xlate *x)
 		    (l.lparen >= x->ntok || !(x->tok[l.lparen].flags & PORT_TOKEN_DIRECTIVE) ||
 		     (x->tok[l.lparen].flags & PORT_TOKEN_LINE_START))) {
 			/* '#define LAUNCH k<<<g, b>>>': the arguments follow where the
-			 * macro is used; the launch is left as written */
+			 * macro is used (launch_macro_uses); the #define is left as written */
 			l.kernel = SIZE_MAX;
+			l.name_begin = kernel_start(x, i, &l.templated);
+			l.name_end = i;
 			if ((error = add_launch(x, &l)) < 0)
 				return error;
 			i = l.close;
@@ -178,6 +283,8 @@ int xlate_find_launches(xlate *x)
 		l.kernel = kernel_start(x, i, &l.templated);
 		if (l.kernel != SIZE_MAX && (x->mark[l.kernel] & XLATE_LAUNCH))
 			l.kernel = SIZE_MAX;
+		l.name_begin = l.kernel;
+		l.name_end = i;
 		/* counted either way; an unusual callee (SIZE_MAX) is left as written */
 		if ((error = add_launch(x, &l)) < 0)
 			return error;
@@ -186,6 +293,8 @@ int xlate_find_launches(xlate *x)
 		x->mark[l.kernel] |= XLATE_LAUNCH;
 		i = l.close;
 	}
+	if ((error = launch_macro_uses(x)) < 0)
+		return error;
 	return mark_template_launches(x);
 }
 
@@ -232,7 +341,7 @@ size_t xlate_emit_launch(xlate *x, size_t kernel, util_buf *out)
 	if (l->templated)
 		util_buf_puts(out, "HIP_KERNEL_NAME(");
 	x->launch_name = l->kernel;
-	xlate_emit_range(x, l->kernel, l->open, out);
+	xlate_emit_range(x, l->name_begin, l->name_end, out);
 	x->launch_name = SIZE_MAX;
 	if (l->templated)
 		util_buf_putc(out, ')');

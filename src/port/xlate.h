@@ -32,6 +32,7 @@ typedef struct xlate_range {
 
 typedef struct xlate_launch {
 	size_t kernel;        /* first token of the kernel name; SIZE_MAX: left as written */
+	size_t name_begin, name_end; /* the kernel name written: [kernel, open), or a macro's */
 	size_t open, close;   /* the <<< and >>> tokens */
 	xlate_range config[4];
 	int nconfig;
