@@ -240,8 +240,16 @@ static void expand(xlate *x, const char *p, const char *end, const xlate_range *
 	}
 }
 
-bool xlate_expand_template(xlate *x, const char *tmpl, const xlate_range *args, int nargs,
-			   const xlate_gaps *gaps, util_buf *out)
+/* Whether a template alternative calls name: "name(...)". */
+static bool calls(const char *alt, const char *end, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return n && (size_t)(end - alt) > n && memcmp(alt, name, n) == 0 && alt[n] == '(';
+}
+
+bool xlate_expand_template(xlate *x, const char *tmpl, const char *roc, bool for_roc, const xlate_range *args,
+			   int nargs, const xlate_gaps *gaps, util_buf *out)
 {
 	int pass;
 
@@ -253,7 +261,7 @@ bool xlate_expand_template(xlate *x, const char *tmpl, const xlate_range *args, 
 		for (;;) {
 			const char *bar = strchr(alt, '|'), *end = bar ? bar : alt + strlen(alt);
 
-			if (alternative_fits(alt, end, nargs, pass == 0)) {
+			if (calls(alt, end, roc) == for_roc && alternative_fits(alt, end, nargs, pass == 0)) {
 				expand(x, alt, end, args, nargs, gaps, out);
 				return true;
 			}

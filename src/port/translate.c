@@ -357,7 +357,8 @@ static void set_gap(const xlate *x, size_t a, size_t b, xlate_gaps *gaps, int wh
 
 /* Applies a call template to name(args); returns the token after ')', or 0
  * when name is not called here. */
-static size_t emit_call_template(xlate *x, size_t name, const char *tmpl, util_buf *out)
+static size_t emit_call_template(xlate *x, size_t name, const port_rule *rule, const char *tmpl, bool for_roc,
+				 util_buf *out)
 {
 	size_t lparen = xlate_next(x, name), rparen;
 	xlate_range args[64];
@@ -374,7 +375,7 @@ static size_t emit_call_template(xlate *x, size_t name, const char *tmpl, util_b
 		set_gap(x, lparen, args[0].begin, &gaps, XLATE_GAP_OPEN);
 		set_gap(x, args[nargs - 1].end - 1, rparen, &gaps, XLATE_GAP_CLOSE);
 	}
-	if (!xlate_expand_template(x, tmpl, args, nargs, &gaps, out))
+	if (!xlate_expand_template(x, tmpl, rule->roc, for_roc, args, nargs, &gaps, out))
 		return 0;
 	return rparen + 1;
 }
@@ -466,7 +467,7 @@ static size_t emit_identifier(xlate *x, size_t i, util_buf *out)
 		/* a plain name renames the token alone: as a call template it would
 		 * drop what follows (operator __nv_bfloat16() lost its parentheses) */
 		bool plain = rule->fallback && is_plain_name(rule->fallback);
-		size_t after = rule->fallback && !plain ? emit_call_template(x, i, rule->fallback, out) : 0;
+		size_t after = rule->fallback && !plain ? emit_call_template(x, i, rule, rule->fallback, false, out) : 0;
 
 		if (plain) {
 			/* a type or constant whose older HIP spelling is another name */
@@ -487,7 +488,7 @@ static size_t emit_identifier(xlate *x, size_t i, util_buf *out)
 	if (!is_generic_identity(rule))
 		xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_CONVERTED);
 	if (rule->call) {
-		size_t after = emit_call_template(x, i, rule->call, out);
+		size_t after = emit_call_template(x, i, rule, rule->call, to == rule->roc, out);
 
 		if (after)
 			return after;

@@ -154,9 +154,10 @@ typedef struct xlate_gaps {
 	size_t len[3];
 } xlate_gaps;
 /* Expands a call template ("$1", "$2-", "$*") with the translated arguments;
- * false (nothing written) when it names an argument the call lacks. gaps
- * may be NULL. */
-bool xlate_expand_template(xlate *x, const char *tmpl, const xlate_range *args, int nargs,
-			   const xlate_gaps *gaps, util_buf *out);
+ * false (nothing written) when it names an argument the call lacks. The
+ * alternatives that call the ROC name roc are for --roc (for_roc) only, the
+ * others for HIP only. gaps may be NULL. */
+bool xlate_expand_template(xlate *x, const char *tmpl, const char *roc, bool for_roc, const xlate_range *args,
+			   int nargs, const xlate_gaps *gaps, util_buf *out);
 
 #endif
