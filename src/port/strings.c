@@ -13,6 +13,11 @@
 
 #include "port/xlate.h"
 
+static bool is_ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 /* The name a rule renames an identifier to at the target, or NULL when the
  * identifier would be left (experimental, unsupported, removed, too new
  * without a plain fallback). Mirrors the order of emit_identifier. */
@@ -31,17 +36,11 @@ static const char *plain_rename(const xlate *x, const port_rule *rule)
 		if (!rule->fallback)
 			return NULL;
 		for (s = rule->fallback; *s; s++) /* a template is no name */
-			if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-			      *s == '_'))
+			if (!is_ident_char(*s))
 				return NULL;
 		return rule->fallback;
 	}
 	return rule->hip;
-}
-
-static bool is_ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 size_t xlate_emit_string(xlate *x, size_t i, util_buf *out)
