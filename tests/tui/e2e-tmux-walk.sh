@@ -32,7 +32,7 @@ keys m
 truth "m marked ops.h reviewed" wait_for "include/fastops/ops.h marked reviewed"
 truth "the list shows the mark" grep -q "^>~\\*include/fastops/ops.h" "$tmp/pane"
 keys N
-truth "N opened the next file left to review" wait_for "src/gemm_host.cu  hunk 1/14"
+truth "N opened the next file left to review" wait_for "src/gemm_host.cu  hunk 1/13"
 truth "the list selects it" grep -q "^>  src/gemm_host.cu" "$tmp/pane"
 keys B
 truth "B asks" wait_for "rename-only hunks in 8 files? y/n"
