@@ -1092,21 +1092,16 @@ static void leave_clock_readings(chk_spec *s, const tokens *all, util_buf *clock
  * float there built on neither side. NULL when there is none. */
 static char *functor_argument(const drafting *d, const tokens *body)
 {
-	static const char *const arithmetic[] = { "float", "double", "int", "unsigned", "long", "char", "short",
-						  "bool", "half", "__half", "size_t", "int64_t", "int32_t", NULL };
-	size_t a, k;
-	unsigned i;
+	size_t a;
+	unsigned i, lanes;
 	char *why = NULL;
 
 	for (a = 0; a < d->spec->nargs && a < 16; a++) {
 		int t = d->typed_by[a];
 		const char *name = d->spec->args[a].name;
 
-		if (t < 0)
-			continue;
-		for (k = 0; arithmetic[k] && strcmp(arithmetic[k], d->tvalues[t]); k++)
-			;
-		if (!arithmetic[k])
+		/* a scalar of an element type (float, int, __half) has no call or member */
+		if (t < 0 || chk_type_dtype(d->tvalues[t], &lanes) < 0 || lanes != 1)
 			continue;
 		for (i = 0; i + 1 < body->n; i++)
 			if (tok_is(body, i, name) && (i == 0 || (!tok_is(body, i - 1, ".") && !tok_is(body, i - 1, "->"))) &&
