@@ -27,7 +27,7 @@ fi
 # q WORD: WORD quoted for eval
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 
-args= skip= sources=0 objects=0 lang= output= device=
+args= skip= sources=0 objects=0 lang= output= device= host=
 for a in "$@"; do
 	if [ -n "$skip" ]; then
 		skip=
@@ -38,7 +38,37 @@ for a in "$@"; do
 		args="$args $(q "$a")"
 		continue
 	fi
+	if [ -n "$host" ]; then # the value of -Xcompiler and its kin: the host compiler's
+		# hipcc is the host compiler too: the flags given directly (nvcc
+		# splits the value at commas)
+		case $host in
+		cc) for f in $(printf '%s' "$a" | tr ',' ' '); do args="$args $(q "$f")"; done ;;
+		*) args="$args $(q "$a")" ;;
+		esac
+		host=
+		continue
+	fi
 	case $mode:$a in
+	# nvcc's options whose value is another tool's flags (the LSTM sample's
+	# -Xcompiler -fpermissive): passed as they are to nvcc; hipcc takes the
+	# host compiler's directly, the linker's as clang does, and has no ptxas or cudafe
+	ref:-Xcompiler | ref:--compiler-options | ref:-Xlinker | ref:--linker-options | ref:-Xptxas | \
+		ref:--ptxas-options | ref:-Xcudafe | ref:-Xnvlink | ref:--nvlink-options | \
+		proxy:-Xcompiler | proxy:--compiler-options | proxy:-Xlinker | proxy:--linker-options | proxy:-Xptxas | \
+		proxy:--ptxas-options | proxy:-Xcudafe | proxy:-Xnvlink | proxy:--nvlink-options | \
+		amd:-Xlinker)
+		args="$args $(q "$a")"; host=as-is; continue ;;
+	amd:-Xcompiler | amd:--compiler-options)
+		host=cc; continue ;;
+	amd:-Xcompiler=* | amd:--compiler-options=*)
+		for f in $(printf '%s' "${a#*=}" | tr ',' ' '); do args="$args $(q "$f")"; done
+		continue ;;
+	amd:--linker-options)
+		args="$args -Xlinker"; host=as-is; continue ;;
+	amd:-Xptxas | amd:--ptxas-options | amd:-Xcudafe | amd:-Xnvlink | amd:--nvlink-options)
+		skip=1; continue ;;
+	amd:-Xptxas=* | amd:--ptxas-options=* | amd:-Xcudafe=* | amd:-Xnvlink=* | amd:--nvlink-options=*)
+		continue ;;
 	# GPU architectures: the machine's, given once below
 	*:-arch | *:--gpu-architecture | *:-gencode | *:--generate-code | *:-code | *:--gpu-code | \
 		*:--offload-arch | *:-offload-arch | *:--amdgpu-target)
@@ -103,10 +133,15 @@ done
 # CUDA 13 gives a __global__ template's host stub internal linkage (without
 # -rdc): a program that instantiates its kernels in one file and launches
 # them from another, as CUDA 12 let it, no longer links; both NVIDIA sides
-# are built as the CUDA the program was written for
+# are built as the CUDA the program was written for (record.sh's wrappers
+# say it in HIPPORT_NVCC_STUB, asked once)
 stub=
-if [ "$mode" != amd ] && "$cc" --help 2>/dev/null | grep -q -- '--static-global-template-stub'; then
-	stub=-static-global-template-stub=false
+if [ "$mode" != amd ]; then
+	if [ -n "${HIPPORT_NVCC_STUB+x}" ]; then
+		stub=$HIPPORT_NVCC_STUB
+	elif "$cc" --help 2>/dev/null | grep -q -- '--static-global-template-stub'; then
+		stub=-static-global-template-stub=false
+	fi
 fi
 
 case $mode in

@@ -111,11 +111,19 @@ esac
 # the variables a build may name its compiler's root by
 toolkit_vars="CUDA_PATH CUDA_HOME CUDA_DIR CUDA_ROOT CUDA_INSTALL_PATH CUDA_TOOLKIT_ROOT_DIR CUDA_TOOLKIT_PATH ROCM_PATH ROCM_HOME HIP_PATH"
 
+# nvcc_stub NVCC: the flag that keeps template kernels' stubs external, where NVCC has it
+nvcc_stub() {
+	"$1" --help 2>/dev/null | grep -q -- '--static-global-template-stub' && echo -static-global-template-stub=false
+}
+
 # wrappers BIN MODE COMPILER [INCLUDE]: BIN/nvcc and BIN/hipcc run
 # compiler.sh in MODE, so that the program's own build, whatever compiler and
 # architecture flags it names, builds for this machine's GPU
 wrappers() {
 	mkdir -p "$1" || return 1
+	# whether this nvcc has CUDA 13's template stubs, asked once here, not per compile
+	stub_=
+	[ "$2" != amd ] && stub_="export HIPPORT_NVCC_STUB=$(q "$(nvcc_stub "$3")")"
 	for c in nvcc hipcc; do
 		{
 			echo '#!/bin/sh'
@@ -124,6 +132,7 @@ wrappers() {
 				eval "set_=\${$v+x} val_=\${$v:-}"
 				if [ -n "$set_" ]; then echo "export $v=$(q "$val_")"; else echo "unset $v"; fi
 			done
+			[ -n "$stub_" ] && echo "$stub_"
 			printf 'exec sh %s %s %s %s' "$(q "$here/record/compiler.sh")" "$2" "$(q "$3")" "$(q "$arch_of_side")"
 			[ $# -ge 4 ] && printf ' %s' "$(q "$4")"
 			echo ' "$@"'

@@ -176,6 +176,16 @@ check "proxy: link step" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc a.o b.o -o p
 truth "proxy: objects not taken as CUDA" sh -c "! grep -q -- '-x cu' '$tmp/out'"
 check "amd: offload arch replaced" 0 sh "$w" amd "$tmp/bin/nvcc" gfx942 --offload-arch=gfx90a -c k.hip
 expect "amd: one offload arch" "$tmp/out" "--offload-arch=gfx942 -DHIP_ENABLE_WARP_SYNC_BUILTINS -c k.hip"
+# nvcc's options whose value is a host compiler's flag (NVIDIA's LSTM sample
+# builds with -Xcompiler -fpermissive): the value is nvcc's to pass on, not a
+# hipcc flag to translate; hipcc takes it directly and has no ptxas
+check "proxy: -Xcompiler's value" 0 sh "$w" proxy "$tmp/bin/nvcc" sm_90 /inc -Xcompiler -fpermissive -Xptxas -v x.cu
+expect "proxy: passed once" "$tmp/out" "-I/inc -Xcompiler -fpermissive -Xptxas -v x.cu"
+check "ref: -Xcompiler's value" 0 sh "$w" ref "$tmp/bin/nvcc" sm_90 -Xcompiler -std=c++11 x.cu
+expect "ref: not raised" "$tmp/out" "-arch=sm_90 -Xcompiler -std=c++11 x.cu"
+check "amd: host flags given directly" 0 sh "$w" amd "$tmp/bin/nvcc" gfx942 -Xcompiler -fpermissive,-Wall \
+	-Xcompiler=-fPIC -Xptxas -v -Xptxas=-O3 -Xlinker -rpath=/x x.hip
+expect "amd: no nvcc-only flags" "$tmp/out" "-DHIP_ENABLE_WARP_SYNC_BUILTINS -fpermissive -Wall -fPIC -Xlinker -rpath=/x x.hip"
 check "bad mode" 2 sh "$w" cuda "$tmp/bin/nvcc" sm_90 x.cu
 # an nvcc that gives template kernels' stubs internal linkage (CUDA 13): told
 # not to, on both NVIDIA sides, so kernels launched from another file link
