@@ -12,7 +12,7 @@
 #include "analyze/analysis.h"
 #include "analyze/compile_db.h"
 #include "build/build.h"
-#include "check/perf/resources.h"
+#include "cmd/check_resources.h"
 #include "check/toolchain/compile.h"
 #include "check/toolchain/toolchain.h"
 #include "cmd/check_compile.h"
@@ -166,31 +166,28 @@ static void strip_root(char *s, const char *root)
 		memmove(at, at + n, strlen(at + n) + 1);
 }
 
-/* --single-source: the working tree keeps CUDA names and guarded fixes, so
- * hipcc builds the file as the build's hipify makes it, from a temporary copy
- * that finds the file's quoted includes next to the original (-iquote); the
- * diagnostics name the original. */
-static int compile_single_source(cmd_compile_env *env, const rv_proposal *p, tc_compile_result *out)
+/* text compiled as p's file would be, from a temporary copy that finds p's
+ * quoted includes next to p (-iquote); the diagnostics name p. env->o.flags
+ * are set. */
+static int compile_copy(cmd_compile_env *env, const rv_proposal *p, const char *text, size_t len,
+			tc_compile_result *out)
 {
 	const char *dot = strrchr(p->fs_path, '.'), *slash = strrchr(p->fs_path, '/');
 	const char *ext = dot && (!slash || dot > slash) ? dot : ".cu";
 	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	util_buf text = UTIL_BUF_INIT, path = UTIL_BUF_INIT, dir = UTIL_BUF_INIT;
+	util_buf path = UTIL_BUF_INIT, dir = UTIL_BUF_INIT;
 	const char **flags = NULL, *const *saved = env->o.flags;
 	size_t saved_n = env->o.nflags, k;
 	char blob[41];
 	int fd = -1, error;
 
-	if ((error = rv_single_source_port(&text, env->lexer, env->ctx->rules, &env->ctx->port, p->path,
-					   p->source.ptr, p->source.len)) < 0)
-		goto done;
-	util_buf_printf(&path, "%s/hipport-single-XXXXXX%s", tmp, ext);
+	util_buf_printf(&path, "%s/hipport-copy-XXXXXX%s", tmp, ext);
 	util_buf_printf(&dir, "-iquote%.*s", slash ? (int)(slash - p->fs_path) : 1, slash ? p->fs_path : ".");
 	if (util_buf_oom(&path) || util_buf_oom(&dir) || !(flags = calloc(saved_n + 1, sizeof(*flags)))) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
-	if ((fd = mkstemps(path.ptr, (int)strlen(ext))) < 0 || write(fd, text.ptr, text.len) != (ssize_t)text.len) {
+	if ((fd = mkstemps(path.ptr, (int)strlen(ext))) < 0 || write(fd, text, len) != (ssize_t)len) {
 		error = util_error_set(UTIL_ERROR, "cannot write a temporary file in %s", tmp);
 		goto done;
 	}
@@ -199,7 +196,7 @@ static int compile_single_source(cmd_compile_env *env, const rv_proposal *p, tc_
 	flags[saved_n] = dir.ptr;
 	env->o.flags = flags;
 	env->o.nflags = saved_n + 1;
-	rv_blob_id(blob, text.ptr, text.len);
+	rv_blob_id(blob, text, len);
 	error = tc_compile_file(out, &env->o, path.ptr, blob);
 	env->o.flags = saved;
 	env->o.nflags = saved_n;
@@ -214,9 +211,22 @@ done:
 		unlink(path.ptr);
 	}
 	free(flags);
-	util_buf_dispose(&text);
 	util_buf_dispose(&path);
 	util_buf_dispose(&dir);
+	return error;
+}
+
+/* --single-source: the working tree keeps CUDA names and guarded fixes, so
+ * hipcc builds the file as the build's hipify makes it. */
+static int compile_single_source(cmd_compile_env *env, const rv_proposal *p, tc_compile_result *out)
+{
+	util_buf text = UTIL_BUF_INIT;
+	int error;
+
+	if ((error = rv_single_source_port(&text, env->lexer, env->ctx->rules, &env->ctx->port, p->path,
+					   p->source.ptr, p->source.len)) >= 0)
+		error = compile_copy(env, p, text.ptr ? text.ptr : "", text.len, out);
+	util_buf_dispose(&text);
 	return error;
 }
 
@@ -225,8 +235,10 @@ void cmd_compile_env_refresh(cmd_compile_env *env)
 	sources_digest(env->digest, env->set);
 }
 
-/* Compiles p's proposal with its flags, recording nothing. */
-static int compile_proposal(cmd_compile_env *env, const rv_proposal *p, tc_compile_result *out, char blob[41])
+/* Compiles p's file with its flags, recording nothing: as the working tree
+ * holds it, or text in its place (text not NULL). */
+static int compile_as(cmd_compile_env *env, const rv_proposal *p, const util_buf *text, tc_compile_result *out,
+		      char blob[41])
 {
 	char **flags;
 	size_t nflags = 0, k;
@@ -237,7 +249,9 @@ static int compile_proposal(cmd_compile_env *env, const rv_proposal *p, tc_compi
 	env->o.flags = (const char *const *)flags;
 	env->o.nflags = nflags;
 	rv_blob_id(blob, p->source.ptr, p->source.len);
-	if (env->lexer && rv_proposal_looks_like_cuda(p->source.ptr, p->source.len))
+	if (text)
+		error = compile_copy(env, p, text->ptr ? text->ptr : "", text->len, out);
+	else if (env->lexer && rv_proposal_looks_like_cuda(p->source.ptr, p->source.len))
 		error = compile_single_source(env, p, out);
 	else
 		error = tc_compile_file(out, &env->o, p->fs_path, blob);
@@ -254,13 +268,20 @@ static int compile_proposal(cmd_compile_env *env, const rv_proposal *p, tc_compi
 	return 0;
 }
 
+int cmd_compile_text(cmd_compile_env *env, const rv_proposal *p, const util_buf *text, tc_compile_result *out)
+{
+	char blob[41];
+
+	return compile_as(env, p, text, out, blob);
+}
+
 int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *session, tc_compile_result *out)
 {
 	rv_session_check c;
 	char blob[41];
 	int error;
 
-	if ((error = compile_proposal(env, p, out, blob)) < 0)
+	if ((error = compile_as(env, p, NULL, out, blob)) < 0)
 		return error;
 	memset(&c, 0, sizeof(c));
 	c.path = (char *)p->path;
@@ -273,63 +294,6 @@ int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *sess
 	if ((error = rv_session_record_checks(session, &c, 1)) < 0)
 		tc_compile_result_dispose(out);
 	return error;
-}
-
-/* The bound the probe gives kernels without __launch_bounds__: the block
- * most programs launch with (HIP-Clang's default is 1024). */
-#define PROBE_BOUND 256
-
-/* The same file compiled with kernels bounded to PROBE_BOUND threads, for
- * the kernels that spill; *k NULL when it did not compile. */
-static int probe_bounded(cmd_compile_env *env, const rv_proposal *p, perf_resources **k, size_t *n)
-{
-	tc_compile_result r;
-	char blob[41];
-	int error;
-
-	*k = NULL;
-	*n = 0;
-	env->o.max_threads = PROBE_BOUND;
-	error = compile_proposal(env, p, &r, blob);
-	env->o.max_threads = 0;
-	if (error < 0)
-		return error;
-	if (strcmp(r.status, "pass") == 0 && r.output && perf_resources_parse(k, n, r.output) < 0)
-		error = util_error_set(UTIL_ENOMEM, "out of memory");
-	tc_compile_result_dispose(&r);
-	return error;
-}
-
-/* --resources: each kernel the compile reported, a line each; under a
- * kernel that spills, what a launch bound would change. */
-static int print_resources(cmd_compile_env *env, const rv_proposal *p, const tc_compile_result *r)
-{
-	perf_resources *k, *bounded = NULL;
-	size_t n, nb = 0, i, j;
-	bool spills = false;
-	int error = 0;
-
-	if (!r->output || perf_resources_parse(&k, &n, r->output) < 0)
-		return r->output ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
-	for (i = 0; i < n; i++)
-		spills |= perf_resources_notable(&k[i]);
-	if (spills && (error = probe_bounded(env, p, &bounded, &nb)) < 0) {
-		free(k);
-		return error;
-	}
-	if (n)
-		perf_resources_print_header(stdout);
-	for (i = 0; i < n; i++) {
-		perf_resources_print(stdout, &k[i]);
-		for (j = 0; perf_resources_notable(&k[i]) && j < nb; j++)
-			if (strcmp(bounded[j].name, k[i].name) == 0) {
-				perf_resources_print_bounded(stdout, &k[i], &bounded[j], PROBE_BOUND);
-				break;
-			}
-	}
-	free(bounded);
-	free(k);
-	return 0;
 }
 
 static bool named(const vcs_walk *only, const char *path)
@@ -369,7 +333,7 @@ int cmd_check_compile(cmd_context *ctx, const cmd_proposals *set, const vcs_walk
 		       strcmp(r.status, "pass") ? ": " : "", strcmp(r.status, "pass") ? r.summary : "");
 		if (strcmp(r.status, "fail") == 0)
 			print_diagnostics(&r);
-		if (ctx->resources && (error = print_resources(&env, p, &r)) < 0) {
+		if (ctx->resources && r.output && (error = cmd_resources_print(&env, p, session, r.output, stdout)) < 0) {
 			tc_compile_result_dispose(&r);
 			break;
 		}

@@ -38,6 +38,11 @@ bool cmd_compile_applies(const char *path);
  * its decisions wrote. */
 bool cmd_compile_wanted(const rv_session *session, const rv_proposal *p);
 
+/* Compiles text in place of p's file (a temporary copy beside nothing, that
+ * finds p's quoted includes next to p), or p's file when text is NULL;
+ * records nothing (out: dispose it). */
+int cmd_compile_text(cmd_compile_env *env, const rv_proposal *p, const util_buf *text, tc_compile_result *out);
+
 /* Compiles p and records the result in session (out: dispose it). */
 int cmd_compile_one(cmd_compile_env *env, const rv_proposal *p, rv_session *session, tc_compile_result *out);
 

@@ -10,7 +10,7 @@
 #include "check/toolchain/arch.h"
 #include "check/kernel/draft.h"
 #include "check/kernel/spec_list.h"
-#include "check/perf/resources.h"
+#include "cmd/check_resources.h"
 #include "cmd/check_compile.h"
 #include "cmd/commit.h"
 #include "cmd/propose.h"
@@ -64,25 +64,26 @@ static int repropose(void *payload, size_t index, rv_proposal **out)
 	return 0;
 }
 
-/* The kernels' resources in a compiler's output as the lines of a table
- * (malloc'd), NULL when it reported none. */
-static char *resources_table(const char *output, const char *arch)
+/* The kernels' resources in a compile of p's output as the lines of a
+ * table (malloc'd), NULL when it reported none: hipport check
+ * --resources's table, fixes and launch bound included. */
+static char *resources_table(review *r, const rv_proposal *p, const char *output)
 {
-	perf_resources *k = NULL;
 	char *text = NULL;
-	size_t n = 0, i, size = 0;
+	size_t size = 0;
 	FILE *f;
 
-	if (!output || perf_resources_parse(&k, &n, output) < 0 || !n || !(f = open_memstream(&text, &size))) {
-		free(k);
+	if (!output || !(f = open_memstream(&text, &size)))
+		return NULL;
+	fprintf(f, "resources for %s, from the compiler's kernel-resource-usage remarks:\n",
+		r->arch.value ? r->arch.value : "");
+	if (cmd_resources_print(&r->compile, p, &r->files.session, output, f) < 0)
+		util_error_clear();
+	fclose(f);
+	if (!strchr(strchr(text, '\n') + 1, '\n')) { /* no kernel */
+		free(text);
 		return NULL;
 	}
-	fprintf(f, "resources for %s, from the compiler's kernel-resource-usage remarks:\n", arch ? arch : "");
-	perf_resources_print_header(f);
-	for (i = 0; i < n; i++)
-		perf_resources_print(f, &k[i]);
-	fclose(f);
-	free(k);
 	return text;
 }
 
@@ -122,6 +123,8 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 	r->compile.o.resources = true; /* the pane shows each kernel's resources */
 	error = cmd_compile_one(&r->compile, &now, &r->files.session, &result);
 	r->compile.o.watch = NULL;
+	if (error >= 0) /* the fixes' compiles, streamed too, would read as the file's */
+		out->resources = resources_table(r, &now, result.output);
 	rv_proposal_dispose(&now);
 	if (error < 0)
 		return error;
@@ -141,7 +144,6 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 		out->errors[k++].line = d->in_file ? d->line : 0;
 	}
 	out->nerrors = k;
-	out->resources = resources_table(result.output, r->arch.value);
 	tc_compile_result_dispose(&result);
 	if (!out->status || !out->summary || !out->errors) {
 		tui_build_result_dispose(out);

@@ -65,6 +65,20 @@ expect "resources: what the bound changes" "$tmp/out" "no spills with the bound"
 truth "resources: one bound row (wide_bounded has its own)" sh -c "[ \$(grep -c 'with __launch_bounds__' '$tmp/out') = 1 ]"
 truth "resources: the row under wide" sh -c "grep -A1 '^  wide ' '$tmp/out' | grep -q 'with __launch_bounds__(256)'"
 truth "resources: no kernel run" sh -c "! grep -q 'CHECK ' '$tmp/out'"
+# beside each fix of the file, what it changes: the example's row_sum_kernel
+# compiled with WARP-003 (its shuffle loop from warpSize / 2) takes one VGPR more
+ex=$tmp/example
+cp -R "$src/share/examples/fastops" "$ex" || exit 2
+(cd "$ex" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm ex) || exit 2
+check "example: apply" 0 "$hipport" -C "$ex" apply
+check "example: resources" 0 "$hipport" -C "$ex" check --resources --offload-arch=gfx90a src/reduce_softmax.cu
+truth "example: the fix's row under its kernel" sh -c "grep -A1 'row_sum_kernel ' '$tmp/out' | grep -q '^    with WARP-003 '"
+expect "example: what the fix changes" "$tmp/out" "1 more VGPR, the same waves per SIMD"
+truth "example: no row for a fix that changes nothing" sh -c "! grep -A2 'softmax_kernel ' '$tmp/out' | grep -q '^    with '"
+check "example: undo" 0 "$hipport" -C "$ex" apply --undo src/reduce_softmax.cu
+check "example: fix taken" 0 "$hipport" -C "$ex" apply --fix=WARP-003 src/reduce_softmax.cu
+check "example: resources again" 0 "$hipport" -C "$ex" check --resources --offload-arch=gfx90a src/reduce_softmax.cu
+truth "example: the taken fix's row" sh -c "grep -A1 'row_sum_kernel ' '$tmp/out' | grep -q '^    without WARP-003 '"
 # without --resources, the compile check's output has no remarks
 check "compile only" 0 "$hipport" -C "$repo" check --offload-arch=gfx90a
 truth "no table without --resources" sh -c "! grep -q 'WAVES/SIMD' '$tmp/out'"

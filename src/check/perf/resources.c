@@ -175,3 +175,36 @@ void perf_resources_print_bounded(FILE *f, const perf_resources *r, const perf_r
 		b->occupancy >= 0 && b->occupancy < r->occupancy ? ", fewer waves per SIMD" : "",
 		bspills < spills ? ": write it if no launch is larger (ARCH-006), and time both" : "");
 }
+
+/* ", N more|fewer WHAT(s)" when a and b differ, appended to note. */
+static void delta(char *note, size_t size, int a, int b, const char *what)
+{
+	size_t used = strlen(note);
+
+	if (a != b && used < size)
+		snprintf(note + used, size - used, "%s%d %s %s%s", used ? ", " : "", a > b ? a - b : b - a,
+			 b > a ? "more" : "fewer", what, a - b == 1 || b - a == 1 ? "" : "s");
+}
+
+void perf_resources_print_variant(FILE *f, const perf_resources *r, const perf_resources *v, const char *label)
+{
+	char row[64], note[256] = "", waves[16] = "-";
+
+	if (same_figures(r, v) && r->lds == v->lds)
+		return;
+	if (v->occupancy >= 0)
+		snprintf(waves, sizeof(waves), "%d", v->occupancy);
+	delta(note, sizeof(note), r->vgprs, v->vgprs, "VGPR");
+	delta(note, sizeof(note), r->agprs, v->agprs, "AGPR");
+	delta(note, sizeof(note), r->sgprs, v->sgprs, "SGPR");
+	delta(note, sizeof(note), r->scratch, v->scratch, "scratch byte");
+	delta(note, sizeof(note), r->sgpr_spill + r->vgpr_spill, v->sgpr_spill + v->vgpr_spill, "spill");
+	delta(note, sizeof(note), r->lds, v->lds, "LDS byte");
+	if (r->occupancy >= 0 && v->occupancy >= 0 && strlen(note) < sizeof(note))
+		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%s%s waves per SIMD",
+			 *note ? ", " : "", v->occupancy == r->occupancy ? "the same"
+					    : v->occupancy > r->occupancy ? "more" : "fewer");
+	snprintf(row, sizeof(row), "  %s", label);
+	fprintf(f, "  %-36s %5d %5d %5d %8d %7d %6d %9s  %s\n", row, v->vgprs, v->agprs, v->sgprs, v->scratch,
+		v->sgpr_spill + v->vgpr_spill, v->lds, waves, note);
+}

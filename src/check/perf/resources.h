@@ -37,4 +37,8 @@ void perf_resources_print(FILE *f, const perf_resources *r);
  * changes nothing). */
 void perf_resources_print_bounded(FILE *f, const perf_resources *r, const perf_resources *b, int bound);
 
+/* v: kernel r of the file compiled another way (label: "without WARP-003"):
+ * a row under r's, with what differs; nothing when the figures are the same. */
+void perf_resources_print_variant(FILE *f, const perf_resources *r, const perf_resources *v, const char *label);
+
 #endif
