@@ -75,7 +75,7 @@ static void time_of(rv_check_time *out, const rec_kernel *k, double budget)
 	out->ref_us = k->ref_us;
 	out->port_us = k->port_us;
 	out->budget = budget;
-	out->slow = out->high < budget;
+	out->slow = rec_kernel_slow(k, budget);
 }
 
 /* A bundle's record run (BUNDLE/work/record/NAME/port): each kernel's result

@@ -220,6 +220,23 @@ static void test_times(void **state)
 	rec_report_dispose(&r);
 	chk_recording_dispose(&port);
 	chk_recording_dispose(&ref);
+	/* one launch a side, twice as slow: no spread to judge by, not called slow */
+	put("times-one-ref", "launches.log",
+	    "launch 0 fill main.cu:7 grid 1 1 1 block 32 1 1 shared 0 status 0 0 uncaptured time 10.000\n", 91);
+	put("times-one-port", "launches.log",
+	    "launch 0 fill main.cu:7 grid 1 1 1 block 32 1 1 shared 0 status 0 0 uncaptured time 20.000\n", 91);
+	ref = read_log("times-one-ref");
+	port = read_log("times-one-port");
+	assert_int_equal(rec_compare(&r, &ref, NULL, &port, NULL, NULL), 0);
+	assert_int_equal(r.kernels[0].timed, 1);
+	assert_false(rec_kernel_slow(&r.kernels[0], 0.8));
+	text = times_text(&r, 0.8);
+	assert_null(strstr(text, "slow"));
+	assert_non_null(strstr(text, "below the budget, in too few launches for a spread"));
+	free(text);
+	rec_report_dispose(&r);
+	chk_recording_dispose(&port);
+	chk_recording_dispose(&ref);
 	/* a time that is no number is refused, naming the line */
 	put("times-bad", "launches.log", "launch 0 fill main.cu:7 grid 1 1 1 block 32 1 1 shared 0 status 0 0 time x\n", 75);
 	{

@@ -525,6 +525,13 @@ bool rec_kernel_ratio(const rec_kernel *k, double *q1, double *median, double *q
 	return true;
 }
 
+bool rec_kernel_slow(const rec_kernel *k, double budget)
+{
+	double q1, median, q3;
+
+	return k->timed >= REC_SPREAD_LAUNCHES && rec_kernel_ratio(k, &q1, &median, &q3) && q3 < budget;
+}
+
 void rec_report_print_times(FILE *f, const rec_report *r, double budget)
 {
 	size_t i, shown = 0;
@@ -540,7 +547,9 @@ void rec_report_print_times(FILE *f, const rec_report *r, double budget)
 				   "the launches' and their quartiles; budget %.2fx):\n%-32s %8s %12s %12s %7s %13s\n",
 				budget, "KERNEL", "TIMED", "ORIG us", "PORT us", "RATIO", "QUARTILES");
 		fprintf(f, "%-32s %8zu %12.2f %12.2f %6.2fx %6.2f-%-6.2f%s\n", k->kernel, k->timed, k->ref_us, k->port_us,
-			median, q1, q3, q3 < budget ? "  slow: below the budget beyond the spread" : "");
+			median, q1, q3, rec_kernel_slow(k, budget) ? "  slow: below the budget beyond the spread"
+					: median < budget ? "  below the budget, in too few launches for a spread: time its check"
+							  : "");
 	}
 }
 

@@ -84,6 +84,13 @@ void rec_report_print(FILE *f, const rec_report *r);
 /* The median of k's launch pairs' ratios (original / port) and their
  * quartiles; false when no launch was timed on both sides. */
 bool rec_kernel_ratio(const rec_kernel *k, double *q1, double *median, double *q3);
+/* Launches a kernel must have timed on both sides for its quartiles to be a
+ * spread: below it one cold launch (first touch of its pages, clocks not yet
+ * up, other programs on the GPU) would be called a regression. */
+#define REC_SPREAD_LAUNCHES 3
+/* Whether k ran below budget beyond its spread: its upper quartile below
+ * it, over at least REC_SPREAD_LAUNCHES launches. */
+bool rec_kernel_slow(const rec_kernel *k, double budget);
 
 /* The kernels' times (each launch once, as the program made it): the sums,
  * the ratio of the medians of the launch pairs' ratios and their quartiles;
