@@ -204,6 +204,7 @@ static enum CXChildVisitResult declaration(CXCursor c, CXCursor parent, CXClient
 	an_warp_decl(ctx, c);
 	if (is_function(k)) {
 		function_reset(ctx);
+		ctx->fn.host_only = !an_has_attr(c, CXCursor_CUDAGlobalAttr) && !an_has_attr(c, CXCursor_CUDADeviceAttr);
 		ctx->in_function = true;
 		clang_visitChildren(c, learn, ctx);
 		if (ctx->fn.warp_level) /* its callers are warp-level code too */

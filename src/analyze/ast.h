@@ -23,6 +23,7 @@ typedef struct an_vars {
 /* Facts about the function being walked, gathered before its checks run. */
 typedef struct an_function {
 	bool warp_level;   /* uses shuffles, ballots, votes or __syncwarp */
+	bool host_only;    /* neither __global__ nor __device__: warpSize is no name there */
 	an_vars thread;    /* values derived from threadIdx / the lane id */
 	an_vars warp_id;   /* thread-derived / 32 or >> 5 */
 	an_vars lane;      /* thread-derived & 31 or % 32, __lane_id() */

@@ -7,7 +7,8 @@
  *   @leaf TEXT               how one operand is rewritten (${leaf})
  *   @replace TEXT            the text replacing the finding's range
  *   @replace.RANGE TEXT      ... replacing another range the analyzer names
- *   @helper NAME             code lines up to @end, inserted once per file
+ *   @helper NAME             code lines up to @end, inserted once per file;
+ *                            with no lines (@end next), an earlier variant's NAME
  * ${name} in TEXT is a capture from the match. Lines starting with # outside
  * a helper are comments. */
 #include <ctype.h>
@@ -107,9 +108,21 @@ static bool parse_template(fix_template *t, char *text, const char *name)
 			v->replace[v->nreplace++] = sp + 1;
 		} else if (v && (rest = after_word(line, "@helper")) && *rest == ' ') {
 			char *end;
+			size_t k;
 
 			v->helper = rest + 1;
-			if (!next || !(end = strstr(next, "\n@end")) || (next[0] == '@' && strncmp(next, "@end", 4) == 0))
+			if (next && strncmp(next, "@end", 4) == 0 && (next[4] == '\n' || next[4] == '\0')) {
+				/* no code: the helper of that name an earlier variant gave */
+				for (k = 0; k + 1 < t->nvariants && !v->helper_code; k++)
+					if (t->variants[k].helper && strcmp(t->variants[k].helper, v->helper) == 0)
+						v->helper_code = t->variants[k].helper_code;
+				if (!v->helper_code)
+					goto bad;
+				next = next[4] ? next + 5 : NULL;
+				lineno++;
+				continue;
+			}
+			if (!next || !(end = strstr(next, "\n@end")))
 				goto bad;
 			v->helper_code = next;
 			end[1] = '\0'; /* keeps the code's last newline */

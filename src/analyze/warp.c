@@ -85,11 +85,16 @@ static void lane_arithmetic(an_ctx *ctx, const binop *b)
 		long long value;
 		const char *variant;
 		const char *form;
+		const char *host_form; /* in host code, where warpSize is no name: the platform's constant */
 	} forms[] = {
-		{ "&", 31, "and", "& (warpSize - 1)" }, { "%", 32, "mod", "% warpSize" },
-		{ ">>", 5, "div", "/ warpSize" },       { "/", 32, "div", "/ warpSize" },
-		{ "&=", 31, "and_assign", "&= (warpSize - 1)" }, { "%=", 32, "mod_assign", "%= warpSize" },
-		{ ">>=", 5, "div_assign", "/= warpSize" },       { "/=", 32, "div_assign", "/= warpSize" },
+		{ "&", 31, "and", "& (warpSize - 1)", "& (HIPPORT_WAVEFRONT_SIZE - 1)" },
+		{ "%", 32, "mod", "% warpSize", "% HIPPORT_WAVEFRONT_SIZE" },
+		{ ">>", 5, "div", "/ warpSize", "/ HIPPORT_WAVEFRONT_SIZE" },
+		{ "/", 32, "div", "/ warpSize", "/ HIPPORT_WAVEFRONT_SIZE" },
+		{ "&=", 31, "and_assign", "&= (warpSize - 1)", "&= (HIPPORT_WAVEFRONT_SIZE - 1)" },
+		{ "%=", 32, "mod_assign", "%= warpSize", "%= HIPPORT_WAVEFRONT_SIZE" },
+		{ ">>=", 5, "div_assign", "/= warpSize", "/= HIPPORT_WAVEFRONT_SIZE" },
+		{ "/=", 32, "div_assign", "/= warpSize", "/= HIPPORT_WAVEFRONT_SIZE" },
 	};
 	CXCursor c = b->c, lhs = b->lhs, rhs = b->rhs, var;
 	const char *op = b->op;
@@ -98,7 +103,7 @@ static void lane_arithmetic(an_ctx *ctx, const binop *b)
 	uint32_t start, end;
 	an_severity sev;
 	an_hit *h;
-	char where[320] = "";
+	char where[320] = "", variant[32];
 	bool named;
 
 	/* a literal, or a constant defined elsewhere (static const int WS = 32 in
@@ -118,12 +123,13 @@ static void lane_arithmetic(an_ctx *ctx, const binop *b)
 		CXString name = clang_getCursorSpelling(var);
 
 		an_add_at(ctx, "WARP-001", sev, c, "'%s %s' (%s) assumes 32-lane warps; AMD wavefronts have 64 lanes (%s)",
-			  op, clang_getCString(name), where, forms[i].form);
+			  op, clang_getCString(name), where, ctx->fn.host_only ? forms[i].host_form : forms[i].form);
 		clang_disposeString(name);
 		return;
 	}
 	h = an_add_at(ctx, "WARP-001", sev, c, "'%s %lld' assumes 32-lane warps; AMD wavefronts have 64 lanes (%s)", op,
-		      v, forms[i].form);
+		      v, ctx->fn.host_only ? forms[i].host_form : forms[i].form);
+	snprintf(variant, sizeof(variant), "%s%s", forms[i].variant, ctx->fn.host_only ? "_host" : "");
 	if (h) {
 		char *text = an_text(ctx, lhs);
 		enum CXCursorKind lk = clang_getCursorKind(an_strip(lhs));
@@ -138,7 +144,7 @@ static void lane_arithmetic(an_ctx *ctx, const binop *b)
 
 			if (paren && asprintf(&wrapped, "(%s)", text) > 0)
 				cap.text = wrapped;
-			an_fix(ctx, h, forms[i].variant, &r, 1, &cap, 1);
+			an_fix(ctx, h, variant, &r, 1, &cap, 1);
 			free(wrapped);
 			free(text);
 		}

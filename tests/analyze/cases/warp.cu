@@ -227,3 +227,13 @@ __global__ void per_warp_flag(int *out)
   __syncthreads();
   out[threadIdx.x] = flags[warp_id];
 }
+
+// A launch's grid from the warps a block holds, in host code (NVIDIA's
+// tensor-cores sample names its dim3 blockDim): warpSize is no name there,
+// so the fix divides by the platform's wavefront size, WARP-002's constant.
+void launch_flags(int *out, int tiles)
+{
+  dim3 blockDim(128);
+  dim3 gridDim((tiles + (16 * blockDim.x / 32 - 1)) / (16 * blockDim.x / 32)); // expect: WARP-001
+  per_warp_flag<<<gridDim, blockDim>>>(out);
+}
