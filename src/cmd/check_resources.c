@@ -38,17 +38,30 @@ static const perf_resources *kernel_named(const perf_resources *k, size_t n, con
 	return NULL;
 }
 
-/* The kernels of p's file compiled as text (NULL: as the tree holds it);
- * none when it did not compile. */
-static int kernels_of(cmd_compile_env *env, const rv_proposal *p, const util_buf *text, perf_resources **k,
-		      size_t *n)
+/* The kernels of p's file compiled as text (NULL: as the tree holds it),
+ * what (a line, "with WARP-003") said to env's watcher instead of the
+ * compiler's output, which would read as the file's; none when it did not
+ * compile. */
+static int kernels_of(cmd_compile_env *env, const rv_proposal *p, const util_buf *text, const char *what,
+		      perf_resources **k, size_t *n)
 {
+	void (*watch)(const char *data, size_t len, void *payload) = env->o.watch;
+	util_buf line = UTIL_BUF_INIT;
 	tc_compile_result r;
 	int error;
 
 	*k = NULL;
 	*n = 0;
-	if ((error = cmd_compile_text(env, p, text, &r)) < 0)
+	if (watch) {
+		util_buf_printf(&line, "\nresources: compiling %s %s\n", p->path, what);
+		if (!util_buf_oom(&line))
+			watch(line.ptr, line.len, env->o.payload);
+		util_buf_dispose(&line);
+	}
+	env->o.watch = NULL;
+	error = cmd_compile_text(env, p, text, &r);
+	env->o.watch = watch;
+	if (error < 0)
 		return error;
 	if (strcmp(r.status, "pass") == 0 && r.output && perf_resources_parse(k, n, r.output) < 0)
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
@@ -135,7 +148,7 @@ static int fix_variants(cmd_compile_env *env, const rv_proposal *p, const rv_ses
 	if ((error = fix_ids(env, &b, ids, &nids)) >= 0 && nids &&
 	    (b.port.output.len != p->source.len || memcmp(b.port.output.ptr, p->source.ptr, p->source.len)))
 		/* hand edits, or a proposal for another HIP: the fixes' own baseline */
-		error = kernels_of(env, p, &b.port.output, base, nbase);
+		error = kernels_of(env, p, &b.port.output, "as proposed now", base, nbase);
 	rv_proposal_dispose(&b);
 	for (i = 0; error >= 0 && i < nids; i++) {
 		rv_proposal other;
@@ -145,7 +158,7 @@ static int fix_variants(cmd_compile_env *env, const rv_proposal *p, const rv_ses
 			break;
 		snprintf(v[*nv].label, sizeof(v[*nv].label), "%s %s", is_taken(rec->fixes, ids[i]) ? "without" : "with",
 			 ids[i]);
-		error = kernels_of(env, p, &other.port.output, &v[*nv].k, &v[*nv].n);
+		error = kernels_of(env, p, &other.port.output, v[*nv].label, &v[*nv].k, &v[*nv].n);
 		rv_proposal_dispose(&other);
 		(*nv)++;
 	}
@@ -175,11 +188,11 @@ int cmd_resources_print(cmd_compile_env *env, const rv_proposal *p, const rv_ses
 		spills |= perf_resources_notable(&k[i]);
 	if (spills) {
 		env->o.max_threads = PROBE_BOUND;
-		error = kernels_of(env, p, NULL, &v[0].k, &v[0].n);
+		snprintf(v[0].label, sizeof(v[0].label), "with __launch_bounds__(%d)", PROBE_BOUND);
+		error = kernels_of(env, p, NULL, v[0].label, &v[0].k, &v[0].n);
 		env->o.max_threads = 0;
 		if (error < 0)
 			goto done;
-		snprintf(v[0].label, sizeof(v[0].label), "with __launch_bounds__(%d)", PROBE_BOUND);
 		nv = 1;
 	}
 	if ((error = fix_variants(env, p, session, v + nv, &i, &base, &nbase)) < 0)

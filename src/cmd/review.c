@@ -122,9 +122,9 @@ static int build(void *payload, size_t index, void (*watch)(const char *data, si
 	r->compile.o.payload = watch_payload;
 	r->compile.o.resources = true; /* the pane shows each kernel's resources */
 	error = cmd_compile_one(&r->compile, &now, &r->files.session, &result);
-	r->compile.o.watch = NULL;
-	if (error >= 0) /* the fixes' compiles, streamed too, would read as the file's */
+	if (error >= 0) /* the fixes' compiles each say a line, not their output */
 		out->resources = resources_table(r, &now, result.output);
+	r->compile.o.watch = NULL;
 	rv_proposal_dispose(&now);
 	if (error < 0)
 		return error;
