@@ -12,6 +12,7 @@
 #include "analyze/analysis.h"
 #include "analyze/finding.h"
 #include "check/perf/resources.h"
+#include "cmd/propose.h"
 #include "port/lex.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -93,15 +94,13 @@ static int propose(cmd_compile_env *env, const rv_proposal *p, const util_buf *o
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if ((error = rv_proposal_from_text(out, p->path, p->fs_path, original->ptr, original->len)) < 0 ||
-	    (error = rv_proposal_analyze(out, analyzer, lexer)) < 0 ||
-	    (error = rv_proposal_translate_fixed(out, lexer, env->ctx->rules, &env->ctx->port, *fixes ? fixes : NULL)) < 0)
+	if ((error = cmd_proposal_fixed(env->ctx, p, original, *fixes ? fixes : NULL, out, lexer, analyzer)) < 0)
 		rv_proposal_dispose(out);
 	return error;
 }
 
 /* The distinct ids of the findings of b that have a fix, at most MAX_FIXES
- * (borrowed from the catalog). */
+ * (static strings). */
 static int fix_ids(cmd_compile_env *env, const rv_proposal *b, const char **ids, size_t *nids)
 {
 	an_finding *f = NULL;

@@ -247,21 +247,27 @@ void cmd_proposals_dispose(cmd_proposals *set)
 	memset(set, 0, sizeof(*set));
 }
 
+int cmd_proposal_fixed(const cmd_context *ctx, const rv_proposal *now, const util_buf *original, const char *fixes,
+		       rv_proposal *out, port_lexer *lexer, an_analyzer *analyzer)
+{
+	int error;
+
+	if ((error = rv_proposal_from_text(out, now->path, now->fs_path, original->ptr, original->len)) < 0 ||
+	    (error = rv_proposal_analyze(out, analyzer, lexer)) < 0)
+		return error;
+	return rv_proposal_translate_fixed(out, lexer, ctx->rules, &ctx->port, fixes);
+}
+
 int cmd_proposal_reviewed(cmd_context *ctx, const rv_session *s, const rv_session_file *rec,
 			  const rv_proposal *now, rv_proposal *out, port_lexer *lexer, an_analyzer *analyzer)
 {
 	util_buf original = UTIL_BUF_INIT;
 	int error;
 
-	if ((error = rv_session_original(s, rec, &original)) < 0 ||
-	    (error = rv_proposal_from_text(out, now->path, now->fs_path, original.ptr, original.len)) < 0 ||
-	    (error = rv_proposal_analyze(out, analyzer, lexer)) < 0 ||
-	    (error = rv_proposal_translate_fixed(out, lexer, ctx->rules, &ctx->port, rec->fixes)) < 0) {
-		util_buf_dispose(&original);
-		return error;
-	}
+	if ((error = rv_session_original(s, rec, &original)) >= 0)
+		error = cmd_proposal_fixed(ctx, now, &original, rec->fixes, out, lexer, analyzer);
 	util_buf_dispose(&original);
-	return 0;
+	return error < 0 ? error : 0;
 }
 
 int cmd_count_findings(cmd_context *ctx, const rv_proposal *p, const char *taken, size_t out[3],

@@ -40,6 +40,12 @@ void cmd_proposals_dispose(cmd_proposals *set);
 int cmd_count_findings(cmd_context *ctx, const rv_proposal *p, const char *taken, size_t out[3],
 		       unsigned char **marks);
 
+/* The proposal of original (the session's copy of now's file) analyzed and
+ * translated with fixes (ids, "all", or NULL for none), into out; on error
+ * out is the caller's to dispose. */
+int cmd_proposal_fixed(const cmd_context *ctx, const rv_proposal *now, const util_buf *original, const char *fixes,
+		       rv_proposal *out, port_lexer *lexer, an_analyzer *analyzer);
+
 /* The proposal a file's review is about once decisions were taken on it: of
  * its original (kept by the session), analyzed and translated with the fixes
  * chosen for it, into out. */
