@@ -47,22 +47,29 @@ static size_t closing(const toks *k, size_t i)
 	return k->n;
 }
 
+/* How token i changes the bracket depth of an argument list, angle
+ * brackets counted as brackets ('>>' closes two). */
+static int depth_step(const toks *k, size_t i)
+{
+	if (is(k, i, "(") || is(k, i, "[") || is(k, i, "{") || is(k, i, "<"))
+		return 1;
+	if (is(k, i, ")") || is(k, i, "]") || is(k, i, "}") || is(k, i, ">"))
+		return -1;
+	return is(k, i, ">>") ? -2 : 0;
+}
+
 /* Arguments between the parentheses at open and close: commas at depth 0, plus one. */
 static int count_args(const toks *k, size_t open, size_t close)
 {
 	size_t i;
-	int depth = 0, n = 1;
+	int depth = 0, n = 1, step;
 
 	if (code(k, open + 1) == close || (is(k, code(k, open + 1), "void") && code(k, code(k, open + 1) + 1) == close))
 		return 0;
 	for (i = open + 1; i < close; i++) {
-		if (is(k, i, "(") || is(k, i, "[") || is(k, i, "{") || is(k, i, "<"))
-			depth++;
-		else if (is(k, i, ")") || is(k, i, "]") || is(k, i, "}") || is(k, i, ">"))
-			depth--;
-		else if (is(k, i, ">>"))
-			depth -= 2;
-		else if (is(k, i, ",") && depth <= 0)
+		step = depth_step(k, i);
+		depth += step;
+		if (!step && is(k, i, ",") && depth <= 0)
 			n++;
 	}
 	return n;
@@ -133,12 +140,7 @@ static int template_required(const toks *k, size_t i)
 	if (t + 1 >= i || !is(k, t + 1, "<"))
 		return 0;
 	for (j = t + 1; j < i; j++) {
-		if (is(k, j, "<") || is(k, j, "(") || is(k, j, "[") || is(k, j, "{"))
-			depth++;
-		else if (is(k, j, ">") || is(k, j, ")") || is(k, j, "]") || is(k, j, "}"))
-			depth--;
-		else if (is(k, j, ">>"))
-			depth -= 2;
+		depth += depth_step(k, j);
 		if (depth <= 0 || (depth == 1 && is(k, j, ","))) {
 			required += param && !defaulted;
 			param = defaulted = false;
