@@ -14,8 +14,10 @@
 #include "cmd/check.h"
 #include "cmd/check_record.h"
 #include "cmd/check_tune.h"
+#include "review/check_scope.h"
 #include "review/session.h"
 #include "util/error.h"
+#include "util/file.h"
 #include "vcs/config.h"
 #include "vcs/walk.h"
 
@@ -171,6 +173,54 @@ static void time_of(rv_check_time *out, const perf_timing *t, double budget)
 	snprintf(out->port_device, sizeof(out->port_device), "%s", t->port.device);
 }
 
+int cmd_check_scope_in_bundle(rv_session_check *c, const char *bundle_dir, const char *kernel)
+{
+	util_buf orig = UTIL_BUF_INIT, port = UTIL_BUF_INIT, path = UTIL_BUF_INIT;
+	rv_check_content now;
+	int error = 0;
+
+	util_buf_printf(&path, "%s/orig/%s", bundle_dir, c->path);
+	if (util_buf_oom(&path))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	if (util_file_read(&orig, path.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) == 0) {
+		util_buf_clear(&path);
+		util_buf_printf(&path, "%s/port/%s", bundle_dir, c->path);
+		if (util_file_read(&port, path.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) == 0) {
+			rv_check_content_init(&now, orig.ptr, orig.len, port.ptr ? port.ptr : "", port.len);
+			/* only for the content the check ran on */
+			if (strcmp(now.blob, c->port) == 0)
+				rv_check_scope(c->scope, now.orig, now.orig_len, now.port, now.port_len, kernel);
+		}
+	}
+	util_error_clear(); /* no such file: the check is held to its whole file */
+	if (c->scope[0] && !(c->kernel = strdup(kernel)))
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+	util_buf_dispose(&orig);
+	util_buf_dispose(&port);
+	util_buf_dispose(&path);
+	return error;
+}
+
+/* Each check of the bundle's kernels with its kernel and scope. */
+static int scope_checks(chk_results *r, const bundle_list *list, const char *bundle_dir)
+{
+	size_t i, k;
+	int error = 0;
+
+	for (i = 0; i < r->n && error == 0; i++) {
+		const char *name = r->checks[i].name, *at = strchr(name, '@');
+		size_t len = at ? (size_t)(at - name) : strlen(name);
+
+		for (k = 0; k < list->nchecks; k++)
+			if (strlen(list->items[k].name) == len && !memcmp(list->items[k].name, name, len) &&
+			    list->items[k].kernel && *list->items[k].kernel)
+				break;
+		if (k < list->nchecks)
+			error = cmd_check_scope_in_bundle(&r->checks[i], bundle_dir, list->items[k].kernel);
+	}
+	return error;
+}
+
 /* Reads results.json, records it in the session (and golden outputs), prints it. */
 int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 {
@@ -201,7 +251,7 @@ int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir)
 	budget = cmd_check_perf_budget(walk.root);
 	for (i = 0; i < r.n; i++)
 		time_of(&r.checks[i].time, &r.times[i], budget);
-	if ((error = rv_session_open(&session, walk.git_dir)) < 0 ||
+	if ((error = scope_checks(&r, &list, bundle_dir)) < 0 || (error = rv_session_open(&session, walk.git_dir)) < 0 ||
 	    (error = rv_session_record_checks(&session, r.checks, r.n)) < 0 ||
 	    (ctx->record && (error = record_golden(bundle_dir, walk.root, &r)) < 0)) {
 		code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());

@@ -9,6 +9,7 @@
 #include "analyze/finding.h"
 #include "cmd/propose.h"
 #include "cmd/scan.h"
+#include "review/check_scope.h"
 #include "review/hunks.h"
 #include "review/session.h"
 #include "sync/state.h"
@@ -31,8 +32,8 @@ typedef struct file_status {
 static const char *const check_statuses[] = { "pass", "fail", "error", "no-device", "skipped" };
 
 /* The kernel checks recorded for the file, by status, against the port it
- * would be checked with now (blob id `port`). */
-static void count_checks(const rv_session *s, file_status *st, const char *port)
+ * would be checked with now. */
+static void count_checks(const rv_session *s, file_status *st, const rv_check_content *now)
 {
 	size_t i, k;
 
@@ -41,7 +42,7 @@ static void count_checks(const rv_session *s, file_status *st, const char *port)
 
 		if (strcmp(c->path, st->path) != 0)
 			continue;
-		if (strcmp(c->port, port) != 0) {
+		if (!rv_check_current(c, now)) {
 			st->checks_stale++;
 			continue;
 		}
@@ -99,14 +100,13 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 	}
 	st->state = rv_session_state(rec, &hunks, now->source.ptr, now->source.len);
 	{
-		char port[41];
-
 		/* under review, the working tree is the port; else the proposal */
-		if (rec)
-			rv_blob_id(port, now->source.ptr, now->source.len);
-		else
-			rv_blob_id(port, p->port.output.ptr ? p->port.output.ptr : "", p->port.output.len);
-		count_checks(s, st, port);
+		const char *port = rec ? now->source.ptr : p->port.output.ptr ? p->port.output.ptr : "";
+		size_t port_len = rec ? now->source.len : p->port.output.len;
+		rv_check_content content;
+
+		rv_check_content_init(&content, p->source.ptr, p->source.len, port, port_len);
+		count_checks(s, st, &content);
 	}
 	free(d);
 	rv_hunks_dispose(&hunks);

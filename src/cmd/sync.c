@@ -393,6 +393,10 @@ static int start(syncer *s)
 	memcpy(s->state.to, to, 41);
 	if ((code = make_plan(s)) != 0)
 		return code;
+	/* a record run's launches come from the program's host code, in any
+	 * of its files: after a sync they are to record again */
+	if (s->state.n && (error = rv_session_outdate_checks(&s->session, "record.")) < 0)
+		return cmd_fail(cmd_exit_for(error), "sync: %s", util_error_last());
 	if ((error = sy_state_save(&s->state)) < 0) /* the plan, before any file */
 		return cmd_fail(cmd_exit_for(error), "sync: %s", util_error_last());
 	return 0;

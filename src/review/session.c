@@ -38,6 +38,7 @@ void rv_session_check_dispose(rv_session_check *c)
 	free(c->platform);
 	free(c->arch);
 	free(c->message);
+	free(c->kernel);
 }
 
 void rv_session_dispose(rv_session *s)
@@ -175,6 +176,7 @@ static bool copy_check(rv_session_check *out, const rv_session_check *c)
 {
 	memset(out, 0, sizeof(*out));
 	memcpy(out->port, c->port, sizeof(out->port));
+	memcpy(out->scope, c->scope, sizeof(out->scope));
 	out->path = strdup(c->path);
 	out->name = strdup(c->name);
 	out->status = strdup(c->status);
@@ -182,12 +184,15 @@ static bool copy_check(rv_session_check *out, const rv_session_check *c)
 	out->arch = strdup(c->arch ? c->arch : "");
 	out->message = strdup(c->message ? c->message : "");
 	out->time = c->time;
+	if (c->kernel && *c->kernel && !(out->kernel = strdup(c->kernel)))
+		return false;
 	return out->path && out->name && out->status && out->platform && out->arch && out->message;
 }
 
-/* "checks": [{path, name, port, status, platform, arch, message, time}]
- * (absent from sessions older than kernel checks; "time" only where both
- * sides were timed, and a time unlike rv_check_time's is none). */
+/* "checks": [{path, name, port, status, platform, arch, message, time,
+ * kernel, scope}] (absent from sessions older than kernel checks; "time"
+ * only where both sides were timed, and a time unlike rv_check_time's is
+ * none; "kernel" and "scope" only for a kernel's check whose scope is known). */
 static bool parse_checks(rv_session *out, json_t *checks)
 {
 	json_t *c;
@@ -208,8 +213,10 @@ static bool parse_checks(rv_session *out, json_t *checks)
 		in.platform = (char *)json_string_value(json_object_get(c, "platform"));
 		in.arch = (char *)json_string_value(json_object_get(c, "arch"));
 		in.message = (char *)json_string_value(json_object_get(c, "message"));
+		in.kernel = (char *)json_string_value(json_object_get(c, "kernel"));
 		rv_check_time_from_json(&in.time, json_object_get(c, "time"));
-		if (!in.path || !in.name || !in.status || !port || strlen(port) != 40)
+		if (!in.path || !in.name || !in.status || !port || strlen(port) != 40 ||
+		    !copy_id(in.scope, json_object_get(c, "scope")))
 			return false;
 		memcpy(in.port, port, 41);
 		if (!copy_check(&out->checks[out->nchecks++], &in))
@@ -319,6 +326,10 @@ static int save(const rv_session *s)
 
 			if (check && c->time.timed)
 				json_object_set_new(check, "time", rv_check_time_to_json(&c->time));
+			if (check && c->kernel && c->scope[0]) {
+				json_object_set_new(check, "kernel", json_string(c->kernel));
+				json_object_set_new(check, "scope", json_string(c->scope));
+			}
 			json_array_append_new(checks, check);
 		}
 		json_object_set_new(root, "checks", checks);
@@ -1304,4 +1315,20 @@ int rv_session_record_checks(rv_session *s, const rv_session_check *checks, size
 		}
 	}
 	return save(s);
+}
+
+int rv_session_outdate_checks(rv_session *s, const char *prefix)
+{
+	size_t i, n = 0, len = strlen(prefix);
+
+	for (i = 0; i < s->nchecks; i++) {
+		rv_session_check *c = &s->checks[i];
+
+		if (strncmp(c->name, prefix, len) != 0 || strspn(c->port, "0") == 40)
+			continue;
+		memset(c->port, '0', 40);
+		c->scope[0] = '\0';
+		n++;
+	}
+	return n ? save(s) : 0;
 }

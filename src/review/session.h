@@ -54,6 +54,8 @@ typedef struct rv_session_check {
 	char *path;     /* the CUDA file, relative to the work tree */
 	char *name;     /* the check */
 	char port[41];  /* blob id of the port checked */
+	char *kernel;   /* the kernel checked, NULL for a whole file's check */
+	char scope[41]; /* id of what the kernel's check depends on (review/check_scope.h), or "" */
 	char *status;   /* pass, fail, error, no-device, skipped */
 	char *platform; /* amd, nvidia-proxy */
 	char *arch;     /* gfx90a, sm_90, or "" */
@@ -218,5 +220,9 @@ void rv_session_check_dispose(rv_session_check *c);
 /* Records check results (copied), replacing earlier ones of the same file
  * and check; saved at once. */
 int rv_session_record_checks(rv_session *s, const rv_session_check *checks, size_t n);
+
+/* Holds the checks whose names start with prefix to no content (a blob id
+ * of zeros): results to run again. Saved at once when any changed. */
+int rv_session_outdate_checks(rv_session *s, const char *prefix);
 
 #endif

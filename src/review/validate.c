@@ -13,7 +13,7 @@ static const rv_session_check *find_check(const rv_session *s, const char *path,
 	return NULL;
 }
 
-bool rv_checks_passed(const rv_session *s, const char *path, const char *blob)
+bool rv_checks_passed(const rv_session *s, const char *path, const rv_check_content *now)
 {
 	bool compiled = false;
 	size_t i;
@@ -21,11 +21,11 @@ bool rv_checks_passed(const rv_session *s, const char *path, const char *blob)
 	for (i = 0; i < s->nchecks; i++) {
 		const rv_session_check *c = &s->checks[i];
 
-		if (strcmp(c->path, path) != 0 || strcmp(c->port, blob) != 0)
+		if (strcmp(c->path, path) != 0 || !rv_check_current(c, now))
 			continue;
 		if (strcmp(c->status, "pass") != 0)
 			return false;
-		compiled |= strcmp(c->name, RV_COMPILE_CHECK) == 0;
+		compiled |= strcmp(c->name, RV_COMPILE_CHECK) == 0 && strcmp(c->port, now->blob) == 0;
 	}
 	return compiled;
 }
@@ -37,11 +37,11 @@ static void refuse(rv_validation *out, const char *fmt, const char *a, const cha
 }
 
 /* Why a kernel check's result is no pass on this content, or NULL when it is one. */
-static const char *kernel_problem(const rv_session_check *c, const char *blob)
+static const char *kernel_problem(const rv_session_check *c, const rv_check_content *now)
 {
 	if (!c)
 		return "has not run: hipport check %s";
-	if (strcmp(c->port, blob) != 0)
+	if (!rv_check_current(c, now))
 		return "ran on other content: hipport check %s";
 	if (strcmp(c->status, "no-device") == 0)
 		return "could not run here (no-device): run hipport check --bundle DIR %s on a GPU machine, then "
@@ -52,7 +52,7 @@ static const char *kernel_problem(const rv_session_check *c, const char *blob)
 }
 
 void rv_validate(rv_validation *out, const rv_session *s, const rv_session_file *rec, const char *path,
-		 size_t pending, bool stale, const char *blob, const char *arch, bool needs_compile,
+		 size_t pending, bool stale, const rv_check_content *now, const char *arch, bool needs_compile,
 		 const char *const *specs, size_t nspecs)
 {
 	const rv_session_check *compile = find_check(s, path, RV_COMPILE_CHECK);
@@ -68,14 +68,14 @@ void rv_validate(rv_validation *out, const rv_session *s, const rv_session_file 
 		snprintf(what, sizeof(what), "%zu hunk%s pending", pending, pending == 1 ? "" : "s");
 		return refuse(out, "%s: hipport review %s", what, path);
 	}
-	if (!rec->written[0] || strcmp(rec->written, blob) != 0)
+	if (!rec->written[0] || strcmp(rec->written, now->blob) != 0)
 		return refuse(out, "does not hold what its decisions wrote: hipport review %s%s", path, NULL);
 	if (!needs_compile) {
 		out->committable = true;
 		return;
 	}
 	/* without an offload arch here, the arch it was checked for stands */
-	if (!compile || strcmp(compile->port, blob) != 0 || (arch && strcmp(compile->arch, arch) != 0)) {
+	if (!compile || strcmp(compile->port, now->blob) != 0 || (arch && strcmp(compile->arch, arch) != 0)) {
 		snprintf(what, sizeof(what), "no compile check of its current content%s%s", arch ? " for " : "",
 			 arch ? arch : "");
 		out->committable = false;
@@ -91,7 +91,7 @@ void rv_validate(rv_validation *out, const rv_session *s, const rv_session_file 
 	out->compile = compile;
 	for (i = 0; i < nspecs; i++) {
 		const rv_session_check *c = find_check(s, path, specs[i]);
-		const char *problem = kernel_problem(c, blob);
+		const char *problem = kernel_problem(c, now);
 
 		if (problem) {
 			char fmt[512];

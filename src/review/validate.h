@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "review/check_scope.h"
 #include "review/session.h"
 
 /* The name of the compile check in the session's check results. */
@@ -24,18 +25,18 @@ typedef struct rv_validation {
 
 /* Validates the file at path of the session (rec, NULL when the session
  * does not know it), with pending hunks left, whose working-tree content
- * has blob id `blob`, for the offload arch (NULL when none is known: then
+ * is now's port, for the offload arch (NULL when none is known: then
  * the arch its compile check ran for stands);
  * needs_compile: hipcc can check it (not a Triton or build file, which the
  * decisions alone validate); specs: the names of the kernel checks whose
  * source it is. */
-/* Whether the checks the session holds for path on the content with blob
- * id `blob` all passed, a compile check among them (the review's glyph; a
- * commit also asks for every kernel check that covers the file). */
-bool rv_checks_passed(const rv_session *s, const char *path, const char *blob);
-
 void rv_validate(rv_validation *out, const rv_session *s, const rv_session_file *rec, const char *path,
-		 size_t pending, bool stale, const char *blob, const char *arch, bool needs_compile,
+		 size_t pending, bool stale, const rv_check_content *now, const char *arch, bool needs_compile,
 		 const char *const *specs, size_t nspecs);
+
+/* Whether the checks the session holds for path that hold for now all
+ * passed, a compile check of exactly now's port among them (the review's
+ * glyph; a commit also asks for every kernel check that covers the file). */
+bool rv_checks_passed(const rv_session *s, const char *path, const rv_check_content *now);
 
 #endif

@@ -4,14 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "review/check_scope.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/file.h"
 
 typedef struct checks_state {
 	size_t file;          /* the file whose checks these are */
-	char blob[41];        /* its content in the working tree: checks of another are earlier */
 	size_t *items;        /* indices into the session's checks */
+	bool *current;        /* beside items: whether it holds for the working tree's content */
 	size_t n, selected;
 	size_t slow, stale;
 } checks_state;
@@ -21,28 +22,35 @@ static int checks_open(tui_view *view)
 	checks_state *st = tui_view_state(view);
 	tui_model *m = tui_view_model(view);
 	const char *path = m->files[m->selected].p->path;
+	const rv_proposal *p = m->files[m->selected].p;
 	util_buf tree = UTIL_BUF_INIT;
+	rv_check_content now;
+	bool gone;
 	size_t i;
 
 	st->file = m->selected;
-	if (util_file_read(&tree, m->files[m->selected].p->fs_path, 0) < 0)
+	if ((gone = util_file_read(&tree, p->fs_path, 0) < 0))
 		util_error_clear(); /* gone: every check is of an earlier content */
-	else
-		rv_blob_id(st->blob, tree.ptr ? tree.ptr : "", tree.len);
-	util_buf_dispose(&tree);
-	if (!(st->items = calloc(m->session->nchecks + 1, sizeof(*st->items))))
+	rv_check_content_init(&now, p->source.ptr, p->source.len, gone ? NULL : tree.ptr ? tree.ptr : "", tree.len);
+	st->items = calloc(m->session->nchecks + 1, sizeof(*st->items));
+	st->current = calloc(m->session->nchecks + 1, sizeof(*st->current));
+	if (!st->items || !st->current) {
+		util_buf_dispose(&tree);
 		return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
 	for (i = 0; i < m->session->nchecks; i++) {
 		const rv_session_check *c = &m->session->checks[i];
 
 		if (strcmp(c->path, path) != 0)
 			continue;
+		st->current[st->n] = rv_check_current(c, &now);
 		st->items[st->n++] = i;
-		if (strcmp(c->port, st->blob) != 0)
+		if (!st->current[st->n - 1])
 			st->stale++;
 		else
 			st->slow += c->time.slow;
 	}
+	util_buf_dispose(&tree);
 	if (!st->n)
 		tui_core_message(tui_view_core(view), "no checks of %s yet: b compile-checks it, hipport check runs its "
 						      "kernels (Esc closes)", path);
@@ -54,6 +62,7 @@ static void checks_close(tui_view *view)
 	checks_state *st = tui_view_state(view);
 
 	free(st->items);
+	free(st->current);
 }
 
 static const rv_session_check *item(tui_view *view, size_t k)
@@ -107,9 +116,9 @@ static tui_handled checks_key(tui_view *view, tui_request *req)
 
 /* The colour of a check's result: a failure or an error stands out, an
  * earlier content's is dim. */
-static tui_attr result_attr(const checks_state *st, const rv_session_check *c)
+static tui_attr result_attr(const checks_state *st, size_t k, const rv_session_check *c)
 {
-	if (strcmp(c->port, st->blob) != 0)
+	if (!st->current[k])
 		return TUI_DIM;
 	if (strcmp(c->status, "fail") == 0 || strcmp(c->status, "error") == 0)
 		return TUI_ERROR;
@@ -168,7 +177,7 @@ static void checks_draw(tui_view *view, tui_screen *s)
 	for (i = 2; i < rows && k < st->n; i++, k++) {
 		const rv_session_check *c = item(view, k);
 		tui_attr attr = k == st->selected ? TUI_SELECTED : TUI_NORMAL;
-		bool current = strcmp(c->port, st->blob) == 0;
+		bool current = st->current[k];
 		const char *result = current ? c->status : "earlier";
 
 		snprintf(where, sizeof(where), "%s%s%s", c->platform, *c->arch ? " " : "", c->arch);
@@ -180,7 +189,7 @@ static void checks_draw(tui_view *view, tui_screen *s)
 		/* the result and "slow" in their colours, as tig colours a column */
 		if (attr == TUI_NORMAL && width + 3 < s->width)
 			tui_screen_put(s, top + i, width + 3, s->width - width - 3, result, strlen(result),
-				       result_attr(st, c));
+				       result_attr(st, k, c));
 		if (attr == TUI_NORMAL && c->time.slow && n < s->width)
 			tui_screen_put(s, top + i, n - 4, 4, "slow", 4, TUI_WARNING);
 	}

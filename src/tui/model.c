@@ -220,12 +220,12 @@ static void refresh_state(tui_model *m, tui_file *f)
 		f->state = RV_STATE_STALE;
 		util_error_clear();
 	} else {
-		char blob[41];
+		rv_check_content now;
 
 		f->state = rv_session_state(rv_session_find(m->session, f->p->path), &f->hunks, tree.ptr ? tree.ptr : "",
 					    tree.len);
-		rv_blob_id(blob, tree.ptr ? tree.ptr : "", tree.len);
-		f->validated = f->state == RV_STATE_ACCEPTED && rv_checks_passed(m->session, f->p->path, blob);
+		rv_check_content_init(&now, f->p->source.ptr, f->p->source.len, tree.ptr ? tree.ptr : "", tree.len);
+		f->validated = f->state == RV_STATE_ACCEPTED && rv_checks_passed(m->session, f->p->path, &now);
 	}
 	util_buf_dispose(&tree);
 }

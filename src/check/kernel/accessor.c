@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/kernel/source.h"
+#include "port/definitions.h"
 #include "util/buf.h"
 
 /* s[from, to) without the spaces around it, allocated. */
@@ -91,7 +91,7 @@ char *chk_macro_text(const char *src, size_t len, const char *name)
 		for (q += 6; q < eol && (*q == ' ' || *q == '\t'); q++)
 			;
 		/* NAME, not NAME( of a function-like macro */
-		if ((size_t)(eol - q) > n && !memcmp(q, name, n) && !chk_source_ident_char(q[n]) && q[n] != '(')
+		if ((size_t)(eol - q) > n && !memcmp(q, name, n) && !port_ident_char(q[n]) && q[n] != '(')
 			return definition_text(q + n, end);
 	}
 	return NULL;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/kernel/source.h"
+#include "port/definitions.h"
 
 #define MAX_TOKENS 200000
 #define MAX_NAMES 64
@@ -33,7 +33,7 @@ static bool lex(lexed *out, const char *s, size_t len)
 	if (!(out->t = malloc(sizeof(*out->t) * (len + 1 < MAX_TOKENS ? len + 1 : MAX_TOKENS))))
 		return false;
 	while (p < end && out->n < MAX_TOKENS) {
-		const char *q = chk_source_skip_literal(p, end);
+		const char *q = port_skip_literal(p, end);
 		size_t k, n = 1;
 
 		if (isspace((unsigned char)*p)) {
@@ -46,8 +46,8 @@ static bool lex(lexed *out, const char *s, size_t len)
 			p = q;
 			continue;
 		}
-		if (chk_source_ident_char(*p)) {
-			for (q = p; q < end && chk_source_ident_char(*q); q++)
+		if (port_ident_char(*p)) {
+			for (q = p; q < end && port_ident_char(*q); q++)
 				;
 			n = (size_t)(q - p);
 		} else {

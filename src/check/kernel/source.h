@@ -9,12 +9,6 @@
 
 #include "util/buf.h"
 
-/* The end of a comment, string or character literal starting at p, or p. */
-const char *chk_source_skip_literal(const char *p, const char *end);
-
-/* Whether c may be part of an identifier. */
-bool chk_source_ident_char(char c);
-
 /* Appends to out every __global__ definition of kernel (its last name:
  * ns::k<T> is k) in src, from __global__ to the body's closing brace;
  * declarations without a body are left out. */

@@ -1,0 +1,123 @@
+#include "port/definitions.h"
+
+#include <ctype.h>
+#include <string.h>
+
+const char *port_skip_literal(const char *p, const char *end)
+{
+	if (p + 1 < end && p[0] == '/' && p[1] == '/') {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		return nl ? nl : end;
+	}
+	if (p + 1 < end && p[0] == '/' && p[1] == '*') {
+		for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++)
+			;
+		return p + 1 < end ? p + 2 : end;
+	}
+	if (*p == '"' || *p == '\'') {
+		char q = *p;
+
+		for (p++; p < end && *p != q; p++)
+			if (*p == '\\' && p + 1 < end)
+				p++;
+		return p < end ? p + 1 : end;
+	}
+	return p;
+}
+
+bool port_ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Past the bracket that closes the one at p (( or {), or NULL. */
+static const char *past_closing(const char *p, const char *end)
+{
+	char open = *p, close = open == '(' ? ')' : '}';
+	int depth = 0;
+
+	while (p < end) {
+		const char *q = port_skip_literal(p, end);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == open)
+			depth++;
+		else if (*p == close && --depth == 0)
+			return p + 1;
+		p++;
+	}
+	return NULL;
+}
+
+static bool keyword_at(const char *p, const char *src, const char *end, const char *keyword, size_t klen)
+{
+	return (size_t)(end - p) >= klen && memcmp(p, keyword, klen) == 0 && !(p > src && port_ident_char(p[-1])) &&
+	       !(p + klen < end && port_ident_char(p[klen]));
+}
+
+bool port_definition_next(port_definition *out, const char *src, const char *end, const char **at,
+			  const char *keyword)
+{
+	const char *p = *at;
+	size_t klen = strlen(keyword);
+
+	while (p < end) {
+		const char *q = port_skip_literal(p, end), *id = NULL, *r;
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (!keyword_at(p, src, end, keyword, klen)) {
+			p++;
+			continue;
+		}
+		/* the declarator's name is before the last parenthesised group
+		 * (__launch_bounds__(256) comes first), then the body or ';' */
+		for (r = p + klen; r && r < end && *r != '{' && *r != ';';) {
+			const char *lit = port_skip_literal(r, end);
+
+			if (lit != r) {
+				r = lit;
+			} else if (*r == '(') {
+				for (id = r; id > p && isspace((unsigned char)id[-1]); id--)
+					;
+				r = past_closing(r, end);
+			} else {
+				r++;
+			}
+		}
+		if (r && r < end && *r == '{' && id && (q = past_closing(r, end))) {
+			const char *name = id;
+
+			while (name > p && port_ident_char(name[-1]))
+				name--;
+			out->start = p;
+			out->name = name;
+			out->name_len = (size_t)(id - name);
+			out->body = r;
+			out->end = q;
+			*at = q;
+			return true;
+		}
+		p += klen;
+	}
+	*at = end;
+	return false;
+}
+
+bool port_definition_named(const port_definition *d, const char *name)
+{
+	const char *colon, *lt;
+	size_t n;
+
+	while ((colon = strstr(name, "::")))
+		name = colon + 2;
+	lt = strchr(name, '<');
+	n = lt ? (size_t)(lt - name) : strlen(name);
+	return n > 0 && d->name_len == n && memcmp(d->name, name, n) == 0;
+}
