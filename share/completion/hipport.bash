@@ -55,7 +55,7 @@ _hipport() {
 		review) opts="$opts $walk --script --size --no-mouse" ;;
 		query) opts="$opts --format=" ;;
 		doctor) opts="--offload-arch= --format= --color --no-color --quiet --verbose --help" ;;
-		check) opts="$opts $walk --offload-arch= --fix= --draft-spec --from-record --bundle --slurm --submit --import --record --compare --tune --timeout" ;;
+		check) opts="$opts $walk --offload-arch= --fix= --draft-spec --from-record --bundle --slurm --submit --import --record --compare --tune --stale --resources --timeout" ;;
 		commit) opts="$opts $walk --offload-arch= -m --message --branch --force" ;;
 		sync) opts="$opts --from --to -p --compile-commands" ;;
 		esac

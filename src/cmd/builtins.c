@@ -12,9 +12,9 @@ const cmd_builtin cmd_builtins[] = {
 		     "edited since." },
 	{ .name = "check", .run = cmd_check,
 	  .options = CMD_OPT_PORT | CMD_OPT_WALK | CMD_OPT_CHECK | CMD_OPT_FIX | CMD_OPT_ARCH | CMD_OPT_ANALYZE,
-	  .usage = "check [run] [PATH...] [--fix=ID,...|all] [--record]\n"
+	  .usage = "check [run] [PATH...] [--fix=ID,...|all] [--record] [--stale]\n"
 		   "       check draft FILE... [--from-record DIR]\n"
-		   "       check bundle DIR [PATH...] [--slurm] [--tune]\n"
+		   "       check bundle DIR [PATH...] [--slurm] [--tune] [--stale]\n"
 		   "       check import FILE [--record]\n"
 		   "       check compare REF PORT [REF2]\n"
 		   "       check submit DIR\n"

@@ -22,6 +22,7 @@
 #include "cmd/check_compile.h"
 #include "cmd/check_slurm.h"
 #include "cmd/propose.h"
+#include "review/check_scope.h"
 #include "review/session.h"
 #include "review/single_source.h"
 #include "util/error.h"
@@ -287,6 +288,35 @@ static void keep_named(chk_spec_list *specs, const vcs_walk *named)
 }
 
 /* Runs argv in dir, without a shell; its exit status, or -1. */
+/* --stale: the specs whose checks do not hold for their files as they are
+ * now (never run, or run on an earlier content of their kernel's scope). */
+static void keep_stale(chk_spec_list *specs, const sources *src, const rv_session *session)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < specs->n; i++) {
+		const chk_spec *spec = &specs->items[i];
+		const rv_session_check *c = NULL;
+		rv_check_content now;
+
+		for (k = 0; k < session->nchecks && !c; k++)
+			if (!strcmp(session->checks[k].path, spec->source) && !strcmp(session->checks[k].name, spec->name))
+				c = &session->checks[k];
+		for (k = 0; k < src->n && strcmp(src->items[k].path, spec->source) != 0; k++)
+			;
+		if (c && k < src->n) {
+			rv_check_content_init(&now, src->items[k].orig, src->items[k].orig_len, src->items[k].port,
+					      src->items[k].port_len);
+			if (rv_check_current(c, &now)) {
+				chk_spec_dispose(&specs->items[i]);
+				continue;
+			}
+		}
+		specs->items[n++] = specs->items[i];
+	}
+	specs->n = n;
+}
+
 static int spawn(char *const argv[], const char *dir, const char *timeout)
 {
 	int status = -1;
@@ -425,6 +455,14 @@ int cmd_check_bundle(cmd_context *ctx)
 	}
 	if (ctx->nargs)
 		keep_named(&specs, &named);
+	if (ctx->stale) {
+		size_t all = specs.n;
+
+		keep_stale(&specs, &src, &session);
+		if (ctx->verbosity >= 0)
+			printf("%zu of %zu kernel check%s to run again; the others hold for the files as they are\n",
+			       specs.n, all, all == 1 ? "" : "s");
+	}
 	if (!specs.n && !ctx->bundle) {
 		code = compile_failed ? CMD_EXIT_FINDINGS : CMD_EXIT_OK;
 		if (ctx->verbosity >= 0)

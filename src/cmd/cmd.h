@@ -71,6 +71,7 @@ typedef struct cmd_context {
 	bool slurm;              /* check --bundle DIR --slurm */
 	bool tune;               /* check tune, --tune: Triton kernels swept in the record runs */
 	bool resources;          /* check --resources: each compiled kernel's resources printed */
+	bool stale;              /* check --stale: only the kernel checks that no longer hold */
 	const char *submit;      /* check --submit DIR */
 	unsigned check_timeout;  /* check --timeout SECONDS, or 0 */
 	const char *offload_arch; /* --offload-arch: a target id (checked), or NULL */

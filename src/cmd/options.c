@@ -65,6 +65,9 @@ static const option_spec options[] = {
 	  "the port's record run once more, each Triton kernel's first launch swept over launch options and timed" },
 	{ "submit", 0, true, CMD_OPT_CHECK,
 	  "submit a bundle's Slurm arrays (sbatch), follow them, merge and import their results" },
+	{ "stale", 0, false, CMD_OPT_CHECK,
+	  "run or bundle only the kernel checks that do not hold for the files as they are (never run, or run on an "
+	  "earlier content of what the kernel depends on); the others keep their results" },
 	{ "timeout", 0, true, CMD_OPT_CHECK, "seconds one check's run may take (default: the spec's, 60)" },
 	{ "resources", 0, false, CMD_OPT_CHECK,
 	  "with the compile checks: each kernel's registers, spills, LDS and occupancy, as the compiler reports them" },
@@ -295,6 +298,8 @@ static int apply_option(cmd_context *ctx, const option_spec *o, const char *valu
 		ctx->tune = true;
 	} else if (strcmp(o->name, "resources") == 0) {
 		ctx->resources = true;
+	} else if (strcmp(o->name, "stale") == 0) {
+		ctx->stale = true;
 	} else if (strcmp(o->name, "submit") == 0) {
 		ctx->submit = value;
 	} else if (strcmp(o->name, "message") == 0) {

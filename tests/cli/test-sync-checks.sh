@@ -97,4 +97,9 @@ f = json.load(open(sys.argv[1]))["files"][0]
 assert f["checks"]["pass"] == 1 and f["checks"]["stale"] == 3, f
 ' "$tmp/out"
 
+# the next check runs again what no longer holds, and nothing else
+check "bundle what is stale" 0 hp check bundle "$tmp/b2" --stale
+expect "one of two" "$tmp/out" "1 of 2 kernel checks to run again"
+truth "shift's check in it, not scale's" sh -c "grep -q '^k2.shift' '$tmp/b2/checks.list' && ! grep -q '^k2.scale' '$tmp/b2/checks.list'"
+
 finish
