@@ -20,12 +20,6 @@ int cmd_check_bundle(cmd_context *ctx);
  * bundle_dir (or of none), then compares the bundle's record runs. */
 int cmd_check_import(cmd_context *ctx, const char *path, const char *bundle_dir);
 
-/* Gives check c (of a bundle's file, its port blob set) the scope of kernel
- * in the bundle's orig/ and port/ copies of its file, and the kernel's
- * name, so that a later change to another kernel of the file leaves it
- * standing; no scope where the copies are not what it ran on. */
-int cmd_check_scope_in_bundle(rv_session_check *c, const char *bundle_dir, const char *kernel);
-
 /* One line per result; exit 1 when a check failed or could not run. */
 void cmd_check_print_results(const chk_results *r);
 /* The checks' times, a table, and which ports are below the budget. */

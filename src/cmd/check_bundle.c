@@ -290,8 +290,9 @@ static void keep_named(chk_spec_list *specs, const vcs_walk *named)
 /* Runs argv in dir, without a shell; its exit status, or -1. */
 /* --stale: the specs whose checks do not hold for their files as they are
  * now (never run, or run on an earlier content of their kernel's scope). */
-static void keep_stale(chk_spec_list *specs, const sources *src, const rv_session *session)
+static void keep_stale(chk_spec_list *specs, const sources *src, const rv_session *session, const char *root)
 {
+	rv_tree_reader tree = { root, session };
 	size_t i, k, n = 0;
 
 	for (i = 0; i < specs->n; i++) {
@@ -305,8 +306,8 @@ static void keep_stale(chk_spec_list *specs, const sources *src, const rv_sessio
 		for (k = 0; k < src->n && strcmp(src->items[k].path, spec->source) != 0; k++)
 			;
 		if (c && k < src->n) {
-			rv_check_content_init(&now, src->items[k].orig, src->items[k].orig_len, src->items[k].port,
-					      src->items[k].port_len);
+			rv_check_content_init(&now, spec->source, src->items[k].orig, src->items[k].orig_len,
+					      src->items[k].port, src->items[k].port_len, rv_tree_read, &tree);
 			if (rv_check_current(c, &now)) {
 				chk_spec_dispose(&specs->items[i]);
 				continue;
@@ -458,7 +459,7 @@ int cmd_check_bundle(cmd_context *ctx)
 	if (ctx->stale) {
 		size_t all = specs.n;
 
-		keep_stale(&specs, &src, &session);
+		keep_stale(&specs, &src, &session, root);
 		if (ctx->verbosity >= 0)
 			printf("%zu of %zu kernel check%s to run again; the others hold for the files as they are\n",
 			       specs.n, all, all == 1 ? "" : "s");

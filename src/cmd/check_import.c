@@ -173,31 +173,42 @@ static void time_of(rv_check_time *out, const perf_timing *t, double budget)
 	snprintf(out->port_device, sizeof(out->port_device), "%s", t->port.device);
 }
 
-int cmd_check_scope_in_bundle(rv_session_check *c, const char *bundle_dir, const char *kernel)
+/* Reads a file of the bundle's copies: port/ or orig/. */
+static int read_in_bundle(void *payload, const char *path, bool port, util_buf *out)
 {
-	util_buf orig = UTIL_BUF_INIT, port = UTIL_BUF_INIT, path = UTIL_BUF_INIT;
+	util_buf fs = UTIL_BUF_INIT;
+	int error;
+
+	util_buf_printf(&fs, "%s/%s/%s", (const char *)payload, port ? "port" : "orig", path);
+	error = util_buf_oom(&fs) ? util_error_set(UTIL_ENOMEM, "out of memory")
+				  : util_file_read(out, fs.ptr, UTIL_FILE_DEFAULT_MAX_SIZE);
+	util_buf_dispose(&fs);
+	return error;
+}
+
+/* Gives check c (of a bundle's file, its port blob set) the scope of kernel
+ * in the bundle's orig/ and port/ copies, and the kernel's name, so that a
+ * later change to another kernel of the file leaves it standing; no scope
+ * where the copies are not what it ran on. */
+static int scope_in_bundle(rv_session_check *c, const char *bundle_dir, const char *kernel)
+{
+	util_buf orig = UTIL_BUF_INIT, port = UTIL_BUF_INIT;
 	rv_check_content now;
 	int error = 0;
 
-	util_buf_printf(&path, "%s/orig/%s", bundle_dir, c->path);
-	if (util_buf_oom(&path))
-		return util_error_set(UTIL_ENOMEM, "out of memory");
-	if (util_file_read(&orig, path.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) == 0) {
-		util_buf_clear(&path);
-		util_buf_printf(&path, "%s/port/%s", bundle_dir, c->path);
-		if (util_file_read(&port, path.ptr, UTIL_FILE_DEFAULT_MAX_SIZE) == 0) {
-			rv_check_content_init(&now, orig.ptr, orig.len, port.ptr ? port.ptr : "", port.len);
-			/* only for the content the check ran on */
-			if (strcmp(now.blob, c->port) == 0)
-				rv_check_scope(c->scope, now.orig, now.orig_len, now.port, now.port_len, kernel);
-		}
+	if (read_in_bundle((void *)bundle_dir, c->path, false, &orig) == 0 &&
+	    read_in_bundle((void *)bundle_dir, c->path, true, &port) == 0) {
+		rv_check_content_init(&now, c->path, orig.ptr, orig.len, port.ptr ? port.ptr : "", port.len,
+				      read_in_bundle, (void *)bundle_dir);
+		/* only for the content the check ran on */
+		if (strcmp(now.blob, c->port) == 0)
+			rv_check_scope(c->scope, &now, kernel);
 	}
 	util_error_clear(); /* no such file: the check is held to its whole file */
 	if (c->scope[0] && !(c->kernel = strdup(kernel)))
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 	util_buf_dispose(&orig);
 	util_buf_dispose(&port);
-	util_buf_dispose(&path);
 	return error;
 }
 
@@ -216,7 +227,7 @@ static int scope_checks(chk_results *r, const bundle_list *list, const char *bun
 			    list->items[k].kernel && *list->items[k].kernel)
 				break;
 		if (k < list->nchecks)
-			error = cmd_check_scope_in_bundle(&r->checks[i], bundle_dir, list->items[k].kernel);
+			error = scope_in_bundle(&r->checks[i], bundle_dir, list->items[k].kernel);
 	}
 	return error;
 }

@@ -129,8 +129,6 @@ static int record_in_session(const rec_report *r, const chk_recording *port_run)
 		n++;
 		if (!c->path || !c->status || !c->platform || !c->arch || !c->message || !c->name)
 			error = util_error_set(UTIL_ENOMEM, "out of memory");
-		else
-			error = cmd_check_scope_in_bundle(c, bundle.ptr, k->kernel);
 	}
 	if (error == 0 && n && (error = rv_session_open(&session, walk.git_dir)) == 0 &&
 	    (error = rv_session_record_checks(&session, checks, n)) == 0)

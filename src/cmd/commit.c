@@ -64,6 +64,7 @@ static int plan_file(cmd_context *ctx, cmd_commit_plan *plan, rv_proposal *p, rv
 {
 	size_t k = plan->n, i, pending = 0;
 	rv_commit_file *f = &plan->files[k];
+	rv_tree_reader tree = { plan->set.walk.root, &plan->session };
 	rv_check_content now;
 	rv_validation *v;
 	rv_hunks hunks;
@@ -101,8 +102,8 @@ static int plan_file(cmd_context *ctx, cmd_commit_plan *plan, rv_proposal *p, rv
 	rv_hunks_dispose(&hunks);
 	if ((error = cmd_count_findings(ctx, f->proposal, rec->fixes, f->findings, NULL)) < 0)
 		return error;
-	rv_check_content_init(&now, f->proposal->source.ptr, f->proposal->source.len, p->source.ptr ? p->source.ptr : "",
-			      p->source.len);
+	rv_check_content_init(&now, p->path, f->proposal->source.ptr, f->proposal->source.len,
+			      p->source.ptr ? p->source.ptr : "", p->source.len, rv_tree_read, &tree);
 	rv_validate(v, &plan->session, rec, p->path, pending, rv_session_stale(rec, p->source.ptr, p->source.len), &now,
 		    plan->arch.value, cmd_compile_applies(p->path), specs, nspecs);
 	if (v->committable && plan->perf_blocks)

@@ -54,8 +54,8 @@ static void count_checks(const rv_session *s, file_status *st, const rv_check_co
 	}
 }
 
-static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now, file_status *st,
-		   port_lexer *lexer, an_analyzer *analyzer)
+static int file_of(cmd_context *ctx, const rv_session *s, const char *root, const rv_proposal *now,
+		   file_status *st, port_lexer *lexer, an_analyzer *analyzer)
 {
 	const rv_session_file *rec = rv_session_find(s, now->path);
 	rv_proposal orig;
@@ -103,9 +103,11 @@ static int file_of(cmd_context *ctx, const rv_session *s, const rv_proposal *now
 		/* under review, the working tree is the port; else the proposal */
 		const char *port = rec ? now->source.ptr : p->port.output.ptr ? p->port.output.ptr : "";
 		size_t port_len = rec ? now->source.len : p->port.output.len;
+		rv_tree_reader tree = { root, s };
 		rv_check_content content;
 
-		rv_check_content_init(&content, p->source.ptr, p->source.len, port, port_len);
+		rv_check_content_init(&content, now->path, p->source.ptr, p->source.len, port, port_len, rv_tree_read,
+				      &tree);
 		count_checks(s, st, &content);
 	}
 	free(d);
@@ -311,7 +313,7 @@ int cmd_status(cmd_context *ctx)
 	for (i = 0; i < set.n; i++) {
 		if (set.items[i].state != RV_PROPOSAL_OK)
 			continue;
-		if ((error = file_of(ctx, &session, &set.items[i], &st[n], lexer, analyzer)) < 0) {
+		if ((error = file_of(ctx, &session, set.walk.root, &set.items[i], &st[n], lexer, analyzer)) < 0) {
 			code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 			goto done;
 		}

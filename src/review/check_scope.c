@@ -5,12 +5,33 @@
 
 #include "port/definitions.h"
 #include "review/proposal.h"
-#include "util/buf.h"
+#include "util/error.h"
+#include "util/file.h"
 
-typedef struct scoped_kernel {
-	port_definition def;
+/* A body the scope leaves out: another kernel's, or a host function's. */
+typedef struct region {
+	const char *name, *body, *end; /* name: a kernel's (NULL for a host function) */
+	size_t name_len;
 	bool kept;
-} scoped_kernel;
+} region;
+
+typedef struct regions {
+	region *items;
+	size_t n;
+	bool oom;
+} regions;
+
+static void regions_add(regions *r, const region *in)
+{
+	region *m = r->oom ? NULL : realloc(r->items, (r->n + 1) * sizeof(*m));
+
+	if (!m) {
+		r->oom = true;
+		return;
+	}
+	r->items = m;
+	r->items[r->n++] = *in;
+}
 
 /* Whether [p, end) holds a preprocessor line: a body that #defines or
  * #undefs changes the text after it. */
@@ -29,11 +50,9 @@ static bool has_directive(const char *p, const char *end)
 	return false;
 }
 
-/* Whether the body of d names identifier name (a launch from the device). */
-static bool names(const port_definition *d, const char *name, size_t len)
+/* Whether [p, end) holds identifier word (outside literals). */
+static bool has_word(const char *p, const char *end, const char *word, size_t len)
 {
-	const char *p = d->body, *end = d->end;
-
 	while (p < end) {
 		const char *q = port_skip_literal(p, end);
 
@@ -42,7 +61,7 @@ static bool names(const port_definition *d, const char *name, size_t len)
 		} else if (port_ident_char(*p)) {
 			for (q = p; q < end && port_ident_char(*q); q++)
 				;
-			if ((size_t)(q - p) == len && memcmp(p, name, len) == 0)
+			if ((size_t)(q - p) == len && memcmp(p, word, len) == 0)
 				return true;
 			p = q;
 		} else {
@@ -52,84 +71,279 @@ static bool names(const port_definition *d, const char *name, size_t len)
 	return false;
 }
 
-/* Marks kept what a kept kernel's code launches, until nothing changes. */
-static void keep_launched(scoped_kernel *k, size_t n)
+static bool has_keyword(const char *p, const char *end, const char *word)
+{
+	return has_word(p, end, word, strlen(word));
+}
+
+/* The head [from, brace) of a block at namespace scope: a host function's
+ * definition when it ends with its parameter list (and qualifiers), holds
+ * no initializer, and no keyword that lets device code call it. */
+static bool host_function(const char *from, const char *brace)
+{
+	static const char *const device[] = { "__device__", "__global__", "constexpr", "consteval", "class", "struct",
+					      "union", "enum", "namespace", "extern" };
+	const char *p = brace;
+	size_t i;
+	int depth = 0;
+
+	for (;;) { /* past const, noexcept, override, final */
+		while (p > from && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r'))
+			p--;
+		if (p > from && port_ident_char(p[-1])) {
+			const char *w = p;
+
+			while (w > from && port_ident_char(w[-1]))
+				w--;
+			if (!((p - w == 5 && !memcmp(w, "const", 5)) || (p - w == 8 && !memcmp(w, "noexcept", 8)) ||
+			      (p - w == 8 && !memcmp(w, "override", 8)) || (p - w == 5 && !memcmp(w, "final", 5))))
+				return false;
+			p = w;
+			continue;
+		}
+		break;
+	}
+	if (p == from || p[-1] != ')')
+		return false;
+	for (i = 0; i < sizeof(device) / sizeof(*device); i++)
+		if (has_keyword(from, brace, device[i]))
+			return false;
+	for (p = from; p < brace; p++) { /* an initializer: int a[] = {...} */
+		const char *q = port_skip_literal(p, brace);
+
+		if (q != p) {
+			p = q - 1;
+			continue;
+		}
+		depth += (*p == '(') - (*p == ')');
+		if (*p == '=' && depth == 0)
+			return false;
+	}
+	return true;
+}
+
+/* Past the brace that closes the one at p, or NULL. */
+static const char *past_block(const char *p, const char *end)
+{
+	int depth = 0;
+
+	while (p < end) {
+		const char *q = port_skip_literal(p, end);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '{')
+			depth++;
+		else if (*p == '}' && --depth == 0)
+			return p + 1;
+		p++;
+	}
+	return NULL;
+}
+
+/* The host functions' bodies at namespace scope (namespace and extern "C"
+ * blocks looked into; a class's body is kept whole). */
+static void host_bodies(regions *out, const char *text, const char *end)
+{
+	const char *p = text, *head = text;
+
+	while (p < end) {
+		const char *q = port_skip_literal(p, end);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '#' ) { /* a directive line ends a head */
+			while (p < end && *p != '\n')
+				p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+			head = p;
+			continue;
+		}
+		if (*p == ';' || *p == '}') {
+			head = ++p;
+			continue;
+		}
+		if (*p != '{') {
+			p++;
+			continue;
+		}
+		if (has_keyword(head, p, "namespace") ||
+		    (has_keyword(head, p, "extern") && memchr(head, '"', (size_t)(p - head)) && !memchr(head, '(', (size_t)(p - head)))) {
+			head = ++p; /* into the block */
+			continue;
+		}
+		q = past_block(p, end);
+		if (!q)
+			return;
+		if (host_function(head, p) && !has_directive(p, q)) {
+			region r = { NULL, p, q, 0, false };
+
+			regions_add(out, &r);
+		}
+		head = p = q;
+	}
+}
+
+/* Marks kept the other kernels a kept kernel's code names (a launch from
+ * the device), until nothing changes. */
+static void keep_launched(regions *k)
 {
 	bool more = true;
 	size_t i, j;
 
 	while (more) {
 		more = false;
-		for (i = 0; i < n; i++)
-			for (j = 0; k[i].kept && j < n; j++)
-				if (!k[j].kept && names(&k[i].def, k[j].def.name, k[j].def.name_len))
-					more = k[j].kept = true;
+		for (i = 0; i < k->n; i++)
+			for (j = 0; k->items[i].kept && j < k->n; j++)
+				if (!k->items[j].kept &&
+				    has_word(k->items[i].body, k->items[i].end, k->items[j].name, k->items[j].name_len))
+					more = k->items[j].kept = true;
 	}
 }
 
-/* Appends kernel's scope in text to out: true when text defines it. */
-static bool scope_text(util_buf *out, const char *text, size_t len, const char *kernel)
+static int by_body(const void *a, const void *b)
+{
+	const region *x = a, *y = b;
+
+	return x->body < y->body ? -1 : x->body > y->body;
+}
+
+/* Appends kernel's scope in one file's text to out: true when text defines it. */
+static bool file_scope(util_buf *out, const char *text, size_t len, const char *kernel)
 {
 	const char *at = text, *end = text + len, *from = text;
-	scoped_kernel *k = NULL;
+	regions r = { NULL, 0, false };
 	port_definition d;
-	size_t n = 0, i;
+	size_t i, kernels;
 	bool found = false;
 
 	while (port_definition_next(&d, text, end, &at, "__global__")) {
-		scoped_kernel *m = realloc(k, (n + 1) * sizeof(*k));
+		region k = { d.name, d.body, d.end, d.name_len, port_definition_named(&d, kernel) || has_directive(d.body, d.end) };
 
-		if (!m) {
-			free(k);
-			return false;
-		}
-		k = m;
-		k[n].def = d;
-		k[n].kept = port_definition_named(&d, kernel) || has_directive(d.body, d.end);
 		found |= port_definition_named(&d, kernel);
-		n++;
+		regions_add(&r, &k);
 	}
-	if (found) {
-		keep_launched(k, n);
-		for (i = 0; i < n; i++) {
-			if (k[i].kept)
+	kernels = r.n;
+	if (found && !r.oom) {
+		regions launched = { r.items, kernels, false };
+
+		keep_launched(&launched);
+		host_bodies(&r, text, end);
+		qsort(r.items, r.n, sizeof(*r.items), by_body);
+		for (i = 0; i < r.n && !r.oom; i++) {
+			if (r.items[i].kept || r.items[i].body < from)
 				continue;
-			util_buf_put(out, from, (size_t)(k[i].def.body - from));
+			util_buf_put(out, from, (size_t)(r.items[i].body - from));
 			util_buf_puts(out, "{}");
-			from = k[i].def.end;
+			from = r.items[i].end;
 		}
 		util_buf_put(out, from, (size_t)(end - from));
 	}
-	free(k);
-	return found;
+	free(r.items);
+	return found && !r.oom;
 }
 
-void rv_check_scope(char out[41], const char *orig, size_t orig_len, const char *port, size_t port_len,
-		    const char *kernel)
+/* The directory part of path, with its slash ("" for none). */
+static size_t dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path + 1) : 0;
+}
+
+/* Appends "path\0text\0" of every file path includes with quotes, found
+ * beside the including file, on one side, each once (seen), its own
+ * includes after it; a file not found is its name alone. */
+static void includes(util_buf *out, const rv_check_content *c, const char *path, const char *text, size_t len,
+		     bool port, util_buf *seen, int depth)
+{
+	const char *p = text, *end = text + len;
+
+	while (depth < 16 && p < end) {
+		const char *line = p, *eol = memchr(p, '\n', (size_t)(end - p)), *q, *close;
+		util_buf name = UTIL_BUF_INIT, body = UTIL_BUF_INIT;
+
+		eol = eol ? eol : end;
+		p = eol + 1;
+		for (q = line; q < eol && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (q >= eol || *q != '#')
+			continue;
+		for (q++; q < eol && (*q == ' ' || *q == '\t'); q++)
+			;
+		if ((size_t)(eol - q) < 9 || memcmp(q, "include", 7) != 0)
+			continue;
+		for (q += 7; q < eol && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (q >= eol || *q != '"' || !(close = memchr(q + 1, '"', (size_t)(eol - q - 1))))
+			continue;
+		/* "\0name\0": seen holds each so, and no name is found inside another */
+		util_buf_putc(&name, '\0');
+		util_buf_put(&name, path, dir_len(path));
+		util_buf_put(&name, q + 1, (size_t)(close - q - 1));
+		util_buf_putc(&name, '\0');
+		if (util_buf_oom(&name) || (seen->ptr && memmem(seen->ptr, seen->len, name.ptr, name.len))) {
+			util_buf_dispose(&name);
+			continue;
+		}
+		util_buf_put(seen, name.ptr, name.len);
+		util_buf_put(out, name.ptr + 1, name.len - 1);
+		if (c->read && c->read(c->payload, name.ptr + 1, port, &body) == 0) {
+			util_buf_put(out, body.ptr ? body.ptr : "", body.len);
+			util_buf_putc(out, '\0');
+			includes(out, c, name.ptr + 1, body.ptr ? body.ptr : "", body.len, port, seen, depth + 1);
+		} else {
+			util_error_clear(); /* not beside it: its name alone */
+		}
+		util_buf_dispose(&body);
+		util_buf_dispose(&name);
+	}
+}
+
+static void side_scope(util_buf *out, const rv_check_content *c, const char *text, size_t len, bool port,
+		       const char *kernel)
+{
+	util_buf seen = UTIL_BUF_INIT;
+
+	if (!file_scope(out, text, len, kernel))
+		util_buf_put(out, text, len); /* the original without the kernel: whole */
+	util_buf_putc(out, '\0');
+	includes(out, c, c->path ? c->path : "", text, len, port, &seen, 0);
+	util_buf_putc(out, '\0');
+	util_buf_dispose(&seen);
+}
+
+void rv_check_scope(char out[41], const rv_check_content *c, const char *kernel)
 {
 	util_buf scope = UTIL_BUF_INIT;
 
 	out[0] = '\0';
-	if (kernel && *kernel && orig && port && scope_text(&scope, port, port_len, kernel)) {
+	if (kernel && *kernel && c->port && file_scope(&scope, c->port, c->port_len, kernel)) {
+		util_buf_clear(&scope);
+		side_scope(&scope, c, c->port, c->port_len, true, kernel);
 		/* the reference's side too: upstream may change a kernel whose
 		 * port the engineer kept */
-		util_buf_putc(&scope, '\0');
-		if (!scope_text(&scope, orig, orig_len, kernel))
-			util_buf_put(&scope, orig, orig_len);
+		side_scope(&scope, c, c->orig, c->orig_len, false, kernel);
 		if (!util_buf_oom(&scope))
 			rv_blob_id(out, scope.ptr ? scope.ptr : "", scope.len);
 	}
 	util_buf_dispose(&scope);
 }
 
-void rv_check_content_init(rv_check_content *out, const char *orig, size_t orig_len, const char *port,
-			   size_t port_len)
+void rv_check_content_init(rv_check_content *out, const char *path, const char *orig, size_t orig_len,
+			   const char *port, size_t port_len, rv_scope_reader read, void *payload)
 {
 	memset(out, 0, sizeof(*out));
+	out->path = path;
 	out->orig = orig ? orig : "";
 	out->orig_len = orig ? orig_len : 0;
 	out->port = port;
 	out->port_len = port ? port_len : 0;
+	out->read = read;
+	out->payload = payload;
 	if (port)
 		rv_blob_id(out->blob, port, port_len);
 }
@@ -144,6 +358,21 @@ bool rv_check_current(const rv_session_check *c, const rv_check_content *now)
 	 * does not: upstream may change a kernel whose port was kept */
 	if (!c->scope[0] || !c->kernel)
 		return strcmp(c->port, now->blob) == 0;
-	rv_check_scope(scope, now->orig, now->orig_len, now->port, now->port_len, c->kernel);
+	rv_check_scope(scope, now, c->kernel);
 	return scope[0] && strcmp(scope, c->scope) == 0;
+}
+
+int rv_tree_read(void *payload, const char *path, bool port, util_buf *out)
+{
+	const rv_tree_reader *r = payload;
+	const rv_session_file *f = port || !r->session ? NULL : rv_session_find(r->session, path);
+	util_buf fs = UTIL_BUF_INIT;
+	int error;
+
+	if (f)
+		return rv_session_original(r->session, f, out);
+	util_buf_printf(&fs, "%s%s", r->root ? r->root : "", path);
+	error = util_buf_oom(&fs) ? -1 : util_file_read(out, fs.ptr, 0);
+	util_buf_dispose(&fs);
+	return error;
 }

@@ -23,6 +23,7 @@ static int checks_open(tui_view *view)
 	tui_model *m = tui_view_model(view);
 	const char *path = m->files[m->selected].p->path;
 	const rv_proposal *p = m->files[m->selected].p;
+	rv_tree_reader files = { m->root, m->session };
 	util_buf tree = UTIL_BUF_INIT;
 	rv_check_content now;
 	bool gone;
@@ -31,7 +32,8 @@ static int checks_open(tui_view *view)
 	st->file = m->selected;
 	if ((gone = util_file_read(&tree, p->fs_path, 0) < 0))
 		util_error_clear(); /* gone: every check is of an earlier content */
-	rv_check_content_init(&now, p->source.ptr, p->source.len, gone ? NULL : tree.ptr ? tree.ptr : "", tree.len);
+	rv_check_content_init(&now, path, p->source.ptr, p->source.len, gone ? NULL : tree.ptr ? tree.ptr : "", tree.len,
+			      rv_tree_read, &files);
 	st->items = calloc(m->session->nchecks + 1, sizeof(*st->items));
 	st->current = calloc(m->session->nchecks + 1, sizeof(*st->current));
 	if (!st->items || !st->current) {

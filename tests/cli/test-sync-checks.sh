@@ -71,7 +71,8 @@ checks = json.load(open(sys.argv[1]))["checks"]
 spec = {c["name"]: c for c in checks}
 assert spec["k2.scale"]["kernel"] == "scale" and len(spec["k2.scale"]["scope"]) == 40, spec
 assert spec["k2.shift"]["kernel"] == "shift" and spec["k2.shift"]["scope"] != spec["k2.scale"]["scope"], spec
-assert spec["record.scale"]["kernel"] == "scale", spec
+# the launches of a record run come from the host code of the program: held to the whole file
+assert "scope" not in spec["record.scale"], spec
 ' "$repo/.git/hipport/session.json"
 check "status before" 0 hp status k2.cu --target-hip=6.4
 expect "both pass" "$tmp/out" "2 checks pass"
