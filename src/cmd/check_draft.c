@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check/kernel/draft.h"
+#include "check/kernel/draft_unread.h"
 #include "check/kernel/draft_record.h"
 #include "check/kernel/spec.h"
 #include "cmd/check.h"
@@ -117,6 +118,20 @@ int cmd_check_draft(cmd_context *ctx)
 			continue;
 		}
 		missed = unread; /* the includers' parses set it too */
+		if (missed && n) { /* some read, some not: drafted again from the file without its host code */
+			char *names = NULL;
+
+			if ((error = chk_draft_unread(&specs, &n, f->path, f->fs_path, text.ptr, text.len, &options,
+						      &names)) < 0) {
+				code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
+			} else if (names) {
+				code = cmd_fail(CMD_EXIT_FINDINGS,
+						"%s: no spec drafted for %s: the drafter's parse did not read %s (in a branch "
+						"it skips, or after a declaration it cannot parse without the file's headers)",
+						f->path, names, strchr(names, ',') ? "them" : "it");
+				free(names);
+			}
+		}
 		/* a header's kernels are launched by the sources that include it */
 		if (walk.root && !walked) {
 			char *top[] = { walk.root };

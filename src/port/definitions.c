@@ -121,3 +121,136 @@ bool port_definition_named(const port_definition *d, const char *name)
 	n = lt ? (size_t)(lt - name) : strlen(name);
 	return n > 0 && d->name_len == n && memcmp(d->name, name, n) == 0;
 }
+
+/* Whether [p, end) holds identifier word (outside literals). */
+bool port_has_word(const char *p, const char *end, const char *word, size_t len)
+{
+	while (p < end) {
+		const char *q = port_skip_literal(p, end);
+
+		if (q != p) {
+			p = q;
+		} else if (port_ident_char(*p)) {
+			for (q = p; q < end && port_ident_char(*q); q++)
+				;
+			if ((size_t)(q - p) == len && memcmp(p, word, len) == 0)
+				return true;
+			p = q;
+		} else {
+			p++;
+		}
+	}
+	return false;
+}
+
+static bool has_keyword(const char *p, const char *end, const char *word)
+{
+	return port_has_word(p, end, word, strlen(word));
+}
+
+/* The head [from, brace) of a block at namespace scope: a host function's
+ * definition when it ends with its parameter list (and qualifiers), holds
+ * no initializer, and no keyword that lets device code call it. */
+static bool host_function(const char *from, const char *brace)
+{
+	static const char *const device[] = { "__device__", "__global__", "constexpr", "consteval", "class", "struct",
+					      "union", "enum", "namespace", "extern" };
+	const char *p = brace;
+	size_t i;
+	int depth = 0;
+
+	for (;;) { /* past const, noexcept, override, final */
+		while (p > from && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r'))
+			p--;
+		if (p > from && port_ident_char(p[-1])) {
+			const char *w = p;
+
+			while (w > from && port_ident_char(w[-1]))
+				w--;
+			if (!((p - w == 5 && !memcmp(w, "const", 5)) || (p - w == 8 && !memcmp(w, "noexcept", 8)) ||
+			      (p - w == 8 && !memcmp(w, "override", 8)) || (p - w == 5 && !memcmp(w, "final", 5))))
+				return false;
+			p = w;
+			continue;
+		}
+		break;
+	}
+	if (p == from || p[-1] != ')')
+		return false;
+	for (i = 0; i < sizeof(device) / sizeof(*device); i++)
+		if (has_keyword(from, brace, device[i]))
+			return false;
+	for (p = from; p < brace; p++) { /* an initializer: int a[] = {...} */
+		const char *q = port_skip_literal(p, brace);
+
+		if (q != p) {
+			p = q - 1;
+			continue;
+		}
+		depth += (*p == '(') - (*p == ')');
+		if (*p == '=' && depth == 0)
+			return false;
+	}
+	return true;
+}
+
+/* Past the brace that closes the one at p, or NULL. */
+static const char *past_block(const char *p, const char *end)
+{
+	int depth = 0;
+
+	while (p < end) {
+		const char *q = port_skip_literal(p, end);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '{')
+			depth++;
+		else if (*p == '}' && --depth == 0)
+			return p + 1;
+		p++;
+	}
+	return NULL;
+}
+
+void port_host_functions(const char *text, const char *end, port_host_fn fn, void *payload)
+{
+	const char *p = text, *head = text;
+
+	while (p < end) {
+		const char *q = port_skip_literal(p, end);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '#') { /* a directive line ends a head */
+			while (p < end && *p != '\n')
+				p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+			head = p;
+			continue;
+		}
+		if (*p == ';' || *p == '}') {
+			head = ++p;
+			continue;
+		}
+		if (*p != '{') {
+			p++;
+			continue;
+		}
+		if (has_keyword(head, p, "namespace") ||
+		    (has_keyword(head, p, "extern") && memchr(head, '"', (size_t)(p - head)) && !memchr(head, '(', (size_t)(p - head)))) {
+			head = ++p; /* into the block */
+			continue;
+		}
+		q = past_block(p, end);
+		if (!q)
+			return;
+		if (host_function(head, p))
+			fn(payload, head, p, q);
+		head = p = q;
+	}
+}
+

@@ -30,4 +30,18 @@ bool port_definition_next(port_definition *out, const char *src, const char *end
 /* Whether the definition is named name (its last name: ns::k<T> is k). */
 bool port_definition_named(const port_definition *d, const char *name);
 
+/* Whether [p, end) holds identifier word (len bytes), outside literals. */
+bool port_has_word(const char *p, const char *end, const char *word, size_t len);
+
+/* Calls fn for each host function defined at namespace scope of
+ * [text, end) (namespace and extern "C" blocks looked into, a class's body
+ * kept whole): head, the text from the declaration before it (or a
+ * directive line) to the body; body, its opening brace; end, past its
+ * closing one. A host function: its head ends with its parameter list (and
+ * const, noexcept, override, final), holds no initializer and none of
+ * __device__, __global__, constexpr, consteval, class, struct, union, enum,
+ * namespace, extern. */
+typedef void (*port_host_fn)(void *payload, const char *head, const char *body, const char *end);
+void port_host_functions(const char *text, const char *end, port_host_fn fn, void *payload);
+
 #endif

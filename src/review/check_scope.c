@@ -50,141 +50,14 @@ static bool has_directive(const char *p, const char *end)
 	return false;
 }
 
-/* Whether [p, end) holds identifier word (outside literals). */
-static bool has_word(const char *p, const char *end, const char *word, size_t len)
+/* A host function's body, left out where it holds no directive. */
+static void add_host_body(void *payload, const char *head, const char *body, const char *end)
 {
-	while (p < end) {
-		const char *q = port_skip_literal(p, end);
+	region r = { NULL, body, end, 0, false };
 
-		if (q != p) {
-			p = q;
-		} else if (port_ident_char(*p)) {
-			for (q = p; q < end && port_ident_char(*q); q++)
-				;
-			if ((size_t)(q - p) == len && memcmp(p, word, len) == 0)
-				return true;
-			p = q;
-		} else {
-			p++;
-		}
-	}
-	return false;
-}
-
-static bool has_keyword(const char *p, const char *end, const char *word)
-{
-	return has_word(p, end, word, strlen(word));
-}
-
-/* The head [from, brace) of a block at namespace scope: a host function's
- * definition when it ends with its parameter list (and qualifiers), holds
- * no initializer, and no keyword that lets device code call it. */
-static bool host_function(const char *from, const char *brace)
-{
-	static const char *const device[] = { "__device__", "__global__", "constexpr", "consteval", "class", "struct",
-					      "union", "enum", "namespace", "extern" };
-	const char *p = brace;
-	size_t i;
-	int depth = 0;
-
-	for (;;) { /* past const, noexcept, override, final */
-		while (p > from && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r'))
-			p--;
-		if (p > from && port_ident_char(p[-1])) {
-			const char *w = p;
-
-			while (w > from && port_ident_char(w[-1]))
-				w--;
-			if (!((p - w == 5 && !memcmp(w, "const", 5)) || (p - w == 8 && !memcmp(w, "noexcept", 8)) ||
-			      (p - w == 8 && !memcmp(w, "override", 8)) || (p - w == 5 && !memcmp(w, "final", 5))))
-				return false;
-			p = w;
-			continue;
-		}
-		break;
-	}
-	if (p == from || p[-1] != ')')
-		return false;
-	for (i = 0; i < sizeof(device) / sizeof(*device); i++)
-		if (has_keyword(from, brace, device[i]))
-			return false;
-	for (p = from; p < brace; p++) { /* an initializer: int a[] = {...} */
-		const char *q = port_skip_literal(p, brace);
-
-		if (q != p) {
-			p = q - 1;
-			continue;
-		}
-		depth += (*p == '(') - (*p == ')');
-		if (*p == '=' && depth == 0)
-			return false;
-	}
-	return true;
-}
-
-/* Past the brace that closes the one at p, or NULL. */
-static const char *past_block(const char *p, const char *end)
-{
-	int depth = 0;
-
-	while (p < end) {
-		const char *q = port_skip_literal(p, end);
-
-		if (q != p) {
-			p = q;
-			continue;
-		}
-		if (*p == '{')
-			depth++;
-		else if (*p == '}' && --depth == 0)
-			return p + 1;
-		p++;
-	}
-	return NULL;
-}
-
-/* The host functions' bodies at namespace scope (namespace and extern "C"
- * blocks looked into; a class's body is kept whole). */
-static void host_bodies(regions *out, const char *text, const char *end)
-{
-	const char *p = text, *head = text;
-
-	while (p < end) {
-		const char *q = port_skip_literal(p, end);
-
-		if (q != p) {
-			p = q;
-			continue;
-		}
-		if (*p == '#' ) { /* a directive line ends a head */
-			while (p < end && *p != '\n')
-				p += (*p == '\\' && p + 1 < end) ? 2 : 1;
-			head = p;
-			continue;
-		}
-		if (*p == ';' || *p == '}') {
-			head = ++p;
-			continue;
-		}
-		if (*p != '{') {
-			p++;
-			continue;
-		}
-		if (has_keyword(head, p, "namespace") ||
-		    (has_keyword(head, p, "extern") && memchr(head, '"', (size_t)(p - head)) && !memchr(head, '(', (size_t)(p - head)))) {
-			head = ++p; /* into the block */
-			continue;
-		}
-		q = past_block(p, end);
-		if (!q)
-			return;
-		if (host_function(head, p) && !has_directive(p, q)) {
-			region r = { NULL, p, q, 0, false };
-
-			regions_add(out, &r);
-		}
-		head = p = q;
-	}
+	(void)head;
+	if (!has_directive(body, end))
+		regions_add(payload, &r);
 }
 
 /* Marks kept the other kernels a kept kernel's code names (a launch from
@@ -199,7 +72,7 @@ static void keep_launched(regions *k)
 		for (i = 0; i < k->n; i++)
 			for (j = 0; k->items[i].kept && j < k->n; j++)
 				if (!k->items[j].kept &&
-				    has_word(k->items[i].body, k->items[i].end, k->items[j].name, k->items[j].name_len))
+				    port_has_word(k->items[i].body, k->items[i].end, k->items[j].name, k->items[j].name_len))
 					more = k->items[j].kept = true;
 	}
 }
@@ -231,7 +104,7 @@ static bool file_scope(util_buf *out, const char *text, size_t len, const char *
 		regions launched = { r.items, kernels, false };
 
 		keep_launched(&launched);
-		host_bodies(&r, text, end);
+		port_host_functions(text, end, add_host_body, &r);
 		qsort(r.items, r.n, sizeof(*r.items), by_body);
 		for (i = 0; i < r.n && !r.oom; i++) {
 			if (r.items[i].kept || r.items[i].body < from)

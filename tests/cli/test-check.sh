@@ -74,6 +74,29 @@ check "draft after a template the parse cannot read" 0 "$hipport" -C "$sfinae" c
 expect "the kernel after it drafted" "$tmp/out" "atomic.dot.check: drafted for dot in atomic.cu"
 check "a kernel the drafter cannot read is its failure" 1 "$hipport" -C "$sfinae" check draft unread.cu
 expect "the failure names the file" "$tmp/err" "unread.cu: the drafter read no kernel where the file spells __global__"
+# a host function of a PyTorch extension (pytorch_cluster's graclus) whose
+# parameter the parse cannot read without torch's headers took the kernels
+# after it: they are drafted from the file without its host functions, and
+# none is left unsaid
+cat >"$sfinae/graclus.cu" <<'EOF'
+#define THREADS 1024
+__global__ void propose_kernel(long *out, const long *proposal, long numel) {
+  const long i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < numel) out[i] = proposal[i];
+}
+void propose(torch::Tensor out, torch::optional<torch::Tensor> optional_weight) {
+  propose_kernel<<<(out.numel() + THREADS - 1) / THREADS, THREADS>>>(out.data_ptr<long>(), out.data_ptr<long>(), out.numel());
+}
+__global__ void respond_kernel(long *out, const long *proposal, long numel) {
+  const long i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < numel) out[i] = -proposal[i];
+}
+EOF
+(cd "$sfinae" && git add -A && git -c user.name=t -c user.email=t@t commit -qm graclus) || exit 2
+check "draft after a host function the parse cannot read" 0 "$hipport" -C "$sfinae" check draft graclus.cu
+expect "the kernel before it drafted" "$tmp/out" "graclus.propose_kernel.check: drafted for propose_kernel in graclus.cu"
+expect "the kernel after it drafted" "$tmp/out" "graclus.respond_kernel.check: drafted for respond_kernel in graclus.cu"
+expect "and said how" "$sfinae/.hipport/checks/graclus.respond_kernel.check" "# The parse of the whole file did not reach this kernel"
 
 # --- drafts from launch sites: two programs, each a main.cu ---------------
 progs="$tmp/progs"
