@@ -176,17 +176,79 @@ static void includes(util_buf *out, const rv_check_content *c, const char *path,
 	}
 }
 
-static void side_scope(util_buf *out, const rv_check_content *c, const char *text, size_t len, bool port,
+/* Appends text's tokens to out as the compiler reads them: comments left
+ * out, each run of blanks and line breaks one space; literals as they are,
+ * and each directive on a line of its own (it ends at its line break). A
+ * file indented anew, wrapped or commented is the same scope. */
+static void tokens_only(util_buf *out, const char *p, size_t len)
+{
+	const char *end = p + len;
+	bool blank = false, line_start = true, directive = false, out_start = true;
+
+	while (p < end) {
+		const char *q = port_skip_literal(p, end);
+
+		if (q != p && *p == '/') { /* a comment: a blank */
+			blank = true;
+			p = q;
+			continue;
+		}
+		if (*p == '\n') {
+			if (directive && !(out->len && out->ptr[out->len - 1] == '\\')) {
+				util_buf_putc(out, '\n');
+				directive = false;
+				out_start = true;
+				blank = false;
+			} else if (directive) {
+				util_buf_putc(out, '\n'); /* a continued directive */
+			} else {
+				blank = true;
+			}
+			line_start = true;
+			p++;
+			continue;
+		}
+		if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v') {
+			blank = true;
+			p++;
+			continue;
+		}
+		if (line_start && *p == '#' && !directive) {
+			if (!out_start)
+				util_buf_putc(out, '\n');
+			directive = true;
+			blank = false;
+		} else if (blank && !out_start) {
+			util_buf_putc(out, ' ');
+		}
+		blank = line_start = out_start = false;
+		if (q != p) { /* a string or character literal */
+			util_buf_put(out, p, (size_t)(q - p));
+			p = q;
+		} else {
+			util_buf_putc(out, *p++);
+		}
+	}
+}
+
+/* Appends the scope of kernel on one side to out; false when out of memory. */
+static bool side_scope(util_buf *out, const rv_check_content *c, const char *text, size_t len, bool port,
 		       const char *kernel)
 {
-	util_buf seen = UTIL_BUF_INIT;
+	bool ok;
 
-	if (!file_scope(out, text, len, kernel))
-		util_buf_put(out, text, len); /* the original without the kernel: whole */
-	util_buf_putc(out, '\0');
-	includes(out, c, c->path ? c->path : "", text, len, port, &seen, 0);
-	util_buf_putc(out, '\0');
+	util_buf seen = UTIL_BUF_INIT, raw = UTIL_BUF_INIT;
+
+	if (!file_scope(&raw, text, len, kernel))
+		util_buf_put(&raw, text, len); /* the original without the kernel: whole */
+	util_buf_putc(&raw, '\0');
+	includes(&raw, c, c->path ? c->path : "", text, len, port, &seen, 0);
+	util_buf_putc(&raw, '\0');
+	tokens_only(out, raw.ptr ? raw.ptr : "", raw.len);
+	ok = !util_buf_oom(&raw) && !util_buf_oom(&seen);
+	util_buf_dispose(&raw);
 	util_buf_dispose(&seen);
+	return ok;
 }
 
 void rv_check_scope(char out[41], const rv_check_content *c, const char *kernel)
@@ -195,12 +257,14 @@ void rv_check_scope(char out[41], const rv_check_content *c, const char *kernel)
 
 	out[0] = '\0';
 	if (kernel && *kernel && c->port && file_scope(&scope, c->port, c->port_len, kernel)) {
+		bool ok;
+
 		util_buf_clear(&scope);
-		side_scope(&scope, c, c->port, c->port_len, true, kernel);
+		ok = side_scope(&scope, c, c->port, c->port_len, true, kernel);
 		/* the reference's side too: upstream may change a kernel whose
 		 * port the engineer kept */
-		side_scope(&scope, c, c->orig, c->orig_len, false, kernel);
-		if (!util_buf_oom(&scope))
+		ok = side_scope(&scope, c, c->orig, c->orig_len, false, kernel) && ok;
+		if (ok && !util_buf_oom(&scope))
 			rv_blob_id(out, scope.ptr ? scope.ptr : "", scope.len);
 	}
 	util_buf_dispose(&scope);

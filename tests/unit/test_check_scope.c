@@ -98,6 +98,29 @@ static void host_code_leaves_it(void **state)
 	assert_false(holds("scale", orig, edit(p, sizeof(p), orig, "return 32;", "return 64;")));
 }
 
+static void layout_and_comments_leave_it(void **state)
+{
+	char p[2048], q[2048];
+
+	(void)state;
+	edit(p, sizeof(p), orig, "{ x[threadIdx.x] = twice(x[threadIdx.x]) * lanes(); }",
+	     "{\n\tx[threadIdx.x]  =  twice(x[threadIdx.x]) * lanes(); // scaled\n}");
+	assert_true(holds("scale", orig, p));
+	edit(q, sizeof(q), orig, "return 2 * v;", "/* twice */ return 2 * v;   ");
+	assert_true(holds("scale", q, q));
+	/* a literal's blanks are its own */
+	edit(q, sizeof(q), orig, "#include \"common.h\"", "#include \"common.h\"\nconst char *s = \"a  b\";");
+	edit(p, sizeof(p), orig, "#include \"common.h\"", "#include \"common.h\"\nconst char *s = \"a b\";");
+	rv_check_content a, b;
+	char sa[41], sb[41];
+
+	rv_check_content_init(&a, "src/k.cu", q, strlen(q), q, strlen(q), NULL, NULL);
+	rv_check_content_init(&b, "src/k.cu", p, strlen(p), p, strlen(p), NULL, NULL);
+	rv_check_scope(sa, &a, "scale");
+	rv_check_scope(sb, &b, "scale");
+	assert_string_not_equal(sa, sb);
+}
+
 static void its_own_code_and_what_it_reads_go_stale(void **state)
 {
 	char p[2048];
@@ -147,6 +170,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(another_kernels_body_leaves_it),
 		cmocka_unit_test(host_code_leaves_it),
+		cmocka_unit_test(layout_and_comments_leave_it),
 		cmocka_unit_test(its_own_code_and_what_it_reads_go_stale),
 		cmocka_unit_test(a_directive_in_another_body_counts),
 		cmocka_unit_test(no_scope_without_the_kernel),
