@@ -1,4 +1,6 @@
-/* hipport review [PATH...]: the review TUI, on the terminal or from a script. */
+/* hipport review [PATH...]: the review TUI, on the terminal or from a script.
+ * A sync from the review (S) makes it again in place once it wrote files,
+ * as a new hipport review would open them. */
 #include <curses.h>
 #include <locale.h>
 #include <stdint.h>
@@ -15,10 +17,21 @@
 #include "cmd/commit.h"
 #include "cmd/propose.h"
 #include "cmd/review_files.h"
+#include "cmd/sync.h"
 #include "review/session.h"
+#include "sync/state.h"
 #include "tui/view.h"
 #include "vcs/config.h"
 #include "util/error.h"
+
+/* --script FILE, read on across the reviews a sync makes again. */
+typedef struct review_script {
+	const char *path;
+	FILE *in;
+	char line[4096];
+	char *rest;               /* the keys of the line not typed yet: a sync ended the review before them */
+	unsigned lineno;
+} review_script;
 
 typedef struct review {
 	cmd_context *ctx;
@@ -30,16 +43,32 @@ typedef struct review {
 	tc_arch_choice arch;
 	cmd_commit_plan plan;     /* for c: made when the dialog opens */
 	bool plan_made;
+	bool restart;             /* a sync wrote files: the review is made again from them */
+	char summary[256];        /* the sync's, for the status bar of the review made again */
+	bool summary_is_error;
+	review_script script;
 } review;
 
-static void review_dispose(review *r)
+/* What the review made of its files: the compile environment, the commit
+ * plan, the files themselves (the workers stopped). */
+static void review_close(review *r)
 {
 	if (r->compile_open)
 		cmd_compile_env_close(&r->compile);
+	r->compile_open = false;
 	tc_arch_choice_dispose(&r->arch);
 	if (r->plan_made)
 		cmd_commit_plan_dispose(&r->plan);
+	r->plan_made = false;
 	cmd_review_files_dispose(&r->files);
+}
+
+static void review_dispose(review *r)
+{
+	review_close(r);
+	if (r->script.in)
+		fclose(r->script.in);
+	r->script.in = NULL;
 }
 
 /* The TUI's re-proposal of a file after a fix was chosen: from its original,
@@ -263,6 +292,26 @@ static int commit_run(void *payload, const char *message, char *done, size_t siz
 	return 0;
 }
 
+/* S: hipport sync, with nothing printed while the screen is up. Once it
+ * wrote files the session on disk is the sync's, and a decision taken on
+ * the review's copy would undo it: the review is made again (1), its
+ * summary, or its error, shown then. */
+static int sync_upstream(void *payload, const char *to, char *summary, size_t size)
+{
+	review *r = payload;
+	bool wrote = false;
+	int error = cmd_sync_run(r->ctx, to, summary, size, &wrote);
+
+	if (!wrote)
+		return error;
+	r->restart = true;
+	r->summary_is_error = error < 0;
+	if (error < 0)
+		snprintf(summary, size, "sync: %s", util_error_last());
+	snprintf(r->summary, sizeof(r->summary), "%s", summary);
+	return 1;
+}
+
 /* The proposals of a script's review: ":hold" (before any key) keeps them
  * from coming, ":load N" lets N more files be proposed (the selected one
  * first) and shows them, ":load-all" the rest; any other line lets them all
@@ -333,12 +382,14 @@ static int parse_mouse(tui_mouse *out, const char *text)
 	return -1;
 }
 
-/* One line of keys: key names separated by blanks, mouse events in <>.
- * Returns the word that is neither (its end cut at the first blank), or
- * NULL. */
-static char *script_keys(tui_core *core, char *line)
+/* One line of keys, from *at on: key names separated by blanks, mouse
+ * events in <>. Returns the word that is neither (its end cut at the first
+ * blank), or NULL; *at is left where the keys stopped, NULL at the line's
+ * end (else the review is done: a sync ended it, the rest is for the
+ * review made again). */
+static char *script_keys(tui_core *core, char **at)
 {
-	char *word = line;
+	char *word = *at;
 
 	while (!tui_core_done(core)) {
 		size_t len;
@@ -372,59 +423,73 @@ static char *script_keys(tui_core *core, char *line)
 		}
 		word += len;
 	}
+	*at = *word ? word : NULL;
 	return NULL;
+}
+
+/* A line of a script that is not keys (*taken set): a comment,
+ * :save-screen PATH, :save-attrs PATH, :redraw, or the proposals' :hold,
+ * :load N, :load-all. Returns 0 or an exit code after printing why. */
+static int script_command(review *r, tui_core *core, const char *line, bool *taken)
+{
+	review_script *sc = &r->script;
+	int loaded;
+
+	*taken = true;
+	if (line[0] == '#' || line[0] == '\0')
+		return 0;
+	if ((loaded = script_load(r, core, line)) < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "%s:%u: %s", sc->path, sc->lineno, util_error_last());
+	if (loaded)
+		return 0;
+	if (strncmp(line, ":save-screen ", 13) == 0 || strncmp(line, ":save-attrs ", 12) == 0) {
+		bool attrs = line[6] == 'a';
+		const char *to = line + (attrs ? 12 : 13);
+
+		if (save_screen(core, to, attrs) < 0)
+			return cmd_fail(CMD_EXIT_USAGE, "%s:%u: cannot write %s", sc->path, sc->lineno, to);
+		return 0;
+	}
+	if (strcmp(line, ":redraw") == 0) { /* what the terminal does after every key */
+		tui_core_draw(core);
+		return 0;
+	}
+	if (line[0] == ':')
+		return cmd_fail(CMD_EXIT_USAGE, "%s:%u: unknown command '%s'", sc->path, sc->lineno, line);
+	*taken = false;
+	return 0;
 }
 
 /* Keys and commands from a file: key names separated by blanks, mouse
  * events ("<click ROW COL>"), and lines ":save-screen PATH", ":save-attrs
- * PATH" and ":redraw". The script ends the review at its end. */
-static int run_script(review *r, tui_core *core, const char *path)
+ * PATH" and ":redraw". The script ends the review at its end; where a sync
+ * ends it first, the review made again reads on. */
+static int run_script(review *r, tui_core *core)
 {
-	FILE *in = fopen(path, "r");
-	char line[4096];
-	unsigned lineno = 0;
-	int loaded;
+	review_script *sc = &r->script;
+	const char *bad;
+	int code;
 
-	if (!in)
-		return cmd_fail(CMD_EXIT_USAGE, "--script %s: cannot open it", path);
-	while (!tui_core_done(core) && fgets(line, sizeof(line), in)) {
-		const char *bad;
+	if (!sc->in && !(sc->in = fopen(sc->path, "r")))
+		return cmd_fail(CMD_EXIT_USAGE, "--script %s: cannot open it", sc->path);
+	while (!tui_core_done(core)) {
+		bool taken;
 
-		lineno++;
-		line[strcspn(line, "\r\n")] = '\0';
-		if (line[0] == '#' || line[0] == '\0')
-			continue;
-		if ((loaded = script_load(r, core, line)) < 0) {
-			fclose(in);
-			return cmd_fail(CMD_EXIT_USAGE, "%s:%u: %s", path, lineno, util_error_last());
+		if (!sc->rest) {
+			if (!fgets(sc->line, sizeof(sc->line), sc->in))
+				break;
+			sc->lineno++;
+			sc->line[strcspn(sc->line, "\r\n")] = '\0';
+			if ((code = script_command(r, core, sc->line, &taken)) != 0)
+				return code;
+			if (taken)
+				continue;
+			sc->rest = sc->line;
 		}
-		if (loaded)
-			continue;
-		if (strncmp(line, ":save-screen ", 13) == 0 || strncmp(line, ":save-attrs ", 12) == 0) {
-			bool attrs = line[6] == 'a';
-			const char *to = line + (attrs ? 12 : 13);
-
-			if (save_screen(core, to, attrs) < 0) {
-				fclose(in);
-				return cmd_fail(CMD_EXIT_USAGE, "%s:%u: cannot write %s", path, lineno, to);
-			}
-			continue;
-		}
-		if (strcmp(line, ":redraw") == 0) { /* what the terminal does after every key */
-			tui_core_draw(core);
-			continue;
-		}
-		if (line[0] == ':') {
-			fclose(in);
-			return cmd_fail(CMD_EXIT_USAGE, "%s:%u: unknown command '%s'", path, lineno, line);
-		}
-		if ((bad = script_keys(core, line))) {
-			fclose(in);
-			return cmd_fail(CMD_EXIT_USAGE, "%s:%u: unknown %s '%s'", path, lineno,
+		if ((bad = script_keys(core, &sc->rest)))
+			return cmd_fail(CMD_EXIT_USAGE, "%s:%u: unknown %s '%s'", sc->path, sc->lineno,
 					*bad == '<' ? "mouse event" : "key", bad);
-		}
 	}
-	fclose(in);
 	return CMD_EXIT_OK;
 }
 
@@ -516,9 +581,11 @@ static int run_terminal(review *r, tui_core *core)
 
 /* The file list on the terminal at once, then the rules loaded and the
  * workers started; a script holds them until it lets them come (:load, or
- * its first key). Returns 0 or an exit code after printing why. */
-static int start_work(review *r, tui_core *core, bool script)
+ * its first key). The hooks are set. Returns 0 or an exit code after
+ * printing why. */
+static int start_work(review *r, tui_core *core)
 {
+	bool script = r->script.path != NULL;
 	int code;
 
 	if (!script)
@@ -526,6 +593,15 @@ static int start_work(review *r, tui_core *core, bool script)
 	if ((code = cmd_review_files_start(&r->files, script)) != 0)
 		return code;
 	tui_core_model(core)->lexer = r->files.lexer; /* colour of a fix's new proposal */
+	tui_core_model(core)->hooks = (tui_hooks){
+		.payload = r,
+		.repropose = repropose,
+		.build = build,
+		.specs = specs,
+		.commit_prepare = commit_prepare,
+		.commit_run = commit_run,
+		.sync = sync_upstream,
+	};
 	return 0;
 }
 
@@ -548,10 +624,116 @@ static int bind_keys(tui_core *core, const char *root)
 	return 0;
 }
 
+/* The screen the review is drawn on: the terminal, up while the proposals
+ * are made (what goes to stderr meanwhile kept for later), or a script's.
+ * Returns 0 or an exit code after printing why. */
+static int screen_open(cmd_context *ctx, splash *sp, stderr_capture *capture)
+{
+	if (!ctx->script && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))
+		return cmd_fail(CMD_EXIT_USAGE, "review: needs a terminal (or --script FILE)");
+	if (tui_screen_init(&sp->screen, ctx->width ? ctx->width : 80, ctx->height ? ctx->height : 24) < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "out of memory");
+	if (ctx->script)
+		return 0;
+	/* --color/--no-color and NO_COLOR decided the colour, --no-mouse the mouse */
+	if (tui_terminal_open(&sp->screen, ctx->color, ctx->mouse) < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	capture_begin(capture);
+	show_progress(0, 0, sp);
+	ctx->progress = show_progress;
+	ctx->progress_payload = sp;
+	return 0;
+}
+
+/* The model over the files listed, their proposals still to come. */
+static int model_make(review *r, tui_model *model)
+{
+	if (tui_model_init(model, &r->files.session, NULL, r->files.set.walk.root, r->files.reviewed, r->files.n) < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	return 0;
+}
+
+/* The files listed and the core over them on the splash's screen, the keys
+ * bound, the work started. Returns 0 or an exit code after printing why. */
+static int review_open(review *r, splash *sp, tui_core **core)
+{
+	tui_model model;
+	int code = cmd_review_files_open(r->ctx, &r->files);
+
+	r->ctx->progress = NULL;
+	if (code != 0)
+		return code;
+	sp->root = r->files.set.walk.root;
+	if ((code = model_make(r, &model)) != 0)
+		return code;
+	if (tui_core_new(core, &sp->screen, &model) < 0) {
+		tui_model_dispose(&model);
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	}
+	if ((code = bind_keys(*core, r->files.set.walk.root)) != 0 || (code = start_work(r, *core)) != 0)
+		return code;
+	if (r->files.rebased)
+		tui_core_message(*core, "%zu files changed outside hipport: proposed again from what they hold",
+				 r->files.rebased);
+	return 0;
+}
+
+/* The first file the sync left to decide selected: one with a conflict or
+ * a hunk it proposed, or one it added. */
+static void select_synced(review *r, tui_core *core)
+{
+	tui_model *m = tui_core_model(core);
+	sy_state st;
+	size_t i;
+
+	if (sy_state_open(&st, r->files.set.walk.git_dir) > 0) {
+		for (i = 0; i < m->nfiles; i++) {
+			const sy_file *f = sy_state_find(&st, m->files[i].p->path);
+
+			if (f && (f->conflicts || f->proposed || f->kind == SY_ADD)) {
+				m->selected = i;
+				break;
+			}
+		}
+	}
+	util_error_clear();
+	sy_state_dispose(&st);
+}
+
+/* After a sync that wrote files: the review made again in place from what
+ * they hold now, as a new hipport review opens them (the files the sync
+ * merged or added proposed with their carried decisions and conflicts),
+ * the sync's summary in the status bar. A script's proposals all come at
+ * once. Returns 0 or an exit code after printing why. */
+static int review_restart(review *r, tui_core *core)
+{
+	tui_model model;
+	int code;
+
+	r->restart = false;
+	tui_core_unload(core); /* its files borrow the proposals about to go */
+	review_close(r);
+	if ((code = cmd_review_files_open(r->ctx, &r->files)) != 0 || (code = model_make(r, &model)) != 0)
+		return code;
+	if (tui_core_load(core, &model) < 0) {
+		tui_model_dispose(&model);
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	}
+	select_synced(r, core);
+	if (r->summary_is_error)
+		tui_core_error(core, "%s", r->summary);
+	else
+		tui_core_message(core, "%s", r->summary);
+	if ((code = start_work(r, core)) != 0)
+		return code;
+	if (r->script.path && cmd_review_files_load(&r->files, tui_core_model(core), SIZE_MAX) < 0)
+		return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
+	return 0;
+}
+
 int cmd_review(cmd_context *ctx)
 {
 	review r;
-	tui_model model;
 	tui_core *core = NULL;
 	splash sp;
 	stderr_capture capture = { .saved = -1, .file = NULL };
@@ -559,62 +741,22 @@ int cmd_review(cmd_context *ctx)
 
 	setlocale(LC_ALL, "");
 	memset(&r, 0, sizeof(r));
-	memset(&model, 0, sizeof(model));
 	memset(&sp, 0, sizeof(sp));
-	if (!ctx->script && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))
-		return cmd_fail(CMD_EXIT_USAGE, "review: needs a terminal (or --script FILE)");
-	if (tui_screen_init(&sp.screen, ctx->width ? ctx->width : 80, ctx->height ? ctx->height : 24) < 0)
-		return cmd_fail(CMD_EXIT_USAGE, "out of memory");
-	if (!ctx->script) { /* the screen is up while the proposals are made */
-		/* --color/--no-color and NO_COLOR decided the colour, --no-mouse the mouse */
-		if (tui_terminal_open(&sp.screen, ctx->color, ctx->mouse) < 0) {
-			tui_screen_dispose(&sp.screen);
-			return cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
-		}
-		capture_begin(&capture);
-		show_progress(0, 0, &sp);
-		ctx->progress = show_progress;
-		ctx->progress_payload = &sp;
-	}
 	r.ctx = ctx;
-	if ((code = cmd_review_files_open(ctx, &r.files)) != 0) {
-		tui_terminal_close(&sp.screen);
-		capture_end(&capture);
-		tui_screen_dispose(&sp.screen);
-		review_dispose(&r);
-		return code;
-	}
-	ctx->progress = NULL;
-	sp.root = r.files.set.walk.root;
-	if (tui_model_init(&model, &r.files.session, NULL, r.files.set.walk.root, r.files.reviewed, r.files.n) < 0 ||
-	    tui_core_new(&core, &sp.screen, &model) < 0) {
-		code = cmd_fail(CMD_EXIT_USAGE, "%s", util_error_last());
-	} else if ((code = bind_keys(core, r.files.set.walk.root)) != 0 ||
-		   (code = start_work(&r, core, ctx->script != NULL)) != 0) {
-		/* the message is out */
-	} else {
-		tui_core_model(core)->hooks = (tui_hooks){
-			.payload = &r,
-			.repropose = repropose,
-			.build = build,
-			.specs = specs,
-			.commit_prepare = commit_prepare,
-			.commit_run = commit_run,
-		};
-		if (r.files.rebased)
-			tui_core_message(core, "%zu files changed outside hipport: proposed again from what they hold",
-					 r.files.rebased);
-		if (ctx->script)
-			code = run_script(&r, core, ctx->script);
-		else
-			code = run_terminal(&r, core);
+	r.script.path = ctx->script;
+	if ((code = screen_open(ctx, &sp, &capture)) == 0)
+		code = review_open(&r, &sp, &core);
+	while (code == 0) {
+		code = ctx->script ? run_script(&r, core) : run_terminal(&r, core);
+		if (code != 0 || !r.restart)
+			break;
+		code = review_restart(&r, core);
 	}
 	if (core)
 		tui_terminal_close(tui_core_screen(core));
 	tui_terminal_close(&sp.screen);
 	capture_end(&capture);
 	tui_core_free(core);
-	tui_model_dispose(&model);
 	tui_screen_dispose(&sp.screen);
 	review_dispose(&r);
 	return code;

@@ -4,7 +4,8 @@
  *   sync remove PATH...            take upstream's removal of a ported file
  *   sync keep PATH...              keep a file upstream removed, or one merged by hand
  * The plan is written before any file; each file is written, then marked
- * done, so that a killed sync resumes where it stopped. */
+ * done, so that a killed sync resumes where it stopped. The review's S runs
+ * the same sync (cmd_sync_run), with nothing printed. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "build/build.h"
 #include "cmd/cmd.h"
 #include "cmd/propose.h"
+#include "cmd/sync.h"
 #include "review/proposal.h"
 #include "review/session.h"
 #include "sync/merge.h"
@@ -32,6 +34,9 @@ typedef struct syncer {
 	sy_state state;
 	port_lexer *lexer;
 	an_analyzer *analyzer;
+	FILE *out;    /* hipport sync's line per file as it is written; NULL: none (the review) */
+	bool resumed; /* the sync was under way */
+	bool wrote;   /* the plan or a file */
 } syncer;
 
 static void syncer_dispose(syncer *s)
@@ -155,39 +160,39 @@ static int plan_one(syncer *s, const vcs_change *c, char head_blob[41])
 
 /* The plan: every file upstream changed, what the sync does with it; the
  * working tree must hold the port's commit there (nothing of the engineer's
- * is overwritten). */
+ * is overwritten): else an error naming the files that do not. */
 static int make_plan(syncer *s)
 {
 	vcs_change *changes = NULL;
-	size_t n = 0, i, dirty = 0;
-	int error, code = 0;
+	util_buf dirty = UTIL_BUF_INIT;
+	size_t n = 0, i;
+	int error;
 
 	if ((error = vcs_history_changes(s->history, s->state.from, s->state.to, &changes, &n)) < 0)
-		return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
-	for (i = 0; i < n && !code; i++) {
+		return error;
+	for (i = 0; i < n && error == 0; i++) {
 		char head_blob[41], now[41];
 		int kind = plan_one(s, &changes[i], head_blob);
 
 		if (kind < -1 || (kind >= 0 && (error = tree_blob(s, changes[i].path, now)) < 0)) {
-			code = cmd_fail(cmd_exit_for(kind < -1 ? kind : error), "%s", util_error_last());
+			error = kind < -1 ? kind : error;
 			break;
 		}
 		if (kind < 0)
 			continue;
-		if (strcmp(now, head_blob) != 0) {
-			if (!dirty++)
-				fprintf(stderr, "hipport: sync: these files differ from the port's commit %.12s:\n",
-					s->state.head);
-			fprintf(stderr, "  %s\n", changes[i].path);
-			continue;
-		}
-		if (!sy_state_add(&s->state, changes[i].path, (sy_kind)kind))
-			code = cmd_fail(CMD_EXIT_USAGE, "out of memory");
+		if (strcmp(now, head_blob) != 0)
+			util_buf_printf(&dirty, "%s%s", dirty.len ? ", " : "", changes[i].path);
+		else if (!sy_state_add(&s->state, changes[i].path, (sy_kind)kind))
+			error = util_error_set(UTIL_ENOMEM, "out of memory");
 	}
 	vcs_changes_free(changes, n);
-	if (!code && dirty)
-		code = cmd_fail(CMD_EXIT_USAGE, "sync: commit or stash them first; nothing was changed");
-	return code;
+	if (error == 0 && util_buf_oom(&dirty))
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+	else if (error == 0 && dirty.len)
+		error = util_error_set(UTIL_EINPUT, "these files differ from the port's commit %.12s: %s; commit or "
+						    "stash them first, nothing was changed", s->state.head, dirty.ptr);
+	util_buf_dispose(&dirty);
+	return error;
 }
 
 static int write_upstream(syncer *s, const char *path)
@@ -310,37 +315,39 @@ static int step(syncer *s, sy_file *f)
 	}
 }
 
-static void print_file(const sy_file *f)
+static void print_file(FILE *out, const sy_file *f)
 {
 	switch (f->kind) {
 	case SY_MERGE:
-		printf("merged    %s: %zu carried, %zu proposed, %zu merged clean, %zu conflict%s, %zu edit%s kept\n",
-		       f->path, f->carried, f->proposed, f->merged, f->conflicts, f->conflicts == 1 ? "" : "s",
-		       f->edits_kept, f->edits_kept == 1 ? "" : "s");
+		fprintf(out, "merged    %s: %zu carried, %zu proposed, %zu merged clean, %zu conflict%s, %zu edit%s "
+			"kept\n", f->path, f->carried, f->proposed, f->merged, f->conflicts, f->conflicts == 1 ? "" : "s",
+			f->edits_kept, f->edits_kept == 1 ? "" : "s");
 		break;
 	case SY_TAKE:
-		printf("updated   %s (the port left it alone)\n", f->path);
+		fprintf(out, "updated   %s (the port left it alone)\n", f->path);
 		break;
 	case SY_ADD:
-		printf("added     %s (proposed fresh in the review)\n", f->path);
+		fprintf(out, "added     %s (proposed fresh in the review)\n", f->path);
 		break;
 	case SY_DELETE:
-		printf("deleted   %s\n", f->path);
+		fprintf(out, "deleted   %s\n", f->path);
 		break;
 	case SY_REMOVE:
-		printf("removed upstream, ported here: %s (hipport sync remove|keep)\n", f->path);
+		fprintf(out, "removed upstream, ported here: %s (hipport sync remove|keep)\n", f->path);
 		break;
 	case SY_BY_HAND:
-		printf("by hand   %s: changed on both sides, not a file the review takes (merge it, then "
-		       "hipport sync keep)\n", f->path);
+		fprintf(out, "by hand   %s: changed on both sides, not a file the review takes (merge it, then "
+			"hipport sync keep)\n", f->path);
 		break;
 	case SY_TEXT:
-		printf("merged    %s (not a file the review takes: merged clean)\n", f->path);
+		fprintf(out, "merged    %s (not a file the review takes: merged clean)\n", f->path);
 		break;
 	}
 }
 
-static void print_summary(const sy_state *st)
+/* The sync's counts in one line, "sync OLD..NEW: ..." (what: "sync");
+ * returns whether it left something to do (the CLI's "next:" line). */
+static bool summarize(const sy_state *st, const char *what, char *out, size_t size)
 {
 	size_t i, merged = 0, carried = 0, proposed = 0, clean = 0, conflicts = 0, kept = 0;
 
@@ -354,12 +361,12 @@ static void print_summary(const sy_state *st)
 		conflicts += f->conflicts;
 		kept += f->edits_kept;
 	}
-	printf("sync %.12s..%.12s: %zu file%s changed upstream, %zu merged into the review: %zu hunk%s carried, "
-	       "%zu proposed, %zu merged clean, %zu conflict%s, %zu edit%s kept\n",
-	       st->from, st->to, st->n, st->n == 1 ? "" : "s", merged, carried, carried == 1 ? "" : "s", proposed,
-	       clean, conflicts, conflicts == 1 ? "" : "s", kept, kept == 1 ? "" : "s");
-	if (sy_state_open_files(st) || proposed || conflicts)
-		printf("next: hipport review (decide, resolve), hipport check, hipport commit\n");
+	/* what is left to do first: the review's status bar may cut the rest */
+	snprintf(out, size, "%s %.12s..%.12s: %zu file%s changed upstream, %zu merged into the review: %zu "
+		 "conflict%s, %zu merged clean, %zu proposed, %zu carried, %zu edit%s kept", what, st->from, st->to,
+		 st->n, st->n == 1 ? "" : "s", merged, conflicts, conflicts == 1 ? "" : "s", clean, proposed, carried,
+		 kept, kept == 1 ? "" : "s");
+	return sy_state_open_files(st) || proposed || conflicts;
 }
 
 /* Upstream's old commit: --from, else the Ported-from trailer. */
@@ -376,30 +383,26 @@ static int find_from(syncer *s, char id[41])
 	return error;
 }
 
-static int start(syncer *s)
+static int start(syncer *s, const char *to_name)
 {
 	char from[41], to[41];
-	int error, code;
+	int error;
 
-	if (!s->ctx->sync_to)
-		return cmd_fail(CMD_EXIT_USAGE, "sync: name the upstream commit to sync to with --to NEW");
-	if ((error = find_from(s, from)) < 0 || (error = vcs_history_resolve(s->history, s->ctx->sync_to, to)) < 0 ||
+	if ((error = find_from(s, from)) < 0 || (error = vcs_history_resolve(s->history, to_name, to)) < 0 ||
 	    (error = vcs_history_resolve(s->history, "HEAD", s->state.head)) < 0)
-		return cmd_fail(cmd_exit_for(error), "sync: %s", util_error_last());
+		return error;
 	if (strcmp(from, to) == 0)
-		return cmd_fail(CMD_EXIT_USAGE, "sync: --to %s is the commit the port was made from: nothing to sync",
-				s->ctx->sync_to);
+		return util_error_set(UTIL_EINPUT, "%s is the commit the port was made from: nothing to sync", to_name);
 	memcpy(s->state.from, from, 41);
 	memcpy(s->state.to, to, 41);
-	if ((code = make_plan(s)) != 0)
-		return code;
+	if ((error = make_plan(s)) < 0)
+		return error;
 	/* a record run's launches come from the program's host code, in any
 	 * of its files: after a sync they are to record again */
+	s->wrote = true;
 	if (s->state.n && (error = rv_session_outdate_checks(&s->session, "record.")) < 0)
-		return cmd_fail(cmd_exit_for(error), "sync: %s", util_error_last());
-	if ((error = sy_state_save(&s->state)) < 0) /* the plan, before any file */
-		return cmd_fail(cmd_exit_for(error), "sync: %s", util_error_last());
-	return 0;
+		return error;
+	return sy_state_save(&s->state); /* the plan, before any file */
 }
 
 static int run_steps(syncer *s)
@@ -412,15 +415,67 @@ static int run_steps(syncer *s)
 
 		if (f->done)
 			continue;
+		s->wrote = true;
 		if ((error = step(s, f)) < 0)
-			return cmd_fail(cmd_exit_for(error), "sync: %s", util_error_last());
+			return error;
 		f->done = true;
 		if ((error = sy_state_save(&s->state)) < 0)
-			return cmd_fail(cmd_exit_for(error), "sync: %s", util_error_last());
-		if (s->ctx->verbosity >= 0)
-			print_file(f);
+			return error;
+		if (s->out)
+			print_file(s->out, f);
 	}
 	return 0;
+}
+
+/* What a sync reads: the repository, its history, the session and the sync
+ * under way; 1 when there is one, 0 when not. */
+static int syncer_open(syncer *s, cmd_context *ctx)
+{
+	int error;
+
+	memset(s, 0, sizeof(*s));
+	s->ctx = ctx;
+	if ((error = vcs_walk_locate(&s->where, ".")) < 0 || !s->where.root)
+		return util_error_set(UTIL_EINPUT, "not inside a git repository");
+	if ((error = vcs_history_open(&s->history, s->where.root)) < 0 ||
+	    (error = rv_session_open(&s->session, s->where.git_dir)) < 0)
+		return error;
+	return sy_state_open(&s->state, s->where.git_dir);
+}
+
+/* The sync to `to` started, or the one under way resumed (`to` NULL, or
+ * naming its commit), and run to its end. */
+static int sync_go(syncer *s, bool under_way, const char *to)
+{
+	char id[41];
+	int error;
+
+	if (!under_way) {
+		if (!to)
+			return util_error_set(UTIL_ENOTFOUND, "name the upstream commit to sync to with --to NEW");
+		if ((error = start(s, to)) < 0)
+			return error;
+	} else if (to && (vcs_history_resolve(s->history, to, id) < 0 || strcmp(id, s->state.to) != 0)) {
+		return util_error_set(UTIL_EINPUT, "a sync to %.12s is under way: finish it (hipport commit) before "
+						   "another", s->state.to);
+	} else {
+		s->resumed = true;
+		if (s->out)
+			fprintf(s->out, "resuming the sync %.12s..%.12s\n", s->state.from, s->state.to);
+	}
+	return run_steps(s);
+}
+
+int cmd_sync_run(cmd_context *ctx, const char *to, char *summary, size_t size, bool *wrote)
+{
+	syncer s;
+	int error = syncer_open(&s, ctx);
+
+	if (error >= 0 && (error = sync_go(&s, error > 0, to)) == 0)
+		summarize(&s.state, s.resumed ? "resumed the sync" : "sync", summary, size);
+	*wrote = s.wrote;
+	syncer_dispose(&s);
+	return error;
 }
 
 /* sync remove|keep PATH...: the engineer's decision on a file the sync left open. */
@@ -462,43 +517,32 @@ int cmd_sync(cmd_context *ctx)
 {
 	syncer s;
 	const char *verb = ctx->nargs > 0 ? ctx->args[0] : NULL;
+	char summary[512];
 	int error, code = 0, under_way;
 
-	memset(&s, 0, sizeof(s));
-	s.ctx = ctx;
 	if (verb && strcmp(verb, "remove") != 0 && strcmp(verb, "keep") != 0)
 		return cmd_fail(CMD_EXIT_USAGE, "sync: '%s' is not a verb of sync (remove, keep)", verb);
-	if ((error = vcs_walk_locate(&s.where, ".")) < 0 || !s.where.root)
-		return cmd_fail(CMD_EXIT_USAGE, "sync: not inside a git repository");
-	if ((code = cmd_repository_config(ctx, s.where.root)) != 0 || (code = cmd_load_rules(ctx)) != 0)
-		goto done;
-	if ((error = vcs_history_open(&s.history, s.where.root)) < 0 ||
-	    (error = rv_session_open(&s.session, s.where.git_dir)) < 0 ||
-	    (under_way = sy_state_open(&s.state, s.where.git_dir)) < 0) {
-		code = cmd_fail(cmd_exit_for(error < 0 ? error : under_way), "%s", util_error_last());
+	if ((under_way = syncer_open(&s, ctx)) < 0) {
+		code = cmd_fail(cmd_exit_for(under_way), "sync: %s", util_error_last());
 		goto done;
 	}
+	if ((code = cmd_repository_config(ctx, s.where.root)) != 0 || (code = cmd_load_rules(ctx)) != 0)
+		goto done;
 	if (verb) {
 		code = under_way ? decide(&s, strcmp(verb, "remove") == 0)
 				 : cmd_fail(CMD_EXIT_USAGE, "sync %s: no sync is under way", verb);
 		goto done;
 	}
-	if (under_way) {
-		char to[41];
+	s.out = ctx->verbosity >= 0 ? stdout : NULL;
+	if ((error = sync_go(&s, under_way > 0, ctx->sync_to)) < 0) {
+		code = cmd_fail(cmd_exit_for(error), "sync: %s", util_error_last());
+	} else if (ctx->verbosity >= 0) {
+		bool left = summarize(&s.state, "sync", summary, sizeof(summary));
 
-		if (ctx->sync_to && (vcs_history_resolve(s.history, ctx->sync_to, to) < 0 || strcmp(to, s.state.to) != 0)) {
-			code = cmd_fail(CMD_EXIT_USAGE,
-					"sync: a sync to %.12s is under way: finish it (hipport commit) before another",
-					s.state.to);
-			goto done;
-		}
-		if (ctx->verbosity >= 0)
-			printf("resuming the sync %.12s..%.12s\n", s.state.from, s.state.to);
-	} else if ((code = start(&s)) != 0) {
-		goto done;
+		printf("%s\n", summary);
+		if (left)
+			printf("next: hipport review (decide, resolve), hipport check, hipport commit\n");
 	}
-	if ((code = run_steps(&s)) == 0 && ctx->verbosity >= 0)
-		print_summary(&s.state);
 done:
 	syncer_dispose(&s);
 	return code;

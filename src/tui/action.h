@@ -42,6 +42,7 @@
 	ACTION(CHECK, "check", "", "b", "compile check of the file for the offload arch; Enter shows an error") \
 	ACTION(CHECKS, "checks", "", "K", "the file's checks: results, each side's time, ratio, GB/s; Enter: a whole line") \
 	ACTION(COMMIT, "commit", "", "c", "commit the validated files: y commits, e edits the message, n cancels") \
+	ACTION(SYNC, "sync", "", "S", "sync the port with upstream: asks for the commit, re-ports what changed, reviews it") \
 	ACTION(SPECS, "specs", "", "s", "in the file list: its kernel check specs in $EDITOR (drafted if it has none)") \
 	ACTION(HELP, "help", "", "?", "this help (j k and the wheel scroll it, another key closes it)") \
 	ACTION(QUIT, "quit", "", "q", "quit; every decision is already saved")

@@ -1,8 +1,9 @@
 /* What the views of the review share, owned by the core: the files with
  * their hunks and decisions, the selected file and the hunk at the cursor,
  * the decisions to undo, the last compile check, and the hooks through which
- * the command layer builds, drafts specs and commits. Decisions go through
- * the session (saved before the file is written); errors are returned. */
+ * the command layer builds, drafts specs, commits and syncs. Decisions go
+ * through the session (saved before the file is written); errors are
+ * returned. */
 #ifndef HIPPORT_TUI_MODEL_H
 #define HIPPORT_TUI_MODEL_H
 
@@ -109,6 +110,11 @@ typedef struct tui_hooks {
 	/* what a commit of the reviewed files would be; then making it with a message */
 	int (*commit_prepare)(void *payload, tui_commit_info *out);
 	int (*commit_run)(void *payload, const char *message, char *done, size_t size);
+	/* syncs the port to upstream commit `to`, or resumes the sync under way
+	 * (to NULL; UTIL_ENOTFOUND when none is), its summary into summary; 1
+	 * when it wrote files: the review ends its loop (tui_core_done), and the
+	 * command layer makes it again from them, as a new review would be */
+	int (*sync)(void *payload, const char *to, char *summary, size_t size);
 } tui_hooks;
 
 /* A decision as it was before a key changed it: what u restores, found by

@@ -17,6 +17,7 @@
 #include "tui/fixes.h"
 #include "tui/help.h"
 #include "tui/search.h"
+#include "tui/sync.h"
 
 struct tui_view {
 	const tui_view_ops *ops;
@@ -108,6 +109,11 @@ bool tui_core_done(const tui_core *core)
 	return core->quit;
 }
 
+void tui_core_quit(tui_core *core)
+{
+	core->quit = true;
+}
+
 void tui_core_message(tui_core *core, const char *fmt, ...)
 {
 	va_list ap;
@@ -192,6 +198,30 @@ tui_handled tui_core_request(tui_core *core, tui_request *req)
 	return ask(core, other, req);
 }
 
+int tui_core_load(tui_core *core, tui_model *model)
+{
+	int error;
+
+	core->model = *model;
+	if ((error = tui_core_push(core, &tui_files_view)) < 0 || (error = tui_core_push(core, &tui_diff_view)) < 0) {
+		while (core->depth)
+			tui_core_pop(core, core->stack[core->depth - 1]);
+		memset(&core->model, 0, sizeof(core->model)); /* the caller's still */
+		return error;
+	}
+	core->focus = PANE_FILES;
+	core->quit = false;
+	memset(model, 0, sizeof(*model));
+	return 0;
+}
+
+void tui_core_unload(tui_core *core)
+{
+	while (core->depth)
+		tui_core_pop(core, core->stack[core->depth - 1]);
+	tui_model_dispose(&core->model);
+}
+
 int tui_core_new(tui_core **out, tui_screen *screen, tui_model *model)
 {
 	tui_core *core = calloc(1, sizeof(*core));
@@ -205,18 +235,13 @@ int tui_core_new(tui_core **out, tui_screen *screen, tui_model *model)
 		return error;
 	}
 	core->screen = *screen;
-	core->model = *model;
-	if ((error = tui_core_push(core, &tui_files_view)) < 0 || (error = tui_core_push(core, &tui_diff_view)) < 0) {
-		while (core->depth)
-			tui_core_pop(core, core->stack[core->depth - 1]);
+	if ((error = tui_core_load(core, model)) < 0) {
 		free(core->stack);
 		tui_keymap_dispose(&core->keys);
 		free(core);
 		return error;
 	}
-	core->focus = PANE_FILES;
 	memset(screen, 0, sizeof(*screen));
-	memset(model, 0, sizeof(*model));
 	*out = core;
 	return 0;
 }
@@ -225,11 +250,9 @@ void tui_core_free(tui_core *core)
 {
 	if (!core)
 		return;
-	while (core->depth)
-		tui_core_pop(core, core->stack[core->depth - 1]);
+	tui_core_unload(core);
 	free(core->stack);
 	tui_keymap_dispose(&core->keys);
-	tui_model_dispose(&core->model);
 	tui_screen_dispose(&core->screen);
 	free(core);
 }
@@ -321,6 +344,9 @@ static void driver(tui_core *core, const tui_request *req)
 		break;
 	case TUI_ACTION_COMMIT:
 		tui_core_push(core, &tui_commit_view);
+		break;
+	case TUI_ACTION_SYNC:
+		tui_core_push(core, &tui_sync_view);
 		break;
 	case TUI_ACTION_SPECS:
 		if (f)
@@ -482,6 +508,8 @@ void tui_core_draw(tui_core *core)
 	int row;
 
 	tui_screen_clear(s);
+	if (core->depth < PANES) /* unloaded: a new model is to come */
+		return;
 	if (too_small(s)) {
 		static const char msg[] = "hipport review needs at least 80x24; enlarge the terminal (q quits)";
 

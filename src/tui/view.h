@@ -3,7 +3,7 @@
  * keeps a stack of views: at its bottom the two panes, the file list (left)
  * and the diff (right), one of them focused; over them the views that come
  * and go (b's compile check, the fixes menu, the commit dialog, the help,
- * the search prompt), pushed and popped. A key goes to the view on top; what
+ * the search and sync prompts), pushed and popped. A key goes to the view on top; what
  * a view leaves goes to the view under it, then to the focused pane, the
  * other pane, and last to the core's driver (quit, help, search, undo, ...),
  * as tig's view_driver takes what a view does not. Views know only this
@@ -98,6 +98,15 @@ void tui_core_draw(tui_core *core);
 void tui_core_show(tui_core *core);
 /* Whether the review was quit. */
 bool tui_core_done(const tui_core *core);
+/* Ends the review's loop as q does: a sync wrote files, and the command
+ * layer makes the review again from them (tui_core_unload, tui_core_load). */
+void tui_core_quit(tui_core *core);
+/* Closes every view and disposes the model, whose files borrow what the
+ * command layer is about to free; nothing is drawn until tui_core_load. */
+void tui_core_unload(tui_core *core);
+/* The panes over a new model (taken: *model is left empty; on failure it
+ * is left as it was), the keys bound as they were; the review goes on. */
+int tui_core_load(tui_core *core, tui_model *model);
 /* The status bar's message, shown until the next key: what was done, in the
  * bar's own colours; tui_core_error: what went wrong, in the error colour. */
 void tui_core_message(tui_core *core, const char *fmt, ...) UTIL_PRINTF(2, 3);

@@ -82,7 +82,8 @@ check "sync to nothing" 2 hp sync --to no-such-tag
 expect "sync names the commit" "$tmp/err" "no-such-tag: no such commit"
 printf 'mine\n' >>"$repo/plain.cu"
 check "sync over a changed file" 2 hp sync --to v2
-expect "sync names the changed file" "$tmp/err" "  plain.cu"
+expect "sync names the changed file" "$tmp/err" "differ from the port's commit"
+expect "sync names the changed file" "$tmp/err" ": plain.cu; commit or stash them first"
 truth "nothing written" test ! -e "$repo/.git/hipport/sync.json" -a ! -e "$repo/new.cu"
 g checkout -q plain.cu
 

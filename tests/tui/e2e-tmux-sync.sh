@@ -1,12 +1,14 @@
 #!/bin/sh
 # A sync walked in a real terminal (tmux, 200x50): a port of a.cu made at
 # upstream v1 with a hand edit committed on its branch; upstream v2 changes
-# the same line and another. In the terminal: hipport sync --to v2, then the
-# review: Enter opens a.cu at the conflict (C), t shows the new proposal, o keeps the port's
-# line, b builds the file for gfx90a (or HIPPORT_TEST_ARCH), c y commits the
-# sync: one merge commit, v2 its second parent, Synced-from: v1..v2, the
-# hand edit and upstream's other change in it. Exit 77 (skipped) without
-# tmux or hipcc.
+# the same line and another. In the terminal, all from the review: S asks
+# for the upstream commit, v2 Enter syncs (the summary in the status bar,
+# nothing printed over the screen), and the review, made again, shows the
+# conflict; Enter opens a.cu at it (C), t shows the new proposal, o keeps the
+# port's line, b builds the file for gfx90a (or HIPPORT_TEST_ARCH), c y
+# commits the sync: one merge commit, v2 its second parent, Synced-from:
+# v1..v2, the hand edit and upstream's other change in it. Exit 77
+# (skipped) without tmux or hipcc.
 # usage: e2e-tmux-sync.sh HIPPORT SOURCE_DIR TMP_DIR
 hipport=$1
 src=$2
@@ -45,8 +47,15 @@ port_head=$(g rev-parse HEAD)
 
 . "$src/tests/tui/tmux-lib.sh"
 tmux -S "$sock" new-session -d -s review -x 200 -y 50 \
-	"cd '$repo' && '$hipport' sync --to v2 --target-hip=$hip && TERM=xterm-256color '$hipport' review --target-hip=$hip --offload-arch=$arch a.cu; sleep 1"
-truth "the sync said the conflict" wait_for "original (CUDA)"
+	"cd '$repo' && TERM=xterm-256color '$hipport' review --target-hip=$hip --offload-arch=$arch a.cu; sleep 1"
+truth "the review is up" wait_for "original (CUDA)"
+keys S
+truth "S asks for the upstream commit" wait_for "sync to upstream commit: _"
+type_text v2
+keys Enter
+truth "the sync's summary in the status bar" wait_for "1 merged into the review: 1 conflict"
+truth "nothing printed over the screen" sh -c "! grep -q '^merged  ' '$tmp/pane'"
+truth "the sync is under way" test -e "$repo/.git/hipport/sync.json"
 truth "conflict marked" wait_for "|C "
 keys Enter t
 truth "t shows the new proposal" wait_for "shows the new proposal"
