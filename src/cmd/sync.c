@@ -152,8 +152,11 @@ static int plan_one(syncer *s, const vcs_change *c, char head_blob[41])
 	default:
 		if (!head_blob[0])
 			return -1; /* the port removed it: it stays removed */
+		/* as upstream had it: left alone, unless it was reviewed and
+		 * every hunk rejected (by a decision or by hand), which the
+		 * merge carries over to the new file's proposal */
 		if (strcmp(head_blob, c->old_blob) == 0)
-			return SY_TAKE;
+			return reviewable(c->path) && rv_session_find(&s->session, c->path) ? SY_MERGE : SY_TAKE;
 		return strcmp(head_blob, c->new_blob) == 0 ? -1 : SY_MERGE;
 	}
 }

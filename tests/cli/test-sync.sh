@@ -46,12 +46,13 @@ kernel scale >"$repo/k.cu"
 kernel clash >"$repo/c.cu"
 kernel gone >"$repo/gone.cu"
 kernel plain >"$repo/plain.cu"
+kernel back >"$repo/back.cu"
 printf 'one\ntwo\nthree\nfour\nfive\n' >"$repo/notes.txt"
 printf 'mode = a\n' >"$repo/conf.txt"
 printf 'old\n' >"$repo/old.txt"
 g add . && g commit -qm v1 && g tag v1 || exit 2
 g checkout -qb port
-check "apply" 0 hp apply k.cu c.cu gone.cu --target-hip=6.4
+check "apply" 0 hp apply k.cu c.cu gone.cu back.cu --target-hip=6.4
 check "commit the port" 0 hp commit --force -m "Port to HIP" --target-hip=6.4
 expect "Ported-from trailer" "$tmp/out" "Port to HIP"
 truth "the commit says where it was ported from" sh -c "git -C '$repo' log -1 --format=%B | grep -qx \"Ported-from: \$(git -C '$repo' rev-parse v1)\""
@@ -59,6 +60,7 @@ sed -i 's/int n = 256;/int n = 512; \/\/ two wavefronts per block/; s/hipDeviceS
 sed -i 's/hipMalloc(&x, n \* sizeof(float));/hipMallocManaged(\&x, n * sizeof(float));/' "$repo/c.cu"
 sed -i 's/^two$/TWO (port)/' "$repo/notes.txt"
 printf 'mode = port\n' >"$repo/conf.txt"
+g checkout -q v1 -- back.cu # every hunk of its port rejected by hand
 g commit -qam "tune for gfx942" || exit 2
 
 # upstream v2
@@ -66,6 +68,7 @@ g checkout -q main
 sed -i 's/x\[i\] \*= 2.0f;/x[i] *= 3.0f;/; s/printf("done\\n");/printf("done %d\\n", n);/' "$repo/k.cu"
 sed -i 's/cudaMalloc(&x, n \* sizeof(float));/cudaMalloc(\&x, 2 * n * sizeof(float));/' "$repo/c.cu"
 sed -i 's/x\[i\] \*= 2.0f;/x[i] += 1.0f;/' "$repo/plain.cu"
+sed -i 's/x\[i\] \*= 2.0f;/x[i] *= 5.0f;/' "$repo/back.cu"
 sed -i 's/^five$/FIVE (upstream)/' "$repo/notes.txt"
 printf 'mode = b\n' >"$repo/conf.txt"
 kernel fresh >"$repo/new.cu"
@@ -91,6 +94,8 @@ check "sync" 0 hp sync --to v2 --target-hip=6.4
 expect "merged k.cu" "$tmp/out" "merged    k.cu: 4 carried, 0 proposed, 0 merged clean, 0 conflicts, 2 edits kept"
 expect "conflict c.cu" "$tmp/out" "merged    c.cu: 2 carried, 0 proposed, 0 merged clean, 1 conflict, 1 edit kept"
 expect "taken plain.cu" "$tmp/out" "updated   plain.cu (the port left it alone)"
+# a reviewed file whose port is upstream's own text: its rejections carried
+expect "merged back.cu" "$tmp/out" "merged    back.cu:"
 expect "added new.cu" "$tmp/out" "added     new.cu (proposed fresh in the review)"
 expect "deleted old.txt" "$tmp/out" "deleted   old.txt"
 expect "removed gone.cu" "$tmp/out" "removed upstream, ported here: gone.cu"
@@ -105,12 +110,14 @@ truth "conflict keeps the port's line" grep -qF 'hipMallocManaged(&x, n * sizeof
 truth "plain file merged" sh -c "grep -qx 'TWO (port)' '$repo/notes.txt' && grep -qx 'FIVE (upstream)' '$repo/notes.txt'"
 truth "by hand: left as the port has it" grep -qx 'mode = port' "$repo/conf.txt"
 truth "taken as upstream has it" grep -qF 'x[i] += 1.0f;' "$repo/plain.cu"
+truth "rejections carried: upstream's CUDA, its change in" sh -c "grep -qF 'x[i] *= 5.0f;' '$repo/back.cu' && grep -qF 'cudaMalloc(&x' '$repo/back.cu'"
 truth "deleted" test ! -e "$repo/old.txt"
 truth "removal waits" test -e "$repo/gone.cu"
 
 check "status after the sync" 0 hp status --target-hip=6.4
 expect "status: the conflict" "$tmp/out" "c.cu: partial, 3 hunks (2 accepted, 0 rejected, 0 edited, 0 pending); 0 errors, 0 warnings, 0 notes; 1 conflict to resolve (0 merged clean, to confirm)"
-expect "status: the sync" "$tmp/out" "8 files changed upstream"
+expect "status: the sync" "$tmp/out" "9 files changed upstream"
+expect "status: the rejections carried" "$tmp/out" "back.cu: accepted, 3 hunks (0 accepted, 3 rejected, 0 edited, 0 pending)"
 expect "status: removal left" "$tmp/out" "gone.cu: removed upstream, ported here (hipport sync remove|keep)"
 
 check "commit refused" 1 hp commit --force --target-hip=6.4
