@@ -176,10 +176,24 @@ static void includes(util_buf *out, const rv_check_content *c, const char *path,
 	}
 }
 
+/* Whether a blank between a and b keeps two tokens apart that would
+ * otherwise read as one (int x, a - -b, L "s", a .5). */
+static bool blank_needed(char a, char b)
+{
+	static const char joins[] = "+-<>=&|/*.:#%^!";
+
+	if (port_ident_char(a) && (port_ident_char(b) || b == '.' || b == '"' || b == '\''))
+		return true;
+	if (a == '.' && port_ident_char(b))
+		return true;
+	return strchr(joins, a) && strchr(joins, b);
+}
+
 /* Appends text's tokens to out as the compiler reads them: comments left
- * out, each run of blanks and line breaks one space; literals as they are,
- * and each directive on a line of its own (it ends at its line break). A
- * file indented anew, wrapped or commented is the same scope. */
+ * out, blanks and line breaks only where they keep tokens apart; literals
+ * as they are, and each directive on a line of its own (it ends at its
+ * line break). A file indented anew, wrapped or commented is the same
+ * scope. */
 static void tokens_only(util_buf *out, const char *p, size_t len)
 {
 	const char *end = p + len;
@@ -218,7 +232,7 @@ static void tokens_only(util_buf *out, const char *p, size_t len)
 				util_buf_putc(out, '\n');
 			directive = true;
 			blank = false;
-		} else if (blank && !out_start) {
+		} else if (blank && !out_start && out->len && blank_needed(out->ptr[out->len - 1], *p)) {
 			util_buf_putc(out, ' ');
 		}
 		blank = line_start = out_start = false;

@@ -98,27 +98,34 @@ static void host_code_leaves_it(void **state)
 	assert_false(holds("scale", orig, edit(p, sizeof(p), orig, "return 32;", "return 64;")));
 }
 
+/* The scope of scale in text (both sides), into out. */
+static const char *scope_of(char out[41], const char *text)
+{
+	rv_check_content c;
+
+	rv_check_content_init(&c, "src/k.cu", text, strlen(text), text, strlen(text), NULL, NULL);
+	rv_check_scope(out, &c, "scale");
+	return out;
+}
+
 static void layout_and_comments_leave_it(void **state)
 {
-	char p[2048], q[2048];
+	char p[2048], q[2048], sa[41], sb[41];
 
 	(void)state;
 	edit(p, sizeof(p), orig, "{ x[threadIdx.x] = twice(x[threadIdx.x]) * lanes(); }",
 	     "{\n\tx[threadIdx.x]  =  twice(x[threadIdx.x]) * lanes(); // scaled\n}");
 	assert_true(holds("scale", orig, p));
-	edit(q, sizeof(q), orig, "return 2 * v;", "/* twice */ return 2 * v;   ");
+	edit(q, sizeof(q), orig, "return 2 * v;", "/* twice */ return 2*v ;   ");
 	assert_true(holds("scale", q, q));
+	/* but not where a blank parts tokens: 2 - -v is not 2 --v */
+	edit(q, sizeof(q), orig, "return 2 * v;", "return 2 - -v;");
+	edit(p, sizeof(p), orig, "return 2 * v;", "return 2 --v;");
+	assert_string_not_equal(scope_of(sa, q), scope_of(sb, p));
 	/* a literal's blanks are its own */
 	edit(q, sizeof(q), orig, "#include \"common.h\"", "#include \"common.h\"\nconst char *s = \"a  b\";");
 	edit(p, sizeof(p), orig, "#include \"common.h\"", "#include \"common.h\"\nconst char *s = \"a b\";");
-	rv_check_content a, b;
-	char sa[41], sb[41];
-
-	rv_check_content_init(&a, "src/k.cu", q, strlen(q), q, strlen(q), NULL, NULL);
-	rv_check_content_init(&b, "src/k.cu", p, strlen(p), p, strlen(p), NULL, NULL);
-	rv_check_scope(sa, &a, "scale");
-	rv_check_scope(sb, &b, "scale");
-	assert_string_not_equal(sa, sb);
+	assert_string_not_equal(scope_of(sa, q), scope_of(sb, p));
 }
 
 static void its_own_code_and_what_it_reads_go_stale(void **state)
