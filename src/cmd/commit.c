@@ -65,6 +65,7 @@ static int plan_file(cmd_context *ctx, cmd_commit_plan *plan, rv_proposal *p, rv
 	size_t k = plan->n, i, pending = 0;
 	rv_commit_file *f = &plan->files[k];
 	rv_tree_reader tree = { plan->set.walk.root, &plan->session };
+	util_buf original = UTIL_BUF_INIT;
 	rv_check_content now;
 	rv_validation *v;
 	rv_hunks hunks;
@@ -102,10 +103,10 @@ static int plan_file(cmd_context *ctx, cmd_commit_plan *plan, rv_proposal *p, rv
 	rv_hunks_dispose(&hunks);
 	if ((error = cmd_count_findings(ctx, f->proposal, rec->fixes, f->findings, NULL)) < 0)
 		return error;
-	rv_check_content_init(&now, p->path, f->proposal->source.ptr, f->proposal->source.len,
-			      p->source.ptr ? p->source.ptr : "", p->source.len, rv_tree_read, &tree);
+	rv_check_content_of(&now, &original, &tree, p->path, p->source.ptr ? p->source.ptr : "", p->source.len);
 	rv_validate(v, &plan->session, rec, p->path, pending, rv_session_stale(rec, p->source.ptr, p->source.len), &now,
 		    plan->arch.value, cmd_compile_applies(p->path), specs, nspecs);
+	util_buf_dispose(&original);
 	if (v->committable && plan->perf_blocks)
 		refuse_slow(v, p->path);
 	plan->refused += !v->committable;

@@ -104,11 +104,12 @@ static int file_of(cmd_context *ctx, const rv_session *s, const char *root, cons
 		const char *port = rec ? now->source.ptr : p->port.output.ptr ? p->port.output.ptr : "";
 		size_t port_len = rec ? now->source.len : p->port.output.len;
 		rv_tree_reader tree = { root, s };
+		util_buf original = UTIL_BUF_INIT;
 		rv_check_content content;
 
-		rv_check_content_init(&content, now->path, p->source.ptr, p->source.len, port, port_len, rv_tree_read,
-				      &tree);
+		rv_check_content_of(&content, &original, &tree, now->path, port, port_len);
 		count_checks(s, st, &content);
+		util_buf_dispose(&original);
 	}
 	free(d);
 	rv_hunks_dispose(&hunks);

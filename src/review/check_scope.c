@@ -327,3 +327,14 @@ int rv_tree_read(void *payload, const char *path, bool port, util_buf *out)
 	util_buf_dispose(&fs);
 	return error;
 }
+
+void rv_check_content_of(rv_check_content *out, util_buf *orig, rv_tree_reader *tree, const char *path,
+			 const char *port, size_t port_len)
+{
+	bool read = rv_tree_read(tree, path, false, orig) == 0;
+
+	if (!read)
+		util_error_clear(); /* no original: only its own content holds */
+	rv_check_content_init(out, path, read ? (orig->ptr ? orig->ptr : "") : NULL, orig->len, port, port_len,
+			      rv_tree_read, tree);
+}

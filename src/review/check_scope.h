@@ -50,4 +50,11 @@ typedef struct rv_tree_reader {
 
 int rv_tree_read(void *payload, const char *path, bool port, util_buf *out);
 
+/* rv_check_content_init for the file at path whose port is port, its
+ * original read through tree into orig (kept by the caller): the original
+ * the session keeps, not what a file changed outside hipport is proposed
+ * again from. */
+void rv_check_content_of(rv_check_content *out, util_buf *orig, rv_tree_reader *tree, const char *path,
+			 const char *port, size_t port_len);
+
 #endif

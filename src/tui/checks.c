@@ -24,7 +24,7 @@ static int checks_open(tui_view *view)
 	const char *path = m->files[m->selected].p->path;
 	const rv_proposal *p = m->files[m->selected].p;
 	rv_tree_reader files = { m->root, m->session };
-	util_buf tree = UTIL_BUF_INIT;
+	util_buf tree = UTIL_BUF_INIT, original = UTIL_BUF_INIT;
 	rv_check_content now;
 	bool gone;
 	size_t i;
@@ -32,12 +32,12 @@ static int checks_open(tui_view *view)
 	st->file = m->selected;
 	if ((gone = util_file_read(&tree, p->fs_path, 0) < 0))
 		util_error_clear(); /* gone: every check is of an earlier content */
-	rv_check_content_init(&now, path, p->source.ptr, p->source.len, gone ? NULL : tree.ptr ? tree.ptr : "", tree.len,
-			      rv_tree_read, &files);
+	rv_check_content_of(&now, &original, &files, path, gone ? NULL : tree.ptr ? tree.ptr : "", tree.len);
 	st->items = calloc(m->session->nchecks + 1, sizeof(*st->items));
 	st->current = calloc(m->session->nchecks + 1, sizeof(*st->current));
 	if (!st->items || !st->current) {
 		util_buf_dispose(&tree);
+		util_buf_dispose(&original);
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	}
 	for (i = 0; i < m->session->nchecks; i++) {
@@ -53,6 +53,7 @@ static int checks_open(tui_view *view)
 			st->slow += c->time.slow;
 	}
 	util_buf_dispose(&tree);
+	util_buf_dispose(&original);
 	if (!st->n)
 		tui_core_message(tui_view_core(view), "no checks of %s yet: b compile-checks it, hipport check runs its "
 						      "kernels (Esc closes)", path);

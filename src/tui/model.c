@@ -225,10 +225,11 @@ static void refresh_state(tui_model *m, tui_file *f)
 		f->state = rv_session_state(rv_session_find(m->session, f->p->path), &f->hunks, tree.ptr ? tree.ptr : "",
 					    tree.len);
 		rv_tree_reader files = { m->root, m->session };
+		util_buf original = UTIL_BUF_INIT;
 
-		rv_check_content_init(&now, f->p->path, f->p->source.ptr, f->p->source.len, tree.ptr ? tree.ptr : "",
-				      tree.len, rv_tree_read, &files);
+		rv_check_content_of(&now, &original, &files, f->p->path, tree.ptr ? tree.ptr : "", tree.len);
 		f->validated = f->state == RV_STATE_ACCEPTED && rv_checks_passed(m->session, f->p->path, &now);
+		util_buf_dispose(&original);
 	}
 	util_buf_dispose(&tree);
 }

@@ -209,7 +209,12 @@ static int write_program(const char *dir, const bundle_input *in)
 		const bundle_program_file *f = &in->program->files[i];
 
 		for (side = 0; side < 2 && !error; side++) {
-			if ((error = in->read_program_file(&text, f->path, side == 1, in->payload)) < 0)
+			if ((error = in->read_program_file(&text, f->path, side == 1, in->payload)) == UTIL_ENOTFOUND) {
+				util_error_clear(); /* tracked, and removed on that side (a sync's removal): not in its tree */
+				error = 0;
+				continue;
+			}
+			if (error < 0)
 				break;
 			for (t = 0; t < 2 && !error; t++) {
 				if (!(f->trees & (t ? BUNDLE_PROGRAM_RECORD : BUNDLE_PROGRAM_HARNESS)))
