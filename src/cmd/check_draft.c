@@ -61,6 +61,37 @@ static int read_original_of(util_buf *out, const vcs_file *f, void *payload)
 	return read_original(out, r->walk, r->session, f);
 }
 
+/* A spec kept as it is, and where the kernel's parameters are no longer
+ * the spec's arguments (upstream changed them), said: it no longer builds. */
+static void kept_said(const char *path, const chk_spec *drafted)
+{
+	chk_spec kept;
+	size_t i;
+	bool same;
+
+	memset(&kept, 0, sizeof(kept));
+	if (chk_spec_read(&kept, path) < 0) {
+		util_error_clear();
+		printf("%s: kept (exists; remove it to draft it again)\n", path);
+		return;
+	}
+	same = kept.nargs == drafted->nargs;
+	for (i = 0; same && i < kept.nargs; i++)
+		same = strcmp(kept.args[i].name, drafted->args[i].name) == 0;
+	if (same) {
+		printf("%s: kept (exists; remove it to draft it again)\n", path);
+	} else {
+		printf("%s: kept, but %s's parameters are now", path, drafted->kernel);
+		for (i = 0; i < drafted->nargs; i++)
+			printf(" %s", drafted->args[i].name);
+		printf(", the spec's");
+		for (i = 0; i < kept.nargs; i++)
+			printf(" %s", kept.args[i].name);
+		printf(": remove it to draft it again\n");
+	}
+	chk_spec_dispose(&kept);
+}
+
 int cmd_check_draft(cmd_context *ctx)
 {
 	rv_session session, *opened = NULL;
@@ -165,7 +196,7 @@ int cmd_check_draft(cmd_context *ctx)
 			} else if ((error = chk_draft_place(&path, walk.root, &specs[k])) < 0) {
 				code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 			} else if (error == 1) {
-				printf("%s: kept (exists; remove it to draft it again)\n", path.ptr);
+				kept_said(path.ptr, &specs[k]);
 			} else if ((error = chk_draft_write(&specs[k], path.ptr)) < 0) {
 				code = cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 			} else {

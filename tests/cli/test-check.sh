@@ -97,6 +97,11 @@ check "draft after a host function the parse cannot read" 0 "$hipport" -C "$sfin
 expect "the kernel before it drafted" "$tmp/out" "graclus.propose_kernel.check: drafted for propose_kernel in graclus.cu"
 expect "the kernel after it drafted" "$tmp/out" "graclus.respond_kernel.check: drafted for respond_kernel in graclus.cu"
 expect "and said how" "$sfinae/.hipport/checks/graclus.respond_kernel.check" "# The parse of the whole file did not reach this kernel"
+# upstream changed a kernel's parameters: its kept spec no longer builds, said
+sed -i 's/__global__ void respond_kernel(long \*out, const long \*proposal, long numel)/__global__ void respond_kernel(long *out, const long *proposal, long numel, long shift)/' "$sfinae/graclus.cu"
+check "draft again after the parameters changed" 0 "$hipport" -C "$sfinae" check draft graclus.cu
+expect "the changed parameters said" "$tmp/out" "graclus.respond_kernel.check: kept, but respond_kernel's parameters are now out proposal numel shift, the spec's out proposal numel: remove it to draft it again"
+expect "the others kept as before" "$tmp/out" "graclus.propose_kernel.check: kept (exists; remove it to draft it again)"
 
 # --- drafts from launch sites: two programs, each a main.cu ---------------
 progs="$tmp/progs"
