@@ -428,6 +428,43 @@ static size_t emit_torch_name(xlate *x, size_t i, util_buf *out)
 	return i + 1;
 }
 
+/* Whether src includes cublas.h and not cublas_v2.h: the legacy API, whose
+ * BLAS calls take no handle (hipify-clang, which sees cublas.h's
+ * declarations, leaves them too). */
+static bool includes_cublas_v1(const char *src, size_t len)
+{
+	const char *p = src, *end = src + len;
+	bool v1 = false;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *q;
+
+		eol = eol ? eol : end;
+		for (q = p; q < eol && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (q < eol && *q == '#' && memmem(q, (size_t)(eol - q), "include", 7)) {
+			if (memmem(q, (size_t)(eol - q), "cublas_v2.h", 11))
+				return false;
+			v1 |= memmem(q, (size_t)(eol - q), "\"cublas.h\"", 10) || memmem(q, (size_t)(eol - q), "<cublas.h>", 10);
+		}
+		p = eol + 1;
+	}
+	return v1;
+}
+
+/* Whether name (n bytes) is a cuBLAS BLAS routine the v2 API takes a
+ * handle for: the tables hold its _v2 twin. */
+static bool v1_blas_call(const xlate *x, const char *name, size_t n)
+{
+	char v2[128];
+
+	if (n < 7 || n + 4 > sizeof(v2) || memcmp(name, "cublas", 6) != 0)
+		return false;
+	memcpy(v2, name, n);
+	memcpy(v2 + n, "_v2", 4);
+	return port_rules_find(x->rules, v2, n + 3) != NULL;
+}
+
 static size_t emit_identifier(xlate *x, size_t i, util_buf *out)
 {
 	const char *t = xlate_tok_text(x, i);
@@ -451,6 +488,10 @@ static size_t emit_identifier(xlate *x, size_t i, util_buf *out)
 	rule = port_rules_find(x->rules, t, n);
 	if (!rule)
 		goto copy;
+	if (x->cublas_v1 && v1_blas_call(x, t, n)) {
+		xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_LEGACY);
+		goto copy;
+	}
 	if (rule->experimental && !x->opts->experimental) {
 		xlate_add_ref(x, x->tok[i].start, (uint32_t)n, rule, PORT_REF_EXPERIMENTAL);
 		goto copy;
@@ -711,6 +752,7 @@ int port_translate(port_result *out, port_lexer *lexer, const port_rules *rules,
 	x.insert_out = SIZE_MAX;
 	x.launch_name = SIZE_MAX;
 	x.eol = memmem(src, len, "\r\n", 2) ? "\r\n" : "\n";
+	x.cublas_v1 = includes_cublas_v1(src, len);
 	if ((error = port_source_check(name, src, len)) < 0)
 		return error;
 	if ((error = port_lexer_tokenize(lexer, name, src, len, &x.tok, &x.ntok)) < 0)
@@ -774,6 +816,8 @@ const char *port_ref_status_name(port_ref_status status)
 		return "removed from HIP";
 	case PORT_REF_EXPERIMENTAL:
 		return "experimental";
+	case PORT_REF_LEGACY:
+		return "legacy cuBLAS call";
 	}
 	return "?";
 }
@@ -825,6 +869,10 @@ void port_ref_message(util_buf *buf, const port_ref *ref, const port_options *op
 		port_version_format(need, sizeof(need), r->hip_removed);
 		util_buf_printf(buf, "'%s' -> '%s' was removed in HIP %s (target is %s); left as is", r->cuda,
 				r->hip, need, target);
+		break;
+	case PORT_REF_LEGACY:
+		util_buf_printf(buf, "'%s' is a call of the legacy cuBLAS API (cublas.h: no handle), which hipBLAS has "
+			       "only with a handle; left as is: port it to cublas_v2.h's API", r->cuda);
 		break;
 	case PORT_REF_EXPERIMENTAL:
 		util_buf_printf(buf, "'%s' -> '%s' is experimental; left as is (use --experimental)", r->cuda,

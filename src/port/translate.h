@@ -33,7 +33,8 @@ typedef enum port_ref_status {
 	PORT_REF_UNSUPPORTED, /* no HIP equivalent: left as is */
 	PORT_REF_TOO_NEW,     /* the HIP equivalent is newer than the target: left as is */
 	PORT_REF_REMOVED,     /* the HIP equivalent was removed by the target: left as is */
-	PORT_REF_EXPERIMENTAL /* experimental mapping, not applied without --experimental */
+	PORT_REF_EXPERIMENTAL, /* experimental mapping, not applied without --experimental */
+	PORT_REF_LEGACY       /* a cuBLAS v1 call (cublas.h, no handle): hipBLAS has only the handle form */
 } port_ref_status;
 
 /* One reference to a CUDA name found in the source. */

@@ -87,6 +87,7 @@ typedef struct xlate {
 	xlate_mask_edit *mask_edits;
 	size_t nmask_edits;
 	size_t string_renames;   /* CUDA names renamed inside string literals */
+	bool cublas_v1;          /* includes cublas.h, not cublas_v2.h: BLAS calls take no handle */
 	bool no_string_renames;  /* a file without CUDA: its strings stay too */
 	bool oom;
 } xlate;

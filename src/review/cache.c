@@ -386,7 +386,7 @@ static bool parse_entry(rv_proposal *p, const port_rules *rules, util_buf *entry
 			return false;
 		*nl = '\0';
 		if (sscanf(line, "%lu %lu %lu %lu %lu %c %255s", &off, &n, &l, &c, &status, &cls, name) != 7 ||
-		    status > PORT_REF_EXPERIMENTAL || !(r->rule = find_rule(rules, cls, name)))
+		    status > PORT_REF_LEGACY || !(r->rule = find_rule(rules, cls, name)))
 			return false;
 		r->offset = (uint32_t)off;
 		r->length = (uint32_t)n;
