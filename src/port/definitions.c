@@ -194,27 +194,6 @@ static bool host_function(const char *from, const char *brace)
 	return true;
 }
 
-/* Past the brace that closes the one at p, or NULL. */
-static const char *past_block(const char *p, const char *end)
-{
-	int depth = 0;
-
-	while (p < end) {
-		const char *q = port_skip_literal(p, end);
-
-		if (q != p) {
-			p = q;
-			continue;
-		}
-		if (*p == '{')
-			depth++;
-		else if (*p == '}' && --depth == 0)
-			return p + 1;
-		p++;
-	}
-	return NULL;
-}
-
 void port_host_functions(const char *text, const char *end, port_host_fn fn, void *payload)
 {
 	const char *p = text, *head = text;
@@ -245,7 +224,7 @@ void port_host_functions(const char *text, const char *end, port_host_fn fn, voi
 			head = ++p; /* into the block */
 			continue;
 		}
-		q = past_block(p, end);
+		q = past_closing(p, end);
 		if (!q)
 			return;
 		if (host_function(head, p))
