@@ -288,6 +288,28 @@ static void keep_named(chk_spec_list *specs, const vcs_walk *named)
 }
 
 /* Runs argv in dir, without a shell; its exit status, or -1. */
+/* The specs whose source is no longer in the work tree (a sync's removal)
+ * left out, each said: nothing to check them on. */
+static void drop_gone(chk_spec_list *specs, const char *root)
+{
+	util_buf fs = UTIL_BUF_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < specs->n; i++) {
+		util_buf_clear(&fs);
+		util_buf_printf(&fs, "%s%s", root, specs->items[i].source);
+		if (!util_buf_oom(&fs) && access(fs.ptr, F_OK) != 0) {
+			fprintf(stderr, "hipport: check %s: its source %s is gone: left out (remove %s.hipport/checks/%s.check)\n",
+				specs->items[i].name, specs->items[i].source, root, specs->items[i].name);
+			chk_spec_dispose(&specs->items[i]);
+			continue;
+		}
+		specs->items[n++] = specs->items[i];
+	}
+	specs->n = n;
+	util_buf_dispose(&fs);
+}
+
 /* --stale: the specs whose checks do not hold for their files as they are
  * now (never run, or run on an earlier content of their kernel's scope). */
 static void keep_stale(chk_spec_list *specs, const sources *src, const rv_session *session, const char *root)
@@ -454,6 +476,7 @@ int cmd_check_bundle(cmd_context *ctx)
 		code = compile_failed ? CMD_EXIT_FINDINGS : CMD_EXIT_OK;
 		goto done;
 	}
+	drop_gone(&specs, root);
 	if (ctx->nargs)
 		keep_named(&specs, &named);
 	if (ctx->stale) {

@@ -103,4 +103,10 @@ check "bundle what is stale" 0 hp check bundle "$tmp/b2" --stale
 expect "one of two" "$tmp/out" "1 of 2 kernel checks to run again"
 truth "shift's check in it, not scale's" sh -c "grep -q '^k2.shift' '$tmp/b2/checks.list' && ! grep -q '^k2.scale' '$tmp/b2/checks.list'"
 
+# a spec whose source a sync removed is left out of the next bundle, said
+sed 's/^\tsource = k2.cu$/\tsource = gone.cu/' "$repo/.hipport/checks/k2.shift.check" >"$repo/.hipport/checks/gone.shift.check"
+check "bundle with a spec of a removed file" 0 hp check bundle "$tmp/b3"
+expect "its spec said" "$tmp/err" "check gone.shift: its source gone.cu is gone: left out"
+truth "and left out" sh -c "! grep -q '^gone.shift' '$tmp/b3/checks.list'"
+
 finish
