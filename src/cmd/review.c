@@ -675,6 +675,9 @@ static int review_open(review *r, splash *sp, tui_core **core)
 	if (r->files.rebased)
 		tui_core_message(*core, "%zu files changed outside hipport: proposed again from what they hold",
 				 r->files.rebased);
+	else if (r->files.adopted)
+		tui_core_message(*core, "%zu committed port%s changed by hand since: the changes are edits of the port",
+				 r->files.adopted, r->files.adopted == 1 ? "" : "s");
 	return 0;
 }
 

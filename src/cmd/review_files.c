@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sync/merge.h"
 #include "util/error.h"
+#include "util/file.h"
 
 /* What a worker holds: libclang's objects are its own. */
 typedef struct worker {
@@ -117,7 +119,8 @@ static int list_files(cmd_review_files *rf)
 	rf->reviewed = calloc(rf->set.n + 1, sizeof(*rf->reviewed));
 	rf->originals = calloc(rf->set.n + 1, sizeof(*rf->originals));
 	rf->fixes = calloc(rf->set.n + 1, sizeof(*rf->fixes));
-	if (!rf->index_of || !rf->reviewed || !rf->originals || !rf->fixes)
+	rf->adopt = calloc(rf->set.n + 1, sizeof(*rf->adopt));
+	if (!rf->index_of || !rf->reviewed || !rf->originals || !rf->fixes || !rf->adopt)
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	for (i = 0; i < rf->set.n; i++) {
 		rv_proposal *p = &rf->set.items[i];
@@ -130,7 +133,12 @@ static int list_files(cmd_review_files *rf)
 		rf->reviewed[k] = p;
 		if (!(rec = rv_session_find(&rf->session, p->path)))
 			continue;
-		if (rv_session_stale(rec, p->source.ptr, p->source.len)) {
+		if (rv_session_stale(rec, p->source.ptr, p->source.len) && rec->committed[0]) {
+			/* a committed port changed by hand (a git commit of an edit):
+			 * its changes become edits of the port once it is ready */
+			rf->adopt[k] = true;
+			rf->adopted++;
+		} else if (rv_session_stale(rec, p->source.ptr, p->source.len)) {
 			/* changed outside hipport: re-proposed from what it holds now */
 			if ((error = rv_session_rebase(&rf->session, p->path, p->source.ptr, p->source.len)) < 0)
 				return error;
@@ -202,6 +210,39 @@ int cmd_review_files_start(cmd_review_files *rf, bool held)
 	return 0;
 }
 
+/* A committed port changed by hand since: the three-way merge a sync does,
+ * upstream unchanged (base and theirs the proposal of the original the
+ * session keeps, ours the file), gives its changes as decisions: accepted,
+ * rejected, edited, or a region; the file is left as it is. */
+static int adopt_edits(cmd_review_files *rf, size_t k)
+{
+	rv_proposal *p = &rf->proposals[k];
+	const char *port = p->port.output.ptr ? p->port.output.ptr : "";
+	util_buf tree = UTIL_BUF_INIT;
+	char holds[41];
+	sy_merge m;
+	int error;
+
+	memset(&m, 0, sizeof(m));
+	if ((error = util_file_read(&tree, p->fs_path, 0)) == 0) {
+		sy_inputs in = { port, p->port.output.len, tree.ptr ? tree.ptr : "", tree.len,
+				 p->source.ptr ? p->source.ptr : "", p->source.len, port, p->port.output.len };
+
+		rv_blob_id(holds, tree.ptr ? tree.ptr : "", tree.len);
+		if ((error = sy_merge_file(&m, &in)) == 0) {
+			rv_session_synced synced = { in.source, in.source_len, port, p->port.output.len, rf->fixes[k],
+						     m.regions, m.nregions, m.hunks, m.nhunks };
+
+			error = rv_session_sync_file(&rf->session, p->path, p->fs_path, &synced, holds);
+		}
+	}
+	if (error < 0)
+		error = util_error_set(error, "%s: its edits since it was committed: %s", p->path, util_error_last());
+	sy_merge_dispose(&m);
+	util_buf_dispose(&tree);
+	return error;
+}
+
 /* Joins file k, done by a worker, with the session and the model. */
 static int install(cmd_review_files *rf, tui_model *m, size_t k)
 {
@@ -210,6 +251,8 @@ static int install(cmd_review_files *rf, tui_model *m, size_t k)
 
 	if (rf->failed[k])
 		return tui_model_failed(m, k, rf->failed[k]);
+	if (rf->adopt[k] && (error = adopt_edits(rf, k)) < 0)
+		return error;
 	/* decisions a kill interrupted are written first */
 	if (rf->originals[k] &&
 	    (error = rv_session_resume(&rf->session, p->path, p->fs_path, p->source.ptr, p->source.len,
@@ -293,6 +336,7 @@ void cmd_review_files_dispose(cmd_review_files *rf)
 	}
 	free(rf->originals);
 	free(rf->fixes);
+	free(rf->adopt);
 	free(rf->proposals);
 	free(rf->prepared);
 	free(rf->findings);

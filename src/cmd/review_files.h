@@ -27,6 +27,8 @@ typedef struct cmd_review_files {
 	size_t n;                 /* the files listed (the walk's CUDA files) */
 	size_t *index_of;         /* per listed file: its index in set */
 	size_t rebased;           /* changed outside hipport: proposed again from what they hold */
+	size_t adopted;           /* committed ports changed by hand since: the changes taken as edits */
+	bool *adopt;              /* per listed file: one of those, its edits taken when it is ready */
 	rv_proposal **reviewed;   /* per listed file: what the model shows (as read until ready) */
 	/* per listed file, a worker's until it is done, then the UI thread's */
 	char **originals;         /* the original the session keeps, or NULL; and its fixes */
