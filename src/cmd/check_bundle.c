@@ -489,7 +489,7 @@ int cmd_check_bundle(cmd_context *ctx)
 	}
 	if (!specs.n && !ctx->bundle) {
 		code = compile_failed ? CMD_EXIT_FINDINGS : CMD_EXIT_OK;
-		if (ctx->verbosity >= 0)
+		if (ctx->verbosity >= 0 && !ctx->stale)
 			fprintf(stderr, "hipport: no kernel check specs (hipport check --draft-spec FILE drafts them)\n");
 		goto done;
 	}
@@ -521,6 +521,10 @@ int cmd_check_bundle(cmd_context *ctx)
 		printf("record %s: build `%s`, run `%s` (from %s)\n", in.records[i].dir, in.records[i].build,
 		       in.records[i].run, in.records[i].origin ? in.records[i].origin : ".hipport/config");
 	/* record-and-compare alone is a bundle too: the program's launches are its checks */
+	if (!specs.n && !in.nrecords && ctx->stale) {
+		code = CMD_EXIT_OK; /* said above: every check holds, nothing to bundle */
+		goto done;
+	}
 	if (!specs.n && !in.nrecords) {
 		code = cmd_fail(CMD_EXIT_USAGE, "check: no kernel check specs in %s.hipport/checks/ "
 				"(draft them with: hipport check --draft-spec FILE) and no program to record "

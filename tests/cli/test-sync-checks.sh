@@ -103,6 +103,14 @@ check "bundle what is stale" 0 hp check bundle "$tmp/b2" --stale
 expect "one of two" "$tmp/out" "1 of 2 kernel checks to run again"
 truth "shift's check in it, not scale's" sh -c "grep -q '^k2.shift' '$tmp/b2/checks.list' && ! grep -q '^k2.scale' '$tmp/b2/checks.list'"
 
+# no spec check stale: said; the program's record run, which the sync left
+# to record again, is the bundle
+rm -f "$repo/.hipport/checks/k2.shift.check"
+check "bundle what is stale, when no spec check is" 0 hp check bundle "$tmp/b4" --stale
+expect "nothing to run again" "$tmp/out" "0 of 1 kernel check to run again"
+expect "the record run" "$tmp/out" "bundle of 0 kernel checks and 1 program to record"
+git -C "$repo" checkout -q -- .hipport/checks/k2.shift.check
+
 # a spec whose source a sync removed is left out of the next bundle, said
 sed 's/^\tsource = k2.cu$/\tsource = gone.cu/' "$repo/.hipport/checks/k2.shift.check" >"$repo/.hipport/checks/gone.shift.check"
 check "bundle with a spec of a removed file" 0 hp check bundle "$tmp/b3"
