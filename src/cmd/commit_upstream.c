@@ -36,14 +36,29 @@ static const rv_commit_file *planned(const cmd_commit_plan *plan, const char *pa
 	return NULL;
 }
 
-static bool walked(const cmd_commit_plan *plan, const char *path)
+/* The walk's file at path, or NULL. */
+static const rv_proposal *walked(const cmd_commit_plan *plan, const char *path)
 {
 	size_t i;
 
 	for (i = 0; i < plan->set.n; i++)
 		if (strcmp(plan->set.items[i].path, path) == 0)
-			return true;
-	return false;
+			return &plan->set.items[i];
+	return NULL;
+}
+
+/* Whether a merged file holds its new original as it is: every hunk of its
+ * port rejected, which the commit's plan of ports leaves out. */
+static bool as_upstream(const cmd_commit_plan *plan, const char *path)
+{
+	const rv_proposal *p = walked(plan, path);
+	const rv_session_file *rec = rv_session_find(&plan->session, path);
+	char blob[41];
+
+	if (!p || !rec || !p->source.ptr)
+		return false;
+	rv_blob_id(blob, p->source.ptr, p->source.len);
+	return strcmp(blob, rec->base) == 0;
 }
 
 /* Whether the review would change the file (a new upstream file to port). */
@@ -76,8 +91,9 @@ static int take(cmd_commit_plan *plan, const char *verb, const char *path, bool 
 	return 0;
 }
 
-/* One file of the sync: in the commit, or why it cannot be yet. */
-static int sync_file(cmd_commit_plan *plan, const sy_file *f)
+/* One file of the sync: in the commit, or why it cannot be yet (named:
+ * paths were named, and the commit takes those). */
+static int sync_file(cmd_commit_plan *plan, const sy_file *f, bool named)
 {
 	static const char *const open_kinds[] = { "merged", "updated", "added", "deleted", "removed upstream",
 						  "merged by hand", "merged" };
@@ -87,6 +103,9 @@ static int sync_file(cmd_commit_plan *plan, const sy_file *f)
 	if (!f->done)
 		return add_line(&plan->blocked, &plan->nblocked, "%s: the sync did not finish it (%s): run hipport sync",
 				f->path, open_kinds[f->kind]);
+	/* a new file that is no CUDA (a Go file, a workflow) is no walk's */
+	if (f->kind == SY_ADD && !walked(plan, f->path) && !named)
+		return take(plan, "added", f->path, false);
 	if ((f->kind == SY_MERGE || f->kind == SY_ADD) && !walked(plan, f->path))
 		return add_line(&plan->blocked, &plan->nblocked, "%s: %s", f->path,
 				"part of the sync, not among the paths named: a sync is committed whole");
@@ -100,6 +119,8 @@ static int sync_file(cmd_commit_plan *plan, const sy_file *f)
 					conflicts == 1 ? "a conflict to resolve in the review" : "conflicts to resolve in the review");
 		if (planned(plan, f->path))
 			return 0;
+		if (as_upstream(plan, f->path))
+			return take(plan, "merged", f->path, false);
 		return add_line(&plan->blocked, &plan->nblocked, "%s: %s: decide its hunks in the review", f->path,
 				"merged, nothing decided");
 	case SY_TEXT:
@@ -149,7 +170,7 @@ int cmd_commit_plan_upstream(cmd_context *ctx, cmd_commit_plan *plan)
 	util_error_clear();
 	vcs_history_free(h);
 	for (i = 0; plan->syncing && i < plan->sync.n; i++)
-		if ((error = sync_file(plan, &plan->sync.files[i])) < 0)
+		if ((error = sync_file(plan, &plan->sync.files[i], ctx->nargs > 0)) < 0)
 			return cmd_fail(cmd_exit_for(error), "%s", util_error_last());
 	return 0;
 }

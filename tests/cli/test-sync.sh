@@ -72,6 +72,7 @@ sed -i 's/x\[i\] \*= 2.0f;/x[i] *= 5.0f;/' "$repo/back.cu"
 sed -i 's/^five$/FIVE (upstream)/' "$repo/notes.txt"
 printf 'mode = b\n' >"$repo/conf.txt"
 kernel fresh >"$repo/new.cu"
+printf 'package tool\n' >"$repo/tool.go" # a new file that is no CUDA
 g rm -q gone.cu old.txt
 g add . && g commit -qm v2 && g tag v2 || exit 2
 g checkout -q port
@@ -116,13 +117,17 @@ truth "removal waits" test -e "$repo/gone.cu"
 
 check "status after the sync" 0 hp status --target-hip=6.4
 expect "status: the conflict" "$tmp/out" "c.cu: partial, 3 hunks (2 accepted, 0 rejected, 0 edited, 0 pending); 0 errors, 0 warnings, 0 notes; 1 conflict to resolve (0 merged clean, to confirm)"
-expect "status: the sync" "$tmp/out" "9 files changed upstream"
+expect "status: the sync" "$tmp/out" "10 files changed upstream"
 expect "status: the rejections carried" "$tmp/out" "back.cu: accepted, 3 hunks (0 accepted, 3 rejected, 0 edited, 0 pending)"
 expect "status: removal left" "$tmp/out" "gone.cu: removed upstream, ported here (hipport sync remove|keep)"
 
 check "commit refused" 1 hp commit --force --target-hip=6.4
 expect "commit says why" "$tmp/err" "c.cu: a conflict to resolve in the review"
 expect "commit: removal" "$tmp/err" "gone.cu: removed upstream"
+# neither a new file no walk takes nor a file whose port is upstream's own
+# text (every hunk rejected) holds the commit up
+truth "commit: tool.go taken" sh -c "! grep -q 'tool.go' '$tmp/err'"
+truth "commit: back.cu taken" sh -c "! grep -q 'back.cu' '$tmp/err'"
 check "sync remove: not a removal" 2 hp sync remove k.cu
 check "sync remove" 0 hp sync remove gone.cu
 truth "removed" test ! -e "$repo/gone.cu"
