@@ -287,7 +287,6 @@ static void keep_named(chk_spec_list *specs, const vcs_walk *named)
 	specs->n = n;
 }
 
-/* Runs argv in dir, without a shell; its exit status, or -1. */
 /* The specs whose source is no longer in the work tree (a sync's removal)
  * left out, each said: nothing to check them on. */
 static void drop_gone(chk_spec_list *specs, const char *root)
@@ -319,12 +318,9 @@ static void keep_stale(chk_spec_list *specs, const sources *src, const rv_sessio
 
 	for (i = 0; i < specs->n; i++) {
 		const chk_spec *spec = &specs->items[i];
-		const rv_session_check *c = NULL;
+		const rv_session_check *c = rv_session_check_find(session, spec->source, spec->name);
 		rv_check_content now;
 
-		for (k = 0; k < session->nchecks && !c; k++)
-			if (!strcmp(session->checks[k].path, spec->source) && !strcmp(session->checks[k].name, spec->name))
-				c = &session->checks[k];
 		for (k = 0; k < src->n && strcmp(src->items[k].path, spec->source) != 0; k++)
 			;
 		if (c && k < src->n) {
@@ -340,6 +336,7 @@ static void keep_stale(chk_spec_list *specs, const sources *src, const rv_sessio
 	specs->n = n;
 }
 
+/* Runs argv in dir, without a shell; its exit status, or -1. */
 static int spawn(char *const argv[], const char *dir, const char *timeout)
 {
 	int status = -1;

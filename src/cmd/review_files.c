@@ -133,12 +133,14 @@ static int list_files(cmd_review_files *rf)
 		rf->reviewed[k] = p;
 		if (!(rec = rv_session_find(&rf->session, p->path)))
 			continue;
-		if (rv_session_stale(rec, p->source.ptr, p->source.len) && rec->committed[0]) {
+		if (!rv_session_stale(rec, p->source.ptr, p->source.len)) {
+			/* as its decisions left it */
+		} else if (rec->committed[0]) {
 			/* a committed port changed by hand (a git commit of an edit):
 			 * its changes become edits of the port once it is ready */
 			rf->adopt[k] = true;
 			rf->adopted++;
-		} else if (rv_session_stale(rec, p->source.ptr, p->source.len)) {
+		} else {
 			/* changed outside hipport: re-proposed from what it holds now */
 			if ((error = rv_session_rebase(&rf->session, p->path, p->source.ptr, p->source.len)) < 0)
 				return error;

@@ -247,13 +247,13 @@ static void tokens_only(util_buf *out, const char *p, size_t len)
 
 /* Appends the scope of kernel on one side to out; false when out of memory. */
 static bool side_scope(util_buf *out, const rv_check_content *c, const char *text, size_t len, bool port,
-		       const char *kernel)
+		       const char *kernel, bool *found)
 {
 	bool ok;
 
 	util_buf seen = UTIL_BUF_INIT, raw = UTIL_BUF_INIT;
 
-	if (!file_scope(&raw, text, len, kernel))
+	if (!(*found = file_scope(&raw, text, len, kernel)))
 		util_buf_put(&raw, text, len); /* the original without the kernel: whole */
 	util_buf_putc(&raw, '\0');
 	includes(&raw, c, c->path ? c->path : "", text, len, port, &seen, 0);
@@ -269,18 +269,14 @@ void rv_check_scope(char out[41], const rv_check_content *c, const char *kernel)
 {
 	util_buf scope = UTIL_BUF_INIT;
 
-	out[0] = '\0';
-	if (kernel && *kernel && c->port && file_scope(&scope, c->port, c->port_len, kernel)) {
-		bool ok;
+	bool in_port = false, in_orig;
 
-		util_buf_clear(&scope);
-		ok = side_scope(&scope, c, c->port, c->port_len, true, kernel);
-		/* the reference's side too: upstream may change a kernel whose
-		 * port the engineer kept */
-		ok = side_scope(&scope, c, c->orig, c->orig_len, false, kernel) && ok;
-		if (ok && !util_buf_oom(&scope))
-			rv_blob_id(out, scope.ptr ? scope.ptr : "", scope.len);
-	}
+	out[0] = '\0';
+	/* the reference's side too: upstream may change a kernel whose port
+	 * the engineer kept */
+	if (kernel && *kernel && c->port && side_scope(&scope, c, c->port, c->port_len, true, kernel, &in_port) &&
+	    in_port && side_scope(&scope, c, c->orig, c->orig_len, false, kernel, &in_orig) && !util_buf_oom(&scope))
+		rv_blob_id(out, scope.ptr ? scope.ptr : "", scope.len);
 	util_buf_dispose(&scope);
 }
 

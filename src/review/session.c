@@ -1332,3 +1332,13 @@ int rv_session_outdate_checks(rv_session *s, const char *prefix)
 	}
 	return n ? save(s) : 0;
 }
+
+const rv_session_check *rv_session_check_find(const rv_session *s, const char *path, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nchecks; i++)
+		if (strcmp(s->checks[i].path, path) == 0 && strcmp(s->checks[i].name, name) == 0)
+			return &s->checks[i];
+	return NULL;
+}

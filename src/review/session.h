@@ -92,6 +92,9 @@ int rv_session_parse(rv_session *out, const char *text, size_t len, const char *
 
 rv_session_file *rv_session_find(const rv_session *s, const char *path);
 
+/* The result of check `name` on the file at path, or NULL. */
+const rv_session_check *rv_session_check_find(const rv_session *s, const char *path, const char *name);
+
 /* The original text of a file the session knows (from the object database). */
 int rv_session_original(const rv_session *s, const rv_session_file *f, util_buf *out);
 

@@ -3,16 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const rv_session_check *find_check(const rv_session *s, const char *path, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < s->nchecks; i++)
-		if (strcmp(s->checks[i].path, path) == 0 && strcmp(s->checks[i].name, name) == 0)
-			return &s->checks[i];
-	return NULL;
-}
-
 bool rv_checks_passed(const rv_session *s, const char *path, const rv_check_content *now)
 {
 	bool compiled = false;
@@ -25,7 +15,7 @@ bool rv_checks_passed(const rv_session *s, const char *path, const rv_check_cont
 			continue;
 		if (strcmp(c->status, "pass") != 0)
 			return false;
-		compiled |= strcmp(c->name, RV_COMPILE_CHECK) == 0 && strcmp(c->port, now->blob) == 0;
+		compiled |= strcmp(c->name, RV_COMPILE_CHECK) == 0;
 	}
 	return compiled;
 }
@@ -55,7 +45,7 @@ void rv_validate(rv_validation *out, const rv_session *s, const rv_session_file 
 		 size_t pending, bool stale, const rv_check_content *now, const char *arch, bool needs_compile,
 		 const char *const *specs, size_t nspecs)
 {
-	const rv_session_check *compile = find_check(s, path, RV_COMPILE_CHECK);
+	const rv_session_check *compile = rv_session_check_find(s, path, RV_COMPILE_CHECK);
 	char what[256];
 	size_t i;
 
@@ -90,7 +80,7 @@ void rv_validate(rv_validation *out, const rv_session *s, const rv_session_file 
 	}
 	out->compile = compile;
 	for (i = 0; i < nspecs; i++) {
-		const rv_session_check *c = find_check(s, path, specs[i]);
+		const rv_session_check *c = rv_session_check_find(s, path, specs[i]);
 		const char *problem = kernel_problem(c, now);
 
 		if (problem) {
