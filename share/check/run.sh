@@ -351,11 +351,14 @@ spec_suspect() {
 # outputs in HIPPORT_REFS/NAME, run twice (NAME.nondet when the runs differ),
 # or the reason there are none in NAME.why
 ref_phase() {
-	rm -rf "$refs/$1" "$refs/$1.why" "$refs/$1.nondet"
+	rm -rf "$refs/$1" "$refs/$1.why" "$refs/$1.nondet" "$refs/$1.harness" "$refs/$1.host-free"
 	if [ -z "$ref_platform" ]; then
 		printf '%s\n' "$ref_why" >"$refs/$1.why"
 		return
 	fi
+	# the harness the reference built from, for the port task to build the same
+	printf '%s\n' "$harness" >"$refs/$1.harness"
+	[ -f "$log.host-free" ] && cp "$log.host-free" "$refs/$1.host-free"
 	[ "${BUILD_ONLY:-}" = 1 ] && return
 	mkdir -p "$work/ref/$1"
 	limit "$timeout" "$work/bin/ref.$1" "$work/ref/$1" </dev/null >"$log.ref-run" 2>&1
@@ -436,6 +439,8 @@ check_one() {
 		# the ref phase's array task ran the reference (or said why not)
 		if [ -f "$refs/$name/meta.txt" ]; then
 			ref_platform=nvidia
+			[ -f "$refs/$name.harness" ] && harness=$(cat "$refs/$name.harness")
+			[ -f "$refs/$name.host-free" ] && cp "$refs/$name.host-free" "$log.host-free"
 		elif [ -f "$refs/$name.why" ]; then
 			ref_why=$(cat "$refs/$name.why")
 		else
@@ -457,6 +462,20 @@ check_one() {
 			build_ref "harness/$name.alone.cu"
 			rc=$?
 			[ $rc = 0 ] && harness=harness/$name.alone.cu
+		fi
+		if [ $rc != 0 ] && [ -f "harness/$name.kernels.cu" ]; then
+			# the kernel's file does not build as written (host code: an API the
+			# toolkit removed, a host compiler's error): the file without its host
+			# functions, both sides, and the result says so
+			mv "$log.ref-build" "$log.ref-build.file"
+			build_ref "harness/$name.kernels.cu"
+			rc=$?
+			if [ $rc = 0 ]; then
+				harness=harness/$name.kernels.cu
+				printf '%s\n' "$(first_error "$log.ref-build.file")" >"$log.host-free"
+			else
+				mv "$log.ref-build.file" "$log.ref-build"
+			fi
 		fi
 		if [ $rc = 0 ]; then
 			ref_platform=nvidia
@@ -548,6 +567,12 @@ check_one() {
 			ref_platform=golden
 		fi
 		[ "$ref_dir" = crashed ] || judge_port
+	fi
+	if [ -f "$log.host-free" ] && [ -f "$work/$name.json" ]; then
+		note="(checked from $source without its host functions: the file as written does not build with nvcc: $(cat "$log.host-free")) "
+		note=$(json "$note" | sed -e 's/^"//' -e 's/"$//' -e 's/[\\/&]/\\&/g')
+		sed "s/\"message\": \"/\"message\": \"$note/" "$work/$name.json" >"$work/$name.json.hf" &&
+			mv "$work/$name.json.hf" "$work/$name.json"
 	fi
 	# what hipport needs to record the result against the sources checked
 	sed "s/}\$/, \"orig_blob\": \"$orig_blob\", \"port_blob\": \"$port_blob\", \"target\": \"$( [ "$port_platform" = amd ] && echo "$offload_arch" || echo "$nvcc_arch")\"}/" \

@@ -1,5 +1,6 @@
 /* check/kernel/source.c: a kernel's definitions found in its source, and
- * whether the port left them as they were. */
+ * whether the port left them as they were; host_free.c: the file without its
+ * host functions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <cmocka.h>
 
 #include "check/kernel/clocked.h"
+#include "check/kernel/host_free.h"
 #include "check/kernel/source.h"
 
 static const char orig[] =
@@ -129,6 +131,50 @@ static void clock_outputs_found(void **state)
 	assert_int_equal(chk_kernel_clocked_params(orig, strlen(orig)), 0);
 }
 
+static void host_functions_left_out(void **state)
+{
+	static const char src[] =
+		"#include <cstdio>\n"
+		"__global__ void k(float *x) { x[0] = 1; }\n"
+		"__host__ __device__ float twice(float v) { return 2 * v; }\n"
+		"template <typename T> static T sum(const T *a, int n)\n{\n  T s = 0;\n  return s;\n}\n"
+		"bool operator<(const A &a, const A &b) { return a.v < b.v; }\n"
+		"void Timer::start() { t = now(); }\n"
+		"int fast(void) {\n#ifdef FAST\n  return 1;\n#endif\n  return 0;\n}\n"
+		"namespace ns {\nint inner(int a) { return a; }\n}\n"
+		"int main(int argc, char **argv)\n{\n  return argc;\n}\n";
+	util_buf b = UTIL_BUF_INIT;
+	size_t lines = 0, i;
+
+	(void)state;
+	assert_true(chk_source_host_free(&b, src, strlen(src)));
+	assert_non_null(strstr(b.ptr, "__global__ void k(float *x) { x[0] = 1; }\n"));
+	assert_non_null(strstr(b.ptr, "__host__ __device__ float twice(float v) { return 2 * v; }\n"));
+	/* a plain host function: a declaration, its lines kept */
+	assert_non_null(strstr(b.ptr, "template <typename T> static T sum(const T *a, int n)\n;"));
+	assert_null(strstr(b.ptr, "T s = 0"));
+	assert_non_null(strstr(b.ptr, "int inner(int a) ;"));
+	assert_non_null(strstr(b.ptr, "int main(int argc, char **argv)\n;"));
+	/* what cannot stand as a declaration: left out whole */
+	assert_null(strstr(b.ptr, "operator<"));
+	assert_null(strstr(b.ptr, "Timer::start"));
+	/* a body with a directive stays */
+	assert_non_null(strstr(b.ptr, "#ifdef FAST"));
+	for (i = 0; i < b.len; i++)
+		lines += b.ptr[i] == '\n';
+	assert_int_equal(lines, 23); /* the source's */
+	util_buf_dispose(&b);
+	/* a file of kernels only: nothing left out */
+	assert_false(chk_source_host_free(&b, "__global__ void k(int *x) { }\n", 29));
+	util_buf_dispose(&b);
+	chk_host_free_path(&b, "src/a.b/scale.cu");
+	assert_string_equal(b.ptr, "src/a.b/scale.hipport-kernels.cu");
+	util_buf_clear(&b);
+	chk_host_free_path(&b, "src/a.b/kernel");
+	assert_string_equal(b.ptr, "src/a.b/kernel.hipport-kernels");
+	util_buf_dispose(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -137,6 +183,7 @@ int main(void)
 		cmocka_unit_test(changed_when_the_body_changed),
 		cmocka_unit_test(changed_when_a_device_function_changed),
 		cmocka_unit_test(clock_outputs_found),
+		cmocka_unit_test(host_functions_left_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

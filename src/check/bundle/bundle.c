@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check/kernel/harness.h"
+#include "check/kernel/host_free.h"
 #include "check/kernel/source.h"
 #include "check/bundle/program.h"
 #include "check/kernel/proxy.h"
@@ -231,6 +232,44 @@ static int write_program(const char *dir, const bundle_input *in)
 	return error;
 }
 
+/* Whether a spec checks a kernel of path. */
+static bool checked(const bundle_input *in, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < in->nspecs; i++)
+		if (strcmp(in->specs[i].source, path) == 0)
+			return true;
+	return false;
+}
+
+/* A source's copies without host functions (orig/ and port/, beside it),
+ * for the harnesses run.sh builds when the file as written does not; *made:
+ * whether either side had a host function to leave out. */
+static int write_host_free(const char *dir, const bundle_source *s, bool *made)
+{
+	util_buf path = UTIL_BUF_INIT, name = UTIL_BUF_INIT, orig = UTIL_BUF_INIT, port = UTIL_BUF_INIT;
+	int error = 0;
+
+	*made = chk_source_host_free(&orig, s->orig, s->orig_len);
+	*made = chk_source_host_free(&port, s->port, s->port_len) || *made;
+	chk_host_free_path(&path, s->path);
+	util_buf_printf(&name, "orig/%s", path.ptr ? path.ptr : "");
+	if (util_buf_oom(&path) || util_buf_oom(&name) || util_buf_oom(&orig) || util_buf_oom(&port))
+		error = util_error_set(UTIL_ENOMEM, "out of memory");
+	else if (*made && (error = put(dir, name.ptr, orig.ptr ? orig.ptr : "", orig.len)) >= 0) {
+		util_buf_clear(&name);
+		util_buf_printf(&name, "port/%s", path.ptr);
+		error = util_buf_oom(&name) ? util_error_set(UTIL_ENOMEM, "out of memory")
+					    : put(dir, name.ptr, port.ptr ? port.ptr : "", port.len);
+	}
+	util_buf_dispose(&path);
+	util_buf_dispose(&name);
+	util_buf_dispose(&orig);
+	util_buf_dispose(&port);
+	return error;
+}
+
 int bundle_write(const char *dir, const bundle_input *in)
 {
 	util_buf b = UTIL_BUF_INIT, list = UTIL_BUF_INIT, name = UTIL_BUF_INIT;
@@ -238,6 +277,7 @@ int bundle_write(const char *dir, const bundle_input *in)
 	chk_proxy proxy;
 	const char **texts = NULL, **origs = NULL;
 	size_t *lens = NULL, *orig_lens = NULL, i, nt = 0;
+	bool *host_free = NULL;
 	char id[17], orig_blob[41], port_blob[41];
 	int error;
 
@@ -248,7 +288,8 @@ int bundle_write(const char *dir, const bundle_input *in)
 	lens = calloc(in->nsources + in->nspecs + 3, sizeof(*lens));
 	origs = calloc(in->nsources + 1, sizeof(*origs));
 	orig_lens = calloc(in->nsources + 1, sizeof(*orig_lens));
-	if (!texts || !lens || !origs || !orig_lens) {
+	host_free = calloc(in->nsources + 1, sizeof(*host_free));
+	if (!texts || !lens || !origs || !orig_lens || !host_free) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -262,6 +303,9 @@ int bundle_write(const char *dir, const bundle_input *in)
 		util_buf_clear(&name);
 		util_buf_printf(&name, "port/%s", s->path);
 		if ((error = put(dir, name.ptr, s->port, s->port_len)) < 0)
+			goto done;
+		if (checked(in, s->path) &&
+		    (error = write_host_free(dir, s, &host_free[i])) < 0)
 			goto done;
 		texts[nt] = s->port;
 		lens[nt++] = s->port_len;
@@ -293,6 +337,18 @@ int bundle_write(const char *dir, const bundle_input *in)
 		    ((error = chk_harness_source(&b, spec)) < 0 ||
 		     (error = put_since(dir, "harness/%s.alone.cu", spec->name, &b, start)) < 0))
 			goto done;
+		/* and the kernel's file without its host functions, for run.sh when
+		 * the file as written does not build */
+		start = b.len;
+		if (host_free[src - in->sources]) {
+			util_buf_clear(&name);
+			chk_host_free_path(&name, spec->source);
+			if (util_buf_oom(&name) || (error = chk_harness_source_in(&b, spec, name.ptr)) < 0 ||
+			    (error = put_since(dir, "harness/%s.kernels.cu", spec->name, &b, start)) < 0) {
+				error = error ? error : util_error_set(UTIL_ENOMEM, "out of memory");
+				goto done;
+			}
+		}
 		start = b.len;
 		if ((error = chk_spec_format(&b, spec)) < 0 ||
 		    (error = put_since(dir, "specs/%s.check", spec->name, &b, start)) < 0)
@@ -404,6 +460,7 @@ done:
 	free(texts);
 	free(origs);
 	free(orig_lens);
+	free(host_free);
 	free(lens);
 	util_buf_dispose(&b);
 	util_buf_dispose(&list);
