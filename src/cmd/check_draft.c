@@ -149,7 +149,7 @@ int cmd_check_draft(cmd_context *ctx)
 			continue;
 		}
 		missed = unread; /* the includers' parses set it too */
-		if (missed && n) { /* some read, some not: drafted again from the file without its host code */
+		if (missed) { /* some not read (or none): drafted again from the file without its host code */
 			char *names = NULL;
 
 			if ((error = chk_draft_unread(&specs, &n, f->path, f->fs_path, text.ptr, text.len, &options,

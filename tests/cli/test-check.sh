@@ -97,6 +97,20 @@ check "draft after a host function the parse cannot read" 0 "$hipport" -C "$sfin
 expect "the kernel before it drafted" "$tmp/out" "graclus.propose_kernel.check: drafted for propose_kernel in graclus.cu"
 expect "the kernel after it drafted" "$tmp/out" "graclus.respond_kernel.check: drafted for respond_kernel in graclus.cu"
 expect "and said how" "$sfinae/.hipport/checks/graclus.respond_kernel.check" "# The parse of the whole file did not reach this kernel"
+# a book's host function taking a std::vector<real>& before every kernel of
+# its file (the parse has no standard headers): none read at first, all
+# drafted again from the file without its host functions
+cat >"$sfinae/neighbor.cu" <<'EOF'
+#include <vector>
+void read_xy(std::vector<float> &x, std::vector<float> &y) { }
+__global__ void find_neighbor(int *nn, const float *x, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) nn[i] = x[i] > 0;
+}
+EOF
+(cd "$sfinae" && git add -A && git -c user.name=t -c user.email=t@t commit -qm neighbor) || exit 2
+check "draft when no kernel was read at first" 0 "$hipport" -C "$sfinae" check draft neighbor.cu
+expect "the kernel drafted" "$tmp/out" "neighbor.find_neighbor.check: drafted for find_neighbor in neighbor.cu"
 # upstream changed a kernel's parameters: its kept spec no longer builds, said
 sed -i 's/__global__ void respond_kernel(long \*out, const long \*proposal, long numel)/__global__ void respond_kernel(long *out, const long *proposal, long numel, long shift)/' "$sfinae/graclus.cu"
 check "draft again after the parameters changed" 0 "$hipport" -C "$sfinae" check draft graclus.cu
