@@ -111,6 +111,21 @@ EOF
 (cd "$sfinae" && git add -A && git -c user.name=t -c user.email=t@t commit -qm neighbor) || exit 2
 check "draft when no kernel was read at first" 0 "$hipport" -C "$sfinae" check draft neighbor.cu
 expect "the kernel drafted" "$tmp/out" "neighbor.find_neighbor.check: drafted for find_neighbor in neighbor.cu"
+# an output of a type the compiler names (dtype auto) summed with atomics:
+# its widened tolerance is whole, ulp included, and the bundle takes it
+cat >"$sfinae/jaccard.cu" <<'EOF'
+template <typename T>
+__global__ void is_opt(const T *v, T *weight_i, int e) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < e) atomicAdd(&weight_i[i % 7], v[i]);
+}
+typedef float vtype;
+void run(const vtype *v, vtype *w, int e) { is_opt<vtype><<<(e + 255) / 256, 256>>>(v, w, e); }
+EOF
+(cd "$sfinae" && git add -A && git -c user.name=t -c user.email=t@t commit -qm jaccard) || exit 2
+check "draft an auto-typed atomic output" 0 "$hipport" -C "$sfinae" check draft jaccard.cu
+truth "its ulp is not negative" sh -c "! grep -q 'ulp = -' '$sfinae/.hipport/checks/jaccard.is_opt.check'"
+check "the bundle takes it" 0 "$hipport" -C "$sfinae" check bundle "$tmp/jaccard-bundle" jaccard.cu
 # upstream changed a kernel's parameters: its kept spec no longer builds, said
 sed -i 's/__global__ void respond_kernel(long \*out, const long \*proposal, long numel)/__global__ void respond_kernel(long *out, const long *proposal, long numel, long shift)/' "$sfinae/graclus.cu"
 check "draft again after the parameters changed" 0 "$hipport" -C "$sfinae" check draft graclus.cu

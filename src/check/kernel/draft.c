@@ -213,6 +213,10 @@ static void widen_for_atomics(chk_arg *a)
 		a->tol.rel = rel;
 	if (a->tol.abs < rel)
 		a->tol.abs = rel;
+	/* a type the compiler names (dtype auto) had no tolerance of its own:
+	 * once abs and rel are given, ulp must be too */
+	if (a->tol.ulp < 0)
+		a->tol.ulp = chk_default_tolerance(a->dtype).ulp;
 }
 
 static usage use_of(const tokens *body, const char *name)
