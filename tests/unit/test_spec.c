@@ -416,6 +416,37 @@ static void test_draft_reference_param(void **state)
 	free_specs(specs, n);
 }
 
+/* dim3 declared bare and given member by member (CSC's kernel-optimization
+ * exercise): the launch is that shape, not a guessed one thread; a member
+ * set in a branch leaves the dim3 unknown. */
+static void test_draft_dim3_members(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+	const chk_spec *s;
+
+	(void)state;
+	draft(&specs, &n, "members.cu",
+	      "__global__ void uv(int h, int w, float *x) { x[0] = h + w; }\n"
+	      "__global__ void other(float *x) { x[0] = 1; }\n"
+	      "int main(int argc, char **argv)\n{\n"
+	      "  int w = 2048, h = 1536;\n  float *x;\n"
+	      "  cudaMalloc(&x, w * h * sizeof(float));\n"
+	      "  dim3 threads;\n  dim3 blocks;\n"
+	      "  threads.x = 32;\n  threads.y = 8;\n"
+	      "  blocks.x = 1 + w / threads.x;\n  blocks.y = 1 + h / threads.y;\n"
+	      "  uv<<<blocks, threads>>>(h, w, x);\n"
+	      "  dim3 b2;\n  if (argc > 1) { b2.x = 64; }\n"
+	      "  other<<<1, b2>>>(x);\n"
+	      "  return 0;\n}\n");
+	s = spec_of(specs, n, "uv");
+	assert_string_equal(s->block, "dim3(32, 8, 1)");
+	assert_non_null(strstr(s->grid, "dim3(1 + "));
+	assert_non_null(strstr(s->grid, "2048 / dim3(32, 8, 1).x"));
+	assert_null(strstr(spec_of(specs, n, "other")->block, "dim3(64"));
+	free_specs(specs, n);
+}
+
 /* Without the program's headers std::enable_if<...> names no template to
  * the parse, which dropped the declaration and every definition after it
  * (BBuf's fast_atomic_add_half.cu drafted nothing): the kernels after such
@@ -731,7 +762,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_draft_fp16), cmocka_unit_test(test_draft_float_inout_and_atomics),
-		cmocka_unit_test(test_draft_template),
+		cmocka_unit_test(test_draft_template), cmocka_unit_test(test_draft_dim3_members),
 		cmocka_unit_test(test_draft_macro_type), cmocka_unit_test(test_accessor_types),
 		cmocka_unit_test(test_draft_dimensions), cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_malformed), cmocka_unit_test(test_dtype_auto),

@@ -662,6 +662,52 @@ static bool value_of(fn *f, local *v, unsigned at, size_t *from, size_t *to, boo
 	return found;
 }
 
+/* A dim3 declared without a value and given it member by member before
+ * offset at (dim3 block; block.x = 32; block.y = 8;): the tokens of each
+ * member's value in from[]/to[] (from[m] == 0: not given, 1), each seen at
+ * its assignment's offset (where[]). false when it has an initialiser or is
+ * changed some other way (assigned whole, +=, its address taken, a member
+ * set in a block closed before at). */
+static bool dim3_members(const fn *f, const local *v, unsigned at, size_t from[3], size_t to[3], unsigned where[3])
+{
+	size_t name = token_at(f, v->offset), i;
+	bool any = false;
+
+	if (v->param || strcmp(v->type, "dim3") != 0 || !(is(f, name + 1, ";") || is(f, name + 1, ",")))
+		return false;
+	from[0] = from[1] = from[2] = 0;
+	for (i = v->last; i < f->n && f->t[i].offset < at; i++) {
+		size_t e;
+		int depth = 0, m;
+
+		if (strcmp(f->t[i].text, v->name) != 0 || local_at((fn *)f, i, f->t[i].offset + 1) != v)
+			continue;
+		if ((i > 0 && (is(f, i - 1, "&") || is(f, i - 1, "++") || is(f, i - 1, "--"))) ||
+		    (i + 1 < f->n && in_list(f->t[i + 1].text, assign_ops)))
+			return false;
+		if (!(is(f, i + 1, ".") && i + 3 < f->n))
+			continue;
+		m = is(f, i + 2, "x") ? 0 : is(f, i + 2, "y") ? 1 : is(f, i + 2, "z") ? 2 : -1;
+		if (in_list(f->t[i + 3].text, assign_ops) || is(f, i + 3, "++") || is(f, i + 3, "--")) {
+			if (m < 0 || !is(f, i + 3, "=") || closed_between(f, i, at))
+				return false;
+			for (e = i + 4; e < f->n; e++) {
+				if (is(f, e, "(") || is(f, e, "[") || is(f, e, "{"))
+					depth++;
+				else if ((is(f, e, ")") || is(f, e, "]") || is(f, e, "}")) && depth-- == 0)
+					break;
+				else if ((is(f, e, ";") || is(f, e, ",")) && depth == 0)
+					break;
+			}
+			from[m] = i + 4;
+			to[m] = e;
+			where[m] = f->t[i + 3].offset;
+			any = true;
+		}
+	}
+	return any;
+}
+
 /* [from, to) as written. */
 static char *joined(const fn *f, size_t from, size_t to)
 {
@@ -931,7 +977,8 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 	size_t k;
 
 	for (k = 0; k < n; k++) {
-		size_t i = idx[k], a, b, m;
+		size_t i = idx[k], a, b, m, dfrom[3], dto[3];
+		unsigned dwhere[3];
 		local *v = local_at(f, i, at), *w;
 		type_alias *t;
 		bool ctor, counter;
@@ -950,6 +997,21 @@ static void resolve(rctx *r, const size_t *idx, size_t n, unsigned at, util_buf 
 			bool member = i > 0 && (is(f, i - 1, "::") || is(f, i - 1, ".") || is(f, i - 1, "->"));
 
 			util_buf_puts(out, member ? f->t[i].text : template_value(r, f->t[i].text));
+			continue;
+		}
+		if (r->depth <= 16 && dim3_members(f, v, at, dfrom, dto, dwhere)) {
+			/* dim3 block; block.x = 32; ...: dim3(32, ...), 1 where not given */
+			util_buf_puts(out, "dim3(");
+			r->depth++;
+			for (m = 0; m < 3; m++) {
+				util_buf_puts(out, m ? ", " : "");
+				if (dfrom[m])
+					resolve_range(r, dfrom[m], dto[m], dwhere[m], out);
+				else
+					util_buf_putc(out, '1');
+			}
+			r->depth--;
+			util_buf_putc(out, ')');
 			continue;
 		}
 		if (v->param || r->depth > 16 || !value_of(f, v, at, &a, &b, &ctor, &counter) ||
