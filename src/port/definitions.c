@@ -143,6 +143,21 @@ bool port_has_word(const char *p, const char *end, const char *word, size_t len)
 	return false;
 }
 
+bool port_has_directive(const char *p, const char *end)
+{
+	bool line_start = false;
+
+	for (; p < end; p++) {
+		if (*p == '\n')
+			line_start = true;
+		else if (*p == '#' && line_start)
+			return true;
+		else if (*p != ' ' && *p != '\t')
+			line_start = false;
+	}
+	return false;
+}
+
 static bool has_keyword(const char *p, const char *end, const char *word)
 {
 	return port_has_word(p, end, word, strlen(word));

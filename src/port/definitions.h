@@ -33,6 +33,10 @@ bool port_definition_named(const port_definition *d, const char *name);
 /* Whether [p, end) holds identifier word (len bytes), outside literals. */
 bool port_has_word(const char *p, const char *end, const char *word, size_t len);
 
+/* Whether [p, end) holds a preprocessor line (a '#' first on a line): a
+ * body that #defines or #undefs changes the text after it. */
+bool port_has_directive(const char *p, const char *end);
+
 /* Calls fn for each host function defined at namespace scope of
  * [text, end) (namespace and extern "C" blocks looked into, a class's body
  * kept whole): head, the text from the declaration before it (or a

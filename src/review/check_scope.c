@@ -33,30 +33,13 @@ static void regions_add(regions *r, const region *in)
 	r->items[r->n++] = *in;
 }
 
-/* Whether [p, end) holds a preprocessor line: a body that #defines or
- * #undefs changes the text after it. */
-static bool has_directive(const char *p, const char *end)
-{
-	bool line_start = false;
-
-	for (; p < end; p++) {
-		if (*p == '\n')
-			line_start = true;
-		else if (*p == '#' && line_start)
-			return true;
-		else if (*p != ' ' && *p != '\t')
-			line_start = false;
-	}
-	return false;
-}
-
 /* A host function's body, left out where it holds no directive. */
 static void add_host_body(void *payload, const char *head, const char *body, const char *end)
 {
 	region r = { NULL, body, end, 0, false };
 
 	(void)head;
-	if (!has_directive(body, end))
+	if (!port_has_directive(body, end))
 		regions_add(payload, &r);
 }
 
@@ -94,7 +77,8 @@ static bool file_scope(util_buf *out, const char *text, size_t len, const char *
 	bool found = false;
 
 	while (port_definition_next(&d, text, end, &at, "__global__")) {
-		region k = { d.name, d.body, d.end, d.name_len, port_definition_named(&d, kernel) || has_directive(d.body, d.end) };
+		region k = { d.name, d.body, d.end, d.name_len,
+			     port_definition_named(&d, kernel) || port_has_directive(d.body, d.end) };
 
 		found |= port_definition_named(&d, kernel);
 		regions_add(&r, &k);

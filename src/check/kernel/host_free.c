@@ -15,22 +15,6 @@ static bool space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* Whether [p, end) holds a preprocessor line. */
-static bool has_directive(const char *p, const char *end)
-{
-	bool line_start = false;
-
-	for (; p < end; p++) {
-		if (*p == '\n')
-			line_start = true;
-		else if (*p == '#' && line_start)
-			return true;
-		else if (*p != ' ' && *p != '\t')
-			line_start = false;
-	}
-	return false;
-}
-
 /* Whether the function whose head is [head, body) may stand as a plain
  * declaration: its declarator is an unqualified name (not X::f, an
  * operator or f<int>). */
@@ -71,7 +55,7 @@ static void leave_out(void *payload, const char *head, const char *body, const c
 {
 	host_free *h = payload;
 
-	if (has_directive(body, end))
+	if (port_has_directive(body, end))
 		return;
 	if (declarable(head, body)) {
 		util_buf_put(h->out, h->copied, (size_t)(body - h->copied));
