@@ -416,6 +416,46 @@ static void test_draft_reference_param(void **state)
 	free_specs(specs, n);
 }
 
+/* A template type parameter the launch leaves to deduction from a literal
+ * (HeCBench's cross: cross_kernel<<<g, b>>>(n, o, a, b, 1, 1, 1) of
+ * template <typename T, typename StrideType>): int, not the drafted float
+ * the kernel cannot index with. */
+static void test_draft_deduced_template_args(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+	const chk_spec *s;
+
+	(void)state;
+	draft(&specs, &n, "deduced.cu",
+	      "template <typename T, typename S>\n"
+	      "__global__ void k(int n, T *o, const T *x, S stride, S scale, double f) {\n"
+	      "  int i = threadIdx.x; if (i < n) o[i] = x[i * stride] * scale * f;\n}\n"
+	      "int main() {\n  float *o, *x;\n  cudaMalloc(&o, 64 * sizeof(float));\n"
+	      "  cudaMalloc(&x, 64 * sizeof(float));\n"
+	      "  k<<<1, 64>>>(64, o, x, 1, 2, 0.5);\n  return 0;\n}\n");
+	s = spec_of(specs, n, "k");
+	assert_string_equal(arg(s, "stride")->type, "int");
+	assert_string_equal(arg(s, "scale")->type, "int");
+	free_specs(specs, n);
+}
+
+/* A kernel template drafted without a launch: every type parameter float;
+ * one it indexes with does not compile as float, and the argument made int
+ * is the first that does. */
+static void test_draft_template_int_variant(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+
+	(void)state;
+	draft(&specs, &n, "zero.cu",
+	      "template <typename T, typename I>\n"
+	      "__global__ void zero(T *x, I n) {\n  for (I i = threadIdx.x; i < n; i += blockDim.x) x[i] = 0;\n}\n");
+	assert_string_equal(spec_of(specs, n, "zero")->templ, "float, int");
+	free_specs(specs, n);
+}
+
 /* dim3 declared bare and given member by member (CSC's kernel-optimization
  * exercise): the launch is that shape, not a guessed one thread; a member
  * set in a branch leaves the dim3 unknown. */
@@ -763,6 +803,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_draft_fp16), cmocka_unit_test(test_draft_float_inout_and_atomics),
 		cmocka_unit_test(test_draft_template), cmocka_unit_test(test_draft_dim3_members),
+		cmocka_unit_test(test_draft_deduced_template_args), cmocka_unit_test(test_draft_template_int_variant),
 		cmocka_unit_test(test_draft_macro_type), cmocka_unit_test(test_accessor_types),
 		cmocka_unit_test(test_draft_dimensions), cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_malformed), cmocka_unit_test(test_dtype_auto),

@@ -537,6 +537,7 @@ typedef struct drafting {
 	char *given[16]; /* the launch's template arguments */
 	size_t ngiven;
 	int typed_by[16]; /* for each argument, the template type parameter it is of, or -1 */
+	bool tdrafted[16]; /* for each template parameter: drafted, not given by the launch */
 } drafting;
 
 static enum CXChildVisitResult find_enumerator(CXCursor c, CXCursor parent, CXClientData data)
@@ -591,6 +592,7 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 								       : NULL;
 
 		d->tparams[d->ntemplate] = strdup(name);
+		d->tdrafted[d->ntemplate] = !value && k == CXCursor_TemplateTypeParameter;
 		d->tvalues[d->ntemplate] =
 			value ? value : strdup(k == CXCursor_TemplateTypeParameter ? "float" : blockish ? "256" : "1");
 		d->ntemplate++;
@@ -633,6 +635,85 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 	}
 	clang_disposeString(s);
 	return CXChildVisit_Continue;
+}
+
+/* The type a template deduces from a launch argument as resolved: a
+ * literal's (1 int, 2u unsigned int, 1.5 double, 1.5f float), a number's
+ * declared type (((int)(...))), else NULL. */
+static const char *deduced_type(const char *e)
+{
+	static const char *const casts[] = { "int", "unsigned int", "long", "unsigned long", "long long", "size_t",
+					     "float", "double", "short", "char", "bool", NULL };
+	size_t n = strlen(e), i, digits;
+	bool dot = false, exp = false;
+
+	if (!strncmp(e, "((", 2)) {
+		for (i = 0; casts[i]; i++)
+			if (!strncmp(e + 2, casts[i], strlen(casts[i])) && !strncmp(e + 2 + strlen(casts[i]), ")(", 2) &&
+			    e[n - 1] == ')')
+				return casts[i];
+		return NULL;
+	}
+	if (*e == '-')
+		e++;
+	for (digits = 0; *e && (isdigit((unsigned char)*e) || *e == '.' || ((*e == 'e' || *e == 'E') && digits)); e++) {
+		dot |= *e == '.';
+		exp |= *e == 'e' || *e == 'E';
+		digits += isdigit((unsigned char)*e) != 0;
+		if ((*e == 'e' || *e == 'E') && (e[1] == '-' || e[1] == '+'))
+			e++;
+	}
+	if (!digits)
+		return NULL;
+	if (dot || exp)
+		return !*e ? "double" : (*e == 'f' || *e == 'F') && !e[1] ? "float" : NULL;
+	if (!*e)
+		return "int";
+	if ((*e == 'u' || *e == 'U') && !e[1])
+		return "unsigned int";
+	if ((*e == 'l' || *e == 'L') && !e[1])
+		return "long";
+	return NULL;
+}
+
+/* A template type parameter the launch does not give (k<<<g, b>>>(n, x, 1)
+ * of template <typename T, typename S> k(int, T *, S)) is the type its
+ * scalar arguments deduce it to, where the launch passes a literal or a
+ * number of a declared type: S is int, not the drafted float. */
+static void deduce_template_args(drafting *d, const chk_launch *l)
+{
+	size_t p, i;
+
+	if (!l || l->nargs != d->spec->nargs || d->spec->nargs > 16)
+		return;
+	for (p = 0; p < d->ntemplate; p++) {
+		const char *type = NULL, *t;
+		char *old = d->tvalues[p];
+
+		for (i = 0; d->tdrafted[p] && i < d->spec->nargs; i++)
+			if (d->typed_by[i] == (int)p && d->spec->args[i].type && !strchr(d->spec->args[i].type, '*') &&
+			    (t = deduced_type(l->args[i].expr)) && (!type || !strcmp(type, t)))
+				type = t;
+		if (!type || !(d->tvalues[p] = strdup(type))) {
+			d->tvalues[p] = old;
+			continue;
+		}
+		for (i = 0; i < d->spec->nargs; i++) {
+			chk_arg *a = &d->spec->args[i];
+
+			if (d->typed_by[i] != (int)p || !a->type)
+				continue;
+			if (!strcmp(a->type, old)) {
+				free(a->type);
+				a->type = strdup(type);
+			} else if (!strncmp(a->type, "const ", 6) && !strcmp(a->type + 6, old)) {
+				free(a->type);
+				if (asprintf(&a->type, "const %s", type) < 0)
+					a->type = NULL;
+			}
+		}
+		free(old);
+	}
 }
 
 static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData data)
@@ -1202,6 +1283,7 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 	else if (instantiated)
 		d.ngiven = split_list(instantiated, d.given, 16);
 	clang_visitChildren(c, visit_kernel, &d);
+	deduce_template_args(&d, l);
 	clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
 	qualified_name(&b, c);
 	util_buf_puts(&b, clang_getCString(name));

@@ -94,9 +94,48 @@ static char *type_literal(const char *t, const char *integer)
 
 /* The next value to try for p, or NULL when there is none (*drop: a var
  * that is better left out). */
+/* The template arguments templ with float made int: the which-th float
+ * argument alone (which < the number of them), else every one; NULL past
+ * the last variant. A drafted float stands for every type parameter, and
+ * one the kernel indexes with or counts in (IndexType of HeCBench's
+ * bincount) must be an integer. */
+static char *templ_int_variant(const char *templ, int which)
+{
+	util_buf b = UTIL_BUF_INIT;
+	int nfloat = 0, pass, depth, i, n;
+
+	for (pass = 0; templ && pass < 2; pass++) { /* counted, then written */
+		if (pass == 1 && (!nfloat || which > nfloat || (which == nfloat && nfloat == 1)))
+			break;
+		for (i = depth = n = 0; templ[i];) {
+			bool arg = depth == 0 && !strncmp(templ + i, "float", 5) &&
+				   (i == 0 || templ[i - 1] == ' ' || templ[i - 1] == ',') &&
+				   (templ[i + 5] == '\0' || templ[i + 5] == ',' || templ[i + 5] == ' ');
+
+			if (arg) {
+				if (pass == 1)
+					util_buf_puts(&b, which == nfloat || which == n ? "int" : "float");
+				n++;
+				i += 5;
+				continue;
+			}
+			depth += (templ[i] == '<') - (templ[i] == '>');
+			if (pass == 1)
+				util_buf_putc(&b, templ[i]);
+			i++;
+		}
+		nfloat = n;
+	}
+	if (!b.len || util_buf_oom(&b)) {
+		util_buf_dispose(&b);
+		return NULL;
+	}
+	return util_buf_detach(&b);
+}
+
 static char *next_value(settling *st, piece *p, bool *drop)
 {
-	static const int last[] = { 2, 3, 2, 2, 2, 1, 1, 0 }; /* by kind */
+	static const int last[] = { 2, 3, 2, 2, 2, 1, 1 + 1 + 6, 0 }; /* by kind */
 	const chk_spec *fb = st->fb;
 	chk_spec *s = st->s;
 	char *cur = *slot(st, p);
@@ -135,7 +174,10 @@ static char *next_value(settling *st, piece *p, bool *drop)
 			c = "0";
 			break;
 		case P_TEMPL:
-			c = fb ? fb->templ : NULL;
+			if (p->level == 1)
+				c = fb ? fb->templ : NULL;
+			else
+				made = templ_int_variant(p->original, p->level - 2);
 			break;
 		default:
 			break;
@@ -595,7 +637,7 @@ static bool act(settling *st, const chk_scope *scope)
 			chk_spec *s = st->s;
 			int a = p->bad_arg;
 
-			if (++p->level > 4)
+			if (++p->level > 10)
 				continue;
 			if (a >= 0 && (size_t)a < s->nargs && s->args[a].role != CHK_ROLE_SCALAR && st->fb &&
 			    (size_t)a < st->fb->nargs && st->fb->args[a].type &&
