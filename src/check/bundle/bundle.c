@@ -13,6 +13,7 @@
 #include "check/kernel/harness.h"
 #include "check/kernel/host_free.h"
 #include "check/kernel/source.h"
+#include "check/bundle/defines.h"
 #include "check/bundle/program.h"
 #include "check/kernel/proxy.h"
 #include "review/proposal.h"
@@ -232,6 +233,14 @@ static int write_program(const char *dir, const bundle_input *in)
 	return error;
 }
 
+/* A harness of spec including unit (NULL: the spec's own file), after the
+ * defines of the program's build. */
+static int harness_text(util_buf *b, const chk_spec *spec, const char *unit, const util_buf *defines)
+{
+	util_buf_put(b, defines->ptr ? defines->ptr : "", defines->len);
+	return chk_harness_source_in(b, spec, unit);
+}
+
 /* Whether a spec checks a kernel of path. */
 static bool checked(const bundle_input *in, const char *path)
 {
@@ -272,7 +281,7 @@ static int write_host_free(const char *dir, const bundle_source *s, bool *made)
 
 int bundle_write(const char *dir, const bundle_input *in)
 {
-	util_buf b = UTIL_BUF_INIT, list = UTIL_BUF_INIT, name = UTIL_BUF_INIT;
+	util_buf b = UTIL_BUF_INIT, list = UTIL_BUF_INIT, name = UTIL_BUF_INIT, defines = UTIL_BUF_INIT;
 	const util_embedded_file *f;
 	chk_proxy proxy;
 	const char **texts = NULL, **origs = NULL;
@@ -328,13 +337,16 @@ int bundle_write(const char *dir, const bundle_input *in)
 		 * its results still named by the spec's source */
 		if (in->program)
 			unit = bundle_program_unit(in->program, spec->source);
-		if ((error = chk_harness_source_in(&b, spec, unit)) < 0 ||
+		util_buf_clear(&defines);
+		if ((error = bundle_build_defines(&defines, spec->source, in)) < 0)
+			goto done;
+		if ((error = harness_text(&b, spec, unit, &defines)) < 0 ||
 		    (error = put_since(dir, "harness/%s.cu", spec->name, &b, start)) < 0)
 			goto done;
 		/* and the kernel's file alone, for run.sh when that file does not build */
 		start = b.len;
 		if (strcmp(unit, spec->source) != 0 &&
-		    ((error = chk_harness_source(&b, spec)) < 0 ||
+		    ((error = harness_text(&b, spec, NULL, &defines)) < 0 ||
 		     (error = put_since(dir, "harness/%s.alone.cu", spec->name, &b, start)) < 0))
 			goto done;
 		/* and the kernel's file without its host functions, for run.sh when
@@ -343,7 +355,7 @@ int bundle_write(const char *dir, const bundle_input *in)
 		if (host_free[src - in->sources]) {
 			util_buf_clear(&name);
 			chk_host_free_path(&name, spec->source);
-			if (util_buf_oom(&name) || (error = chk_harness_source_in(&b, spec, name.ptr)) < 0 ||
+			if (util_buf_oom(&name) || (error = harness_text(&b, spec, name.ptr, &defines)) < 0 ||
 			    (error = put_since(dir, "harness/%s.kernels.cu", spec->name, &b, start)) < 0) {
 				error = error ? error : util_error_set(UTIL_ENOMEM, "out of memory");
 				goto done;
@@ -465,5 +477,6 @@ done:
 	util_buf_dispose(&b);
 	util_buf_dispose(&list);
 	util_buf_dispose(&name);
+	util_buf_dispose(&defines);
 	return error;
 }
