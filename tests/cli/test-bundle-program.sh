@@ -53,7 +53,10 @@ cat >"$repo/saxpy-cuda/Makefile" <<'EOF'
 include ../common/make.config
 CC = nvcc
 ARCH = sm_60
-CFLAGS = -std=c++14 -I../include -Xcompiler -Wall -arch=$(ARCH)
+CFLAGS = -std=c++14 -I../include -Xcompiler -Wall -arch=$(ARCH) -DSCALE=2 -DFAST
+ifeq ($(DEBUG),yes)
+CFLAGS += -DDEBUG
+endif
 
 main: main.cu
 	$(CC) $(CFLAGS) main.cu -o $@
@@ -81,6 +84,10 @@ truth "original Makefile as written" cmp -s "$repo/saxpy-cuda/Makefile" "$b/reco
 expect "port Makefile proposed" "$b/record/port/saxpy-cuda/Makefile" "CC = hipcc"
 # <lib/types.h> is found through the Makefile's -I../include: the harnesses build with it
 expect "harness includes from the build's -I" "$b/bundle.conf" "INCLUDES='include'"
+# the build's -D flags, outside its conditionals, before the kernel's file
+expect "harness defines from the build's -D" "$b/harness/saxpy-cuda-main.saxpy.cu" "#define SCALE 2"
+expect "a -D without a value is 1" "$b/harness/saxpy-cuda-main.saxpy.cu" "#define FAST 1"
+truth "a -D of a conditional block is left" sh -c "! grep -q 'define DEBUG' '$b/harness/saxpy-cuda-main.saxpy.cu'"
 
 # --- after apply: the original's tree is still the original ---------------
 check "apply" 0 "$hipport" -C "$repo" apply
@@ -92,6 +99,7 @@ truth "original Makefile from HEAD" cmp -s "$tmp/head.mk" "$b/record/orig/saxpy-
 truth "port Makefile from the work tree" cmp -s "$repo/saxpy-cuda/Makefile" "$b/record/port/saxpy-cuda/Makefile"
 expect "original source is the original" "$b/record/orig/saxpy-cuda/main.cu" "cuda_runtime.h"
 expect "port source is the port" "$b/record/port/saxpy-cuda/main.cu" "hip/hip_runtime.h"
+expect "the original build's defines after apply" "$b/harness/saxpy-cuda-main.saxpy.cu" "#define SCALE 2"
 
 # --- a unity build: the kernel's file is compiled inside main.cu -----------
 unity=$tmp/unity
