@@ -454,6 +454,13 @@ static void test_draft_template_int_variant(void **state)
 	      "__global__ void zero(T *x, I n) {\n  for (I i = threadIdx.x; i < n; i += blockDim.x) x[i] = 0;\n}\n");
 	assert_string_equal(spec_of(specs, n, "zero")->templ, "float, int");
 	free_specs(specs, n);
+	/* a block's size across two parameters (HeCBench's channelSum): 256
+	 * threads in all, not 256 x 256 */
+	draft(&specs, &n, "blockdims.cu",
+	      "template <typename T, int kBlockDimX, int kBlockDimY>\n"
+	      "__global__ void sum(const T *x, T *y) { y[threadIdx.y] = x[threadIdx.x] * kBlockDimX * kBlockDimY; }\n");
+	assert_string_equal(spec_of(specs, n, "sum")->templ, "float, 256, 1");
+	free_specs(specs, n);
 }
 
 /* dim3 declared bare and given member by member (CSC's kernel-optimization

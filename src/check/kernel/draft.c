@@ -538,6 +538,7 @@ typedef struct drafting {
 	size_t ngiven;
 	int typed_by[16]; /* for each argument, the template type parameter it is of, or -1 */
 	bool tdrafted[16]; /* for each template parameter: drafted, not given by the launch */
+	unsigned block_drafted; /* block-size template parameters drafted so far */
 } drafting;
 
 static enum CXChildVisitResult find_enumerator(CXCursor c, CXCursor parent, CXClientData data)
@@ -593,8 +594,13 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 
 		d->tparams[d->ntemplate] = strdup(name);
 		d->tdrafted[d->ntemplate] = !value && k == CXCursor_TemplateTypeParameter;
+		/* a block's size across parameters (kBlockDimX, kBlockDimY): 256
+		 * threads in all, the first one's */
 		d->tvalues[d->ntemplate] =
-			value ? value : strdup(k == CXCursor_TemplateTypeParameter ? "float" : blockish ? "256" : "1");
+			value ? value
+			      : strdup(k == CXCursor_TemplateTypeParameter ? "float"
+				       : blockish && !d->block_drafted++ ? "256"
+									: "1");
 		d->ntemplate++;
 	} else if (k == CXCursor_ParmDecl) {
 		CXType t = clang_getCursorType(c);
