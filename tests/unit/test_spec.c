@@ -647,6 +647,14 @@ static void test_harness_names(void **state)
 	assert_non_null(strstr(h.ptr, ">>>(hp_arg_buffer, size, hp_arg_histo);"));
 	util_buf_dispose(&h);
 	free_specs(specs, n);
+	{
+		/* a check's name is a word of the shell and a file name: a
+		 * directory with a space (CSC's "demo/stencil code") gives none */
+		char *name = chk_check_name("demo/stencil code/st'en.cu", "stencil");
+
+		assert_string_equal(name, "demo-stencil-code-st-en.stencil");
+		free(name);
+	}
 }
 
 /* results.json (in tmp) of one check, as run.sh writes it: the source

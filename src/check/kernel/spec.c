@@ -604,6 +604,7 @@ int chk_spec_read(chk_spec *out, const char *path)
 	git_config_entry *e;
 	const char *base = strrchr(path, '/');
 	int error, rc;
+	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	memset(&r, 0, sizeof(r));
@@ -620,6 +621,11 @@ int chk_spec_read(chk_spec *out, const char *path)
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
+	/* a spec drafted from a directory with a space in its name: its check
+	 * is named as one drafted now (a word of the shell) */
+	for (i = 0; out->name[i]; i++)
+		if (!isalnum((unsigned char)out->name[i]) && !strchr("._+-", out->name[i]))
+			out->name[i] = '-';
 	if (git_config_open_ondisk(&cfg, path) < 0 || git_config_iterator_new(&it, cfg) < 0) {
 		const git_error *ge = git_error_last();
 
