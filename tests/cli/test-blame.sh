@@ -37,6 +37,7 @@ cat >"$out" <<SCRIPT
 [ -n "\${HIPPORT_ARGS_MAP:-}" ] && printf 'x 4096 400\nout 8192 400\n' >>"\$HIPPORT_ARGS_MAP"
 case \${FAKE_$(echo $side | tr a-z A-Z):-ok} in
 crash) kill -SEGV \$\$ ;;
+racy) [ \$# -ge 3 ] && exit 1 ;;
 nothing) echo "scale.scale: error: nothing to compare: no argument or __device__ global of the spec is an output"; exit 2 ;;
 differ) [ \$# -ge 3 ] && printf '{"name": "scale.scale", "source": "scale.cu", "kernel": "scale", "status": "fail", "platform": "nvidia-proxy", "arch": "sm_90", "device": "", "reference": {"platform": "nvidia", "arch": "sm_90"}, "message": "out: 1 of 400 values beyond tolerance", "errors": []}\n' >"\$3"; exit 1 ;;
 esac
@@ -133,6 +134,14 @@ expect "13: a summary of 0 errors" "$tmp/msg" "compute-sanitizer's memcheck foun
 run "$tmp/bin/compute-sanitizer" FAKE_REF=crash FAKE_LOG="$logs/cs13-no-summary.log"
 expect "13: no summary: not finished" "$tmp/msg" "compute-sanitizer's memcheck did not finish (no error summary"
 truth "13: no summary: not said clean" sh -c "! grep -q 'found no invalid access' '$tmp/msg'"
+
+# an original whose second run differs from its first and that reads past
+# a buffer under memcheck: the spec's sizes, not nondeterminism
+run "$tmp/bin/compute-sanitizer" FAKE_REF=racy FAKE_PORT=differ FAKE_ADDRESS=0x1290
+expect "racy original reading out of bounds: the spec blamed" "$tmp/msg" "error the spec is the suspect, not the port: a second run of the original differs from its first"
+expect "racy original reading out of bounds: the argument named" "$tmp/msg" "at byte 656 of argument x, which the spec sizes at 400 bytes"
+run "$tmp/bin/compute-sanitizer" FAKE_REF=racy FAKE_PORT=differ
+expect "racy original, memcheck clean: nondeterministic" "$tmp/msg" "error nondeterministic: a second run of the original differs from its first too"
 
 run none FAKE_PORT=crash
 expect "unchanged kernel: a check problem" "$tmp/msg" "error a check problem, not the port: the kernel's source is the original's"
