@@ -463,6 +463,28 @@ static void test_draft_template_int_variant(void **state)
 	free_specs(specs, n);
 }
 
+/* A size that is also the rows' stride (the book's transpose:
+ * B[nx * N + ny] = A[ny * N + nx]) spans N x N, not N. */
+static void test_draft_square_stride(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+	const chk_spec *s;
+
+	(void)state;
+	draft(&specs, &n, "transpose.cu",
+	      "__global__ void transpose(const float *A, float *B, const int N) {\n"
+	      "  const int nx = blockIdx.x * 32 + threadIdx.x, ny = blockIdx.y * 32 + threadIdx.y;\n"
+	      "  if (nx < N && ny < N) B[nx * N + ny] = A[ny * N + nx];\n}\n"
+	      "__global__ void scale(float *x, const int N) {\n"
+	      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < N) x[i] *= 2;\n}\n");
+	s = spec_of(specs, n, "transpose");
+	assert_string_equal(arg(s, "A")->count, "(size_t)N * N");
+	assert_string_equal(arg(s, "B")->count, "(size_t)N * N");
+	assert_string_equal(arg(spec_of(specs, n, "scale"), "x")->count, "N");
+	free_specs(specs, n);
+}
+
 /* dim3 declared bare and given member by member (CSC's kernel-optimization
  * exercise): the launch is that shape, not a guessed one thread; a member
  * set in a branch leaves the dim3 unknown. */
@@ -818,7 +840,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_draft_fp16), cmocka_unit_test(test_draft_float_inout_and_atomics),
 		cmocka_unit_test(test_draft_template), cmocka_unit_test(test_draft_dim3_members),
-		cmocka_unit_test(test_draft_deduced_template_args), cmocka_unit_test(test_draft_template_int_variant),
+		cmocka_unit_test(test_draft_deduced_template_args), cmocka_unit_test(test_draft_square_stride), cmocka_unit_test(test_draft_template_int_variant),
 		cmocka_unit_test(test_draft_macro_type), cmocka_unit_test(test_accessor_types),
 		cmocka_unit_test(test_draft_dimensions), cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_malformed), cmocka_unit_test(test_dtype_auto),

@@ -267,6 +267,34 @@ static usage use_of(const tokens *body, const char *name)
 	return u;
 }
 
+/* Whether scalar name is a stride in a subscript of one of s's pointers
+ * (A[ny * N + nx]): a row of N, so the buffer is at least N rows of it. */
+static bool stride_in_subscript(const tokens *body, const chk_spec *s, const char *name)
+{
+	unsigned i, end;
+	size_t k;
+
+	for (i = 0; i + 1 < body->n; i++) {
+		bool pointer = false;
+		int depth = 0;
+
+		for (k = 0; k < s->nargs; k++)
+			pointer |= s->args[k].role != CHK_ROLE_SCALAR && !strcmp(s->args[k].name, body->text[i]);
+		if (!pointer || !tok_is(body, i + 1, "["))
+			continue;
+		for (end = i + 1; end < body->n; end++) {
+			if (tok_is(body, end, "[") || tok_is(body, end, "("))
+				depth++;
+			else if ((tok_is(body, end, "]") || tok_is(body, end, ")")) && --depth <= 0)
+				break;
+			else if (!strcmp(body->text[end], name) &&
+				 (tok_is(body, end - 1, "*") || (end + 1 < body->n && tok_is(body, end + 1, "*"))))
+				return true;
+		}
+	}
+	return false;
+}
+
 static bool is_integer_type(const char *type);
 
 /* When token text names an integer scalar of s not yet in out[0, *n),
@@ -1341,6 +1369,10 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 			/* indexed by several dimensions (A[row * K + k] of M x K): their product */
 			for (k = 0; k < nindex; k++)
 				util_buf_printf(&b, "%s%s", k ? " * " : "(size_t)", s->args[index[k]].name);
+			a->count = util_buf_detach(&b);
+		} else if (nindex == 1 && !rows && !cols && stride_in_subscript(&body_tokens, s, s->args[index[0]].name)) {
+			/* one dimension, also the rows' stride (A[ny * N + nx]): N x N */
+			util_buf_printf(&b, "(size_t)%s * %s", s->args[index[0]].name, s->args[index[0]].name);
 			a->count = util_buf_detach(&b);
 		} else if (size) {
 			a->count = strdup(size->name);
