@@ -168,6 +168,17 @@ hip_libs() {
 		'hipfft' -lhipfft 'hipsolver' -lhipsolver 'rocblas' -lrocblas 'hip/hiprtc\.h' -lhiprtc
 }
 
+# link_units SIDE FLAG: the program's files the check at hand links beside
+# its harness (harness/NAME.link: they define __device__ functions its file
+# declares), from SIDE's tree, after FLAG (relocatable device code)
+link_units() {
+	[ -f "harness/$name.link" ] || return 0
+	printf '%s' "$2"
+	while IFS= read -r u; do
+		case $u in *[!A-Za-z0-9._/+-]*) ;; *) printf ' %s/%s' "$1" "$u" ;; esac
+	done <"harness/$name.link"
+}
+
 # checks built and run side by side (each compiler run is one process)
 jobs=${JOBS:-$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
@@ -379,7 +390,8 @@ build_ref() {
 	# shellcheck disable=SC2046
 	limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=0 -include record/cuda_legacy.h \
 		-include proxy/include/hip_compat.h -Iproxy/include $(includes orig) $flags ${NVCC_FLAGS:-} $nvcc_gc \
-		-o "$work/bin/ref.$name" "$1" $torch_flags $torch_nvcc_flags $(cuda_libs "$1") </dev/null >"$log.ref-build" 2>&1
+		-o "$work/bin/ref.$name" "$1" $(link_units orig -rdc=true) $torch_flags $torch_nvcc_flags $(cuda_libs "$1") \
+		</dev/null >"$log.ref-build" 2>&1
 }
 
 # judge_port: runs the port of the check check_one is at, against ref_dir
@@ -510,6 +522,7 @@ check_one() {
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$hipcc" -std=c++17 --offload-arch="$offload_arch" -DHIPPORT_PLATFORM_ID=2 \
 			$(includes port) $flags ${HIPCC_FLAGS:-} $hipcc_gc $hipcc_sync -o "$work/bin/port.$name" -x hip "$harness" \
+			$(link_units port -fgpu-rdc) \
 			$torch_flags $torch_hip_flags $(hip_libs "$harness") </dev/null >"$log.port-build" 2>&1; then
 			port_bin=$work/bin/port.$name
 		else
@@ -519,7 +532,8 @@ check_one() {
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=1 \
 			-include proxy/include/hip_compat.h -Iproxy/include $(includes port) $flags ${NVCC_FLAGS:-} $nvcc_gc \
-			-o "$work/bin/port.$name" "$harness" $torch_flags $torch_nvcc_flags $(cuda_libs "$harness") </dev/null >"$log.port-build" 2>&1; then
+			-o "$work/bin/port.$name" "$harness" $(link_units port -rdc=true) $torch_flags $torch_nvcc_flags \
+			$(cuda_libs "$harness") </dev/null >"$log.port-build" 2>&1; then
 			port_bin=$work/bin/port.$name
 		else
 			port_why="port build failed ($(why $? "$build_timeout")): $(tail_of "$log.port-build")"

@@ -14,6 +14,7 @@
 #include "check/kernel/host_free.h"
 #include "check/kernel/source.h"
 #include "check/bundle/defines.h"
+#include "check/bundle/link_units.h"
 #include "check/bundle/program.h"
 #include "check/kernel/proxy.h"
 #include "review/proposal.h"
@@ -339,6 +340,11 @@ int bundle_write(const char *dir, const bundle_input *in)
 			unit = bundle_program_unit(in->program, spec->source);
 		util_buf_clear(&defines);
 		if ((error = bundle_build_defines(&defines, spec->source, in)) < 0)
+			goto done;
+		/* the program's files that define the __device__ functions it declares */
+		util_buf_clear(&name);
+		if ((error = bundle_link_units(&name, src, in)) < 0 ||
+		    (name.len && (error = put_since(dir, "harness/%s.link", spec->name, &name, 0)) < 0))
 			goto done;
 		if ((error = harness_text(&b, spec, unit, &defines)) < 0 ||
 		    (error = put_since(dir, "harness/%s.cu", spec->name, &b, start)) < 0)
