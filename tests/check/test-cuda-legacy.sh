@@ -8,8 +8,7 @@ src=$1
 tmp=$2
 rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
 . "$src/tests/cli/lib.sh"
-nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-[ -x "$nvcc" ] || { echo "no nvcc: skipped"; exit 77; }
+need_nvcc
 legacy=$src/share/check/cuda_legacy.h
 
 cat >"$tmp/old.cu" <<'EOF2'

@@ -11,8 +11,7 @@ src=$2
 tmp=$3
 rm -rf "$tmp" && mkdir -p "$tmp" || exit 2
 . "$src/tests/cli/lib.sh"
-nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-[ -x "$nvcc" ] || { echo "no nvcc: skipped"; exit 77; }
+need_nvcc
 
 repo=$tmp/repo
 mkdir -p "$repo" || exit 2

@@ -45,3 +45,10 @@ finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" = 0 ]
 }
+
+# need_nvcc: nvcc (NVCC, PATH or /usr/local/cuda) in $nvcc, or the test
+# skipped (77) without it.
+need_nvcc() {
+	nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+	[ -x "$nvcc" ] || { echo "no nvcc: skipped"; exit 77; }
+}
