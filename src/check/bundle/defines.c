@@ -29,7 +29,7 @@ static int conditional(const char *p, const char *end, bool cmake)
 	if (n == 5 && strncmp(p, "endif", 5) == 0)
 		return -1;
 	for (i = 0; make_open[i]; i++)
-		if (n == strlen(make_open[i]) && strncmp(p, make_open[i], n) == 0 && (p + n == end || !isalnum((unsigned char)p[n])))
+		if (n == strlen(make_open[i]) && strncmp(p, make_open[i], n) == 0)
 			return 1;
 	return 0;
 }
