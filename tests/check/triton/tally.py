@@ -13,7 +13,7 @@ def truth(name, ok, detail=""):
         passed += 1
     else:
         failed.append(name)
-        print("FAIL %s%s" % (name, ": " + detail if detail else ""))
+        print("FAIL %s%s" % (name, ": %s" % (detail,) if detail else ""))
 
 
 def read_log(d):

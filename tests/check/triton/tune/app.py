@@ -17,7 +17,9 @@ def scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     o = jit.current
     if o.get("num_stages", 3) > 4:
         raise RuntimeError("out of resource: shared memory, Required: 131072, Hardware limit: 101376")
-    time.sleep(0.0004 * 8 / o.get("num_warps", 4) + 0.0001 * o.get("num_stages", 3))
+    # (steps of 0.5 ms or more between the best and the next: a loaded
+    # machine's sleep jitter does not reorder them)
+    time.sleep(0.001 * 8 / o.get("num_warps", 4) + 0.0005 * o.get("num_stages", 3))
     y_ptr.copy_(x_ptr * 2 + (1 if o.get("num_warps") == 16 else 0))
 
 
@@ -38,7 +40,7 @@ def untouched(n, BLOCK: tl.constexpr):
 @triton.jit
 def shift(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     # an autotuner's: its launch takes no options, its config does
-    time.sleep(0.0004 * 8 / jit.current.get("num_warps", 4) + 0.0001 * jit.current.get("num_stages", 3))
+    time.sleep(0.001 * 8 / jit.current.get("num_warps", 4) + 0.0005 * jit.current.get("num_stages", 3))
     y_ptr.copy_(x_ptr + 1)
 
 
