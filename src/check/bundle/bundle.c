@@ -280,14 +280,33 @@ static int write_host_free(const char *dir, const bundle_source *s, bool *made)
 	return error;
 }
 
+/* What the checks of one source share, made once however many specs it has. */
+typedef struct source_build {
+	bool host_free;   /* a copy without host functions beside it */
+	util_buf defines; /* the #define lines of its build */
+	util_buf link;    /* the program's files its harnesses link (harness/NAME.link) */
+} source_build;
+
+/* Writes s's copies without host functions and reads what its build
+ * defines and what its harnesses link, into out. */
+static int source_build_make(source_build *out, const char *dir, const bundle_source *s, const bundle_input *in)
+{
+	int error;
+
+	if ((error = write_host_free(dir, s, &out->host_free)) < 0 ||
+	    (error = bundle_build_defines(&out->defines, s->path, in)) < 0)
+		return error;
+	return bundle_link_units(&out->link, s, in);
+}
+
 int bundle_write(const char *dir, const bundle_input *in)
 {
-	util_buf b = UTIL_BUF_INIT, list = UTIL_BUF_INIT, name = UTIL_BUF_INIT, defines = UTIL_BUF_INIT;
+	util_buf b = UTIL_BUF_INIT, list = UTIL_BUF_INIT, name = UTIL_BUF_INIT;
 	const util_embedded_file *f;
 	chk_proxy proxy;
 	const char **texts = NULL, **origs = NULL;
 	size_t *lens = NULL, *orig_lens = NULL, i, nt = 0;
-	bool *host_free = NULL;
+	source_build *built = NULL;
 	char id[17], orig_blob[41], port_blob[41];
 	int error;
 
@@ -298,8 +317,8 @@ int bundle_write(const char *dir, const bundle_input *in)
 	lens = calloc(in->nsources + in->nspecs + 3, sizeof(*lens));
 	origs = calloc(in->nsources + 1, sizeof(*origs));
 	orig_lens = calloc(in->nsources + 1, sizeof(*orig_lens));
-	host_free = calloc(in->nsources + 1, sizeof(*host_free));
-	if (!texts || !lens || !origs || !orig_lens || !host_free) {
+	built = calloc(in->nsources + 1, sizeof(*built));
+	if (!texts || !lens || !origs || !orig_lens || !built) {
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -314,8 +333,7 @@ int bundle_write(const char *dir, const bundle_input *in)
 		util_buf_printf(&name, "port/%s", s->path);
 		if ((error = put(dir, name.ptr, s->port, s->port_len)) < 0)
 			goto done;
-		if (checked(in, s->path) &&
-		    (error = write_host_free(dir, s, &host_free[i])) < 0)
+		if (checked(in, s->path) && (error = source_build_make(&built[i], dir, s, in)) < 0)
 			goto done;
 		texts[nt] = s->port;
 		lens[nt++] = s->port_len;
@@ -326,6 +344,7 @@ int bundle_write(const char *dir, const bundle_input *in)
 	for (i = 0; i < in->nspecs; i++) {
 		const chk_spec *spec = &in->specs[i];
 		const bundle_source *src = source_of(in, spec->source);
+		const source_build *sb = src ? &built[src - in->sources] : NULL;
 		const char *unit = spec->source;
 		size_t start = b.len;
 
@@ -338,30 +357,25 @@ int bundle_write(const char *dir, const bundle_input *in)
 		 * its results still named by the spec's source */
 		if (in->program)
 			unit = bundle_program_unit(in->program, spec->source);
-		util_buf_clear(&defines);
-		if ((error = bundle_build_defines(&defines, spec->source, in)) < 0)
-			goto done;
 		/* the program's files that define the __device__ functions it declares */
-		util_buf_clear(&name);
-		if ((error = bundle_link_units(&name, src, in)) < 0 ||
-		    (name.len && (error = put_since(dir, "harness/%s.link", spec->name, &name, 0)) < 0))
+		if (sb->link.len && (error = put_since(dir, "harness/%s.link", spec->name, &sb->link, 0)) < 0)
 			goto done;
-		if ((error = harness_text(&b, spec, unit, &defines)) < 0 ||
+		if ((error = harness_text(&b, spec, unit, &sb->defines)) < 0 ||
 		    (error = put_since(dir, "harness/%s.cu", spec->name, &b, start)) < 0)
 			goto done;
 		/* and the kernel's file alone, for run.sh when that file does not build */
 		start = b.len;
 		if (strcmp(unit, spec->source) != 0 &&
-		    ((error = harness_text(&b, spec, NULL, &defines)) < 0 ||
+		    ((error = harness_text(&b, spec, NULL, &sb->defines)) < 0 ||
 		     (error = put_since(dir, "harness/%s.alone.cu", spec->name, &b, start)) < 0))
 			goto done;
 		/* and the kernel's file without its host functions, for run.sh when
 		 * the file as written does not build */
 		start = b.len;
-		if (host_free[src - in->sources]) {
+		if (sb->host_free) {
 			util_buf_clear(&name);
 			chk_host_free_path(&name, spec->source);
-			if (util_buf_oom(&name) || (error = harness_text(&b, spec, name.ptr, &defines)) < 0 ||
+			if (util_buf_oom(&name) || (error = harness_text(&b, spec, name.ptr, &sb->defines)) < 0 ||
 			    (error = put_since(dir, "harness/%s.kernels.cu", spec->name, &b, start)) < 0) {
 				error = error ? error : util_error_set(UTIL_ENOMEM, "out of memory");
 				goto done;
@@ -478,11 +492,14 @@ done:
 	free(texts);
 	free(origs);
 	free(orig_lens);
-	free(host_free);
+	for (i = 0; built && i < in->nsources; i++) {
+		util_buf_dispose(&built[i].defines);
+		util_buf_dispose(&built[i].link);
+	}
+	free(built);
 	free(lens);
 	util_buf_dispose(&b);
 	util_buf_dispose(&list);
 	util_buf_dispose(&name);
-	util_buf_dispose(&defines);
 	return error;
 }
