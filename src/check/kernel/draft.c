@@ -267,20 +267,27 @@ static usage use_of(const tokens *body, const char *name)
 	return u;
 }
 
+/* Whether text names one of s's pointers (a buffer argument). */
+static bool pointer_arg(const chk_spec *s, const char *text)
+{
+	size_t k;
+
+	for (k = 0; k < s->nargs; k++)
+		if (s->args[k].role != CHK_ROLE_SCALAR && !strcmp(s->args[k].name, text))
+			return true;
+	return false;
+}
+
 /* Whether scalar name is a stride in a subscript of one of s's pointers
  * (A[ny * N + nx]): a row of N, so the buffer is at least N rows of it. */
 static bool stride_in_subscript(const tokens *body, const chk_spec *s, const char *name)
 {
 	unsigned i, end;
-	size_t k;
 
 	for (i = 0; i + 1 < body->n; i++) {
-		bool pointer = false;
 		int depth = 0;
 
-		for (k = 0; k < s->nargs; k++)
-			pointer |= s->args[k].role != CHK_ROLE_SCALAR && !strcmp(s->args[k].name, body->text[i]);
-		if (!pointer || !tok_is(body, i + 1, "["))
+		if (!pointer_arg(s, body->text[i]) || !tok_is(body, i + 1, "["))
 			continue;
 		for (end = i + 1; end < body->n; end++) {
 			if (tok_is(body, end, "[") || tok_is(body, end, "("))
@@ -323,16 +330,11 @@ static bool note_scalar(size_t *out, size_t *n, const chk_spec *s, const char *t
  * product: C[x * N + y] under x < M of an M x N matrix. */
 static size_t index_scalars(const tokens *body, const chk_spec *s, size_t *out)
 {
-	size_t n = 0, k;
+	size_t n = 0;
 	unsigned i;
 
 	for (i = 0; i < body->n && n < 3; i++) {
-		bool pointer = false;
-
-		for (k = 0; k < s->nargs; k++)
-			if (s->args[k].role != CHK_ROLE_SCALAR && !strcmp(s->args[k].name, body->text[i]))
-				pointer = true;
-		if (pointer && i + 1 < body->n &&
+		if (pointer_arg(s, body->text[i]) && i + 1 < body->n &&
 		    (tok_is(body, i + 1, "[") || tok_is(body, i + 1, "+=") || tok_is(body, i + 1, "-="))) {
 			unsigned end;
 			int depth = 0;
