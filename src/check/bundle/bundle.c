@@ -289,14 +289,15 @@ typedef struct source_build {
 
 /* Writes s's copies without host functions and reads what its build
  * defines and what its harnesses link, into out. */
-static int source_build_make(source_build *out, const char *dir, const bundle_source *s, const bundle_input *in)
+static int source_build_make(source_build *out, const char *dir, const bundle_source *s, const bundle_input *in,
+			     const bundle_link_index *idx)
 {
 	int error;
 
 	if ((error = write_host_free(dir, s, &out->host_free)) < 0 ||
 	    (error = bundle_build_defines(&out->defines, s->path, in)) < 0)
 		return error;
-	return bundle_link_units(&out->link, s, in);
+	return bundle_link_units(&out->link, s, in, idx);
 }
 
 int bundle_write(const char *dir, const bundle_input *in)
@@ -307,6 +308,7 @@ int bundle_write(const char *dir, const bundle_input *in)
 	const char **texts = NULL, **origs = NULL;
 	size_t *lens = NULL, *orig_lens = NULL, i, nt = 0;
 	source_build *built = NULL;
+	bundle_link_index index = { NULL, 0 };
 	char id[17], orig_blob[41], port_blob[41];
 	int error;
 
@@ -322,6 +324,8 @@ int bundle_write(const char *dir, const bundle_input *in)
 		error = util_error_set(UTIL_ENOMEM, "out of memory");
 		goto done;
 	}
+	if ((error = bundle_link_index_make(&index, in)) < 0)
+		goto done;
 	for (i = 0; i < in->nsources; i++) {
 		const bundle_source *s = &in->sources[i];
 
@@ -333,7 +337,7 @@ int bundle_write(const char *dir, const bundle_input *in)
 		util_buf_printf(&name, "port/%s", s->path);
 		if ((error = put(dir, name.ptr, s->port, s->port_len)) < 0)
 			goto done;
-		if (checked(in, s->path) && (error = source_build_make(&built[i], dir, s, in)) < 0)
+		if (checked(in, s->path) && (error = source_build_make(&built[i], dir, s, in, &index)) < 0)
 			goto done;
 		texts[nt] = s->port;
 		lens[nt++] = s->port_len;
@@ -497,6 +501,7 @@ done:
 		util_buf_dispose(&built[i].link);
 	}
 	free(built);
+	bundle_link_index_dispose(&index);
 	free(lens);
 	util_buf_dispose(&b);
 	util_buf_dispose(&list);

@@ -1,5 +1,6 @@
 #include "check/bundle/link_units.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "port/definitions.h"
@@ -47,23 +48,58 @@ static bool listed(const util_buf *out, size_t start, const char *path)
 	return false;
 }
 
-/* Whether text defines a __device__ function named [name, +len). */
-static bool defines(const char *text, size_t text_len, const char *name, size_t len)
+int bundle_link_index_make(bundle_link_index *out, const bundle_input *in)
 {
-	const char *at = text;
-	port_definition d;
+	size_t i;
 
-	while (port_definition_next(&d, text, text + text_len, &at, "__device__"))
-		if (d.name_len == len && memcmp(d.name, name, len) == 0)
+	out->n = 0;
+	if (!(out->defined = calloc(in->nsources + 1, sizeof(*out->defined))))
+		return util_error_set(UTIL_ENOMEM, "out of memory");
+	out->n = in->nsources;
+	for (i = 0; i < in->nsources; i++) {
+		const bundle_source *s = &in->sources[i];
+		const char *at = s->orig;
+		port_definition d;
+
+		util_buf_putc(&out->defined[i], '\n');
+		while (port_definition_next(&d, s->orig, s->orig + s->orig_len, &at, "__device__"))
+			util_buf_printf(&out->defined[i], "%.*s\n", (int)d.name_len, d.name);
+		if (util_buf_oom(&out->defined[i]))
+			return util_error_set(UTIL_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+void bundle_link_index_dispose(bundle_link_index *idx)
+{
+	size_t i;
+
+	for (i = 0; i < idx->n; i++)
+		util_buf_dispose(&idx->defined[i]);
+	free(idx->defined);
+	memset(idx, 0, sizeof(*idx));
+}
+
+/* Whether source i defines a __device__ function named [name, +len). */
+static bool defines(const bundle_link_index *idx, size_t i, const char *name, size_t len)
+{
+	const util_buf *d = &idx->defined[i];
+	const char *p = d->ptr;
+
+	while (p && (p = memmem(p, d->len - (size_t)(p - d->ptr), name, len)))
+		if (p[-1] == '\n' && p[len] == '\n')
 			return true;
+		else
+			p++;
 	return false;
 }
 
-/* Lists the sources defining what s declares, then what those declare,
- * once each; never first, the kernel's own file. */
-static void collect(util_buf *out, size_t start, const bundle_source *first, const bundle_source *s,
-		    const bundle_input *in, int depth)
+/* Lists the sources defining what source k declares, then what those
+ * declare, once each; never first, the kernel's own file. */
+static void collect(util_buf *out, size_t start, size_t first, size_t k, const bundle_input *in,
+		    const bundle_link_index *idx, int depth)
 {
+	const bundle_source *s = &in->sources[k];
 	const char *p = s->orig, *end = s->orig + s->orig_len;
 
 	while (depth < 8 && (p = port_skip_literal(p, end)) < end) {
@@ -76,24 +112,25 @@ static void collect(util_buf *out, size_t start, const bundle_source *first, con
 		}
 		name = declared(p, end, &len);
 		p += 10;
-		if (!name || defines(s->orig, s->orig_len, name, len))
+		if (!name || defines(idx, k, name, len))
 			continue;
 		for (i = 0; i < in->nsources; i++) {
-			const bundle_source *o = &in->sources[i];
-
-			if (o == s || !defines(o->orig, o->orig_len, name, len))
+			if (i == k || !defines(idx, i, name, len))
 				continue;
-			if (o != first && !listed(out, start, o->path)) {
-				util_buf_printf(out, "%s\n", o->path);
-				collect(out, start, first, o, in, depth + 1);
+			if (i != first && !listed(out, start, in->sources[i].path)) {
+				util_buf_printf(out, "%s\n", in->sources[i].path);
+				collect(out, start, first, i, in, idx, depth + 1);
 			}
 			break;
 		}
 	}
 }
 
-int bundle_link_units(util_buf *out, const bundle_source *source, const bundle_input *in)
+int bundle_link_units(util_buf *out, const bundle_source *source, const bundle_input *in,
+		      const bundle_link_index *idx)
 {
-	collect(out, out->len, source, source, in, 0);
+	size_t k = (size_t)(source - in->sources);
+
+	collect(out, out->len, k, k, in, idx, 0);
 	return util_buf_oom(out) ? util_error_set(UTIL_ENOMEM, "out of memory") : 0;
 }

@@ -10,9 +10,19 @@
 #include "check/bundle/bundle.h"
 #include "util/buf.h"
 
+/* The __device__ functions each source of a bundle defines, read once. */
+typedef struct bundle_link_index {
+	util_buf *defined; /* per source: "\nNAME\nNAME\n" */
+	size_t n;
+} bundle_link_index;
+
+int bundle_link_index_make(bundle_link_index *out, const bundle_input *in);
+void bundle_link_index_dispose(bundle_link_index *idx);
+
 /* Appends to out, a line each, the paths of the sources of in (other than
- * source) that define a __device__ function source's original declares
- * without defining. */
-int bundle_link_units(util_buf *out, const bundle_source *source, const bundle_input *in);
+ * source, one of in's) that define a __device__ function source's original
+ * declares without defining, and then what those declare. */
+int bundle_link_units(util_buf *out, const bundle_source *source, const bundle_input *in,
+		      const bundle_link_index *idx);
 
 #endif
