@@ -514,11 +514,11 @@ char *chk_check_name(const char *path, const char *kernel)
 	/* the whole path, so that two programs' main.cu do not share names */
 	base = base ? base + 1 : path;
 	dot = strrchr(base, '.');
-	/* a word of the shell and a file name: a space or a quote in a
-	 * directory's name ("demo/stencil code/stencil.cu") is a '-' too */
 	for (p = path; *p && !(dot && dot != base && p == dot); p++)
-		util_buf_putc(&b, isalnum((unsigned char)*p) || *p == '.' || *p == '_' || *p == '+' ? *p : '-');
+		util_buf_putc(&b, *p);
 	util_buf_printf(&b, ".%s", k ? k + 1 : kernel);
+	if (b.ptr)
+		chk_check_name_clean(b.ptr); /* the path's '/' a '-', and a space or a quote too */
 	return util_buf_detach(&b);
 }
 

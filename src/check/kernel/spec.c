@@ -596,6 +596,13 @@ static int settle(reader *r)
 	return 0;
 }
 
+void chk_check_name_clean(char *name)
+{
+	for (; *name; name++)
+		if (!isalnum((unsigned char)*name) && !strchr("._+-", *name))
+			*name = '-';
+}
+
 int chk_spec_read(chk_spec *out, const char *path)
 {
 	reader r;
@@ -604,7 +611,6 @@ int chk_spec_read(chk_spec *out, const char *path)
 	git_config_entry *e;
 	const char *base = strrchr(path, '/');
 	int error, rc;
-	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	memset(&r, 0, sizeof(r));
@@ -622,10 +628,8 @@ int chk_spec_read(chk_spec *out, const char *path)
 		goto done;
 	}
 	/* a spec drafted from a directory with a space in its name: its check
-	 * is named as one drafted now (a word of the shell) */
-	for (i = 0; out->name[i]; i++)
-		if (!isalnum((unsigned char)out->name[i]) && !strchr("._+-", out->name[i]))
-			out->name[i] = '-';
+	 * is named as one drafted now */
+	chk_check_name_clean(out->name);
 	if (git_config_open_ondisk(&cfg, path) < 0 || git_config_iterator_new(&it, cfg) < 0) {
 		const git_error *ge = git_error_last();
 

@@ -87,6 +87,11 @@ const char *chk_role_name(chk_role role);
 
 /* Reads a spec file; UTIL_EINPUT naming path and, where it can, the line. */
 int chk_spec_read(chk_spec *out, const char *path);
+
+/* Makes name a check's name in place: a word of the shell and a file name,
+ * every character but letters, digits and . _ + - made a '-' (a directory
+ * with a space in its name: "demo/stencil code"). */
+void chk_check_name_clean(char *name);
 /* The spec as git-config text. */
 int chk_spec_format(util_buf *out, const chk_spec *spec);
 /* Writes the spec atomically (parents created). */
