@@ -179,7 +179,8 @@ s, text = spec("other-main.softMax")
 c = s[("check", None)]
 assert c["source"] == "other/main.cu" and c["grid"] == "(3000 + 127) / 128", c
 assert s[("arg", "x")]["count"] == "3000" and s[("arg", "x")]["role"] == "inout", s[("arg", "x")]
-assert s[("var", "step_host")]["value"] == "0" and c["guessed"] == "step", s
+# the loop's own variable: its first iteration's value, no guess
+assert s[("arg", "step")]["value"] == "0" and "guessed" not in c, s
 PY
 check "draft a torch-style operator" 0 "$hipport" -C "$progs" check --draft-spec torchlike/op.cu
 truth "torch-style: values from the signature and t.numel()" python3 - "$checks/torchlike-op.scale_kernel.check" <<'PY'

@@ -516,6 +516,36 @@ static void test_draft_dim3_members(void **state)
 	free_specs(specs, n);
 }
 
+/* A launch in a for loop's body is drafted for the loop's first iteration
+ * (the book's oversubscription: n = 1 GiB, not n drafted 0 and a grid of
+ * no blocks); a variable changed in the body before the launch stays
+ * unknown. */
+static void test_draft_loop_first_iteration(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+	const chk_spec *s;
+
+	(void)state;
+	draft(&specs, &n, "loop.cu",
+	      "__global__ void touch(float *x, const size_t size) { x[0] = size; }\n"
+	      "__global__ void other(float *x, int k) { x[0] = k; }\n"
+	      "int main(void)\n{\n"
+	      "  for (int n = 3; n <= 30; ++n) {\n"
+	      "    const size_t size = size_t(n) * 1024;\n    float *x;\n"
+	      "    cudaMalloc(&x, size * sizeof(float));\n"
+	      "    touch<<<(size - 1) / 256 + 1, 256>>>(x, size);\n"
+	      "    int k = n;\n    k++;\n"
+	      "    other<<<1, 1>>>(x, k);\n"
+	      "  }\n  return 0;\n}\n");
+	s = spec_of(specs, n, "touch");
+	assert_non_null(strstr(s->grid, "size_t(3) * 1024"));
+	assert_null(s->guessed ? strstr(s->guessed, "n") : NULL);
+	assert_non_null(spec_of(specs, n, "other")->guessed);
+	assert_non_null(strstr(spec_of(specs, n, "other")->guessed, "k"));
+	free_specs(specs, n);
+}
+
 /* Without the program's headers std::enable_if<...> names no template to
  * the parse, which dropped the declaration and every definition after it
  * (BBuf's fast_atomic_add_half.cu drafted nothing): the kernels after such
@@ -840,6 +870,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_draft_fp16), cmocka_unit_test(test_draft_float_inout_and_atomics),
 		cmocka_unit_test(test_draft_template), cmocka_unit_test(test_draft_dim3_members),
+		cmocka_unit_test(test_draft_loop_first_iteration),
 		cmocka_unit_test(test_draft_deduced_template_args), cmocka_unit_test(test_draft_square_stride), cmocka_unit_test(test_draft_template_int_variant),
 		cmocka_unit_test(test_draft_macro_type), cmocka_unit_test(test_accessor_types),
 		cmocka_unit_test(test_draft_dimensions), cmocka_unit_test(test_round_trip),

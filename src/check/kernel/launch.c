@@ -609,7 +609,7 @@ static bool closed_between(const fn *f, size_t i, unsigned at)
  * way (++, +=, its address taken) or never given one. */
 static bool value_of(fn *f, local *v, unsigned at, size_t *from, size_t *to, bool *ctor, bool *counter)
 {
-	size_t name = token_at(f, v->offset), i;
+	size_t name = token_at(f, v->offset), i, header_end = 0;
 	bool found = false;
 
 	*ctor = *counter = false;
@@ -622,8 +622,12 @@ static bool value_of(fn *f, local *v, unsigned at, size_t *from, size_t *to, boo
 		*to = after_group(f, name + 1, f->n) - 1;
 		*ctor = found = true;
 	}
+	/* a for loop's own variable: a launch in its body is drafted for the
+	 * first iteration, so the header's step is not a change before it */
+	if (v->first >= 2 && is(f, v->first - 1, "(") && is(f, v->first - 2, "for"))
+		header_end = after_group(f, v->first - 1, f->n);
 	for (i = v->last; i < f->n && f->t[i].offset < at; i++) {
-		if (strcmp(f->t[i].text, v->name) != 0 || local_at(f, i, f->t[i].offset + 1) != v)
+		if (strcmp(f->t[i].text, v->name) != 0 || local_at(f, i, f->t[i].offset + 1) != v || i < header_end)
 			continue;
 		if (is(f, i + 1, "++") || is(f, i + 1, "--") || (i > 0 && (is(f, i - 1, "++") || is(f, i - 1, "--")))) {
 			*counter = true;
