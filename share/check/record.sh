@@ -224,7 +224,14 @@ side() {
 	[ "$step" = build ] && return 0
 	record_run "$1" "$2" ||
 		echo "record: $2: the run exited non-zero$([ -n "$limit" ] && echo " or ran past HIPPORT_RECORD_TIMEOUT") (its launches up to then are recorded)" >&2
-	[ -f "$work/$2/launches.log" ] || { echo "record: $2: no launch recorded" >&2; return 1; }
+	[ -f "$work/$2/launches.log" ] || { echo "record: $2: no launch recorded$(usage_line "$work/$2.run.log")" >&2; return 1; }
+}
+
+# usage_line LOG: where a run that launched nothing printed its usage line
+# (`usage: ./matrix N`), what to do about it; nothing otherwise
+usage_line() {
+	u=$(grep -i -m 1 '^[[:space:]]*usage:' "$1" 2>/dev/null | cut -c 1-120) || return 0
+	[ -n "$u" ] && printf ': the program stopped at its usage line (%s): give the run command its arguments in .hipport/config, [record "%s"] run = ...' "$u" "$dir"
 }
 
 # record_run TREE NAME [VAR]: RUN in TREE/DIR into work/NAME (named by VAR,

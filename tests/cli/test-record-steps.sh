@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$out" ] || exit 0
-printf '#!/bin/sh\n[ -n "$HIPPORT_RECORD_DIR" ] && echo "launch 1 twice" >>"$HIPPORT_RECORD_DIR/launches.log"\n[ -n "$HIPPORT_RECORD_DIR" ] && date +%%s >"$HIPPORT_RECORD_DIR/time"\n[ -n "$FAKE_SLOW" ] && sleep 60\nexit 0\n' >"$out"
+printf '#!/bin/sh\n[ -n "$FAKE_USAGE" ] && echo "usage: ./app N" && exit 1\n[ -n "$HIPPORT_RECORD_DIR" ] && echo "launch 1 twice" >>"$HIPPORT_RECORD_DIR/launches.log"\n[ -n "$HIPPORT_RECORD_DIR" ] && date +%%s >"$HIPPORT_RECORD_DIR/time"\n[ -n "$FAKE_SLOW" ] && sleep 60\nexit 0\n' >"$out"
 chmod +x "$out"
 EOF
 chmod +x "$tmp/bin/nvcc"
@@ -90,6 +90,10 @@ truth "prebuilt: a run's launches not doubled" test "$(grep -c . "$r/ref/launche
 check "prebuilt: a run that hangs" 0 env PREBUILT=1 JOBS=1 FAKE_SLOW=1 HIPPORT_RECORD_TIMEOUT=1 sh "$tmp/b/run.sh"
 expect "prebuilt: said so" "$tmp/out" "ran past HIPPORT_RECORD_TIMEOUT"
 truth "prebuilt: its launch kept" test -s "$r/port/launches.log"
+# a program that stops at its usage line: what to give it, said
+rm -rf "$r/ref" "$r/ref2" "$r/port"
+check "prebuilt: a run that wants arguments" 0 env PREBUILT=1 JOBS=1 FAKE_USAGE=1 sh "$tmp/b/run.sh"
+expect "prebuilt: its usage line named" "$tmp/out" 'no launch recorded: the program stopped at its usage line (usage: ./app N): give the run command its arguments in .hipport/config, [record "app"] run = ...'
 check "bad HIPPORT_RECORD_TIMEOUT" 2 env HIPPORT_RECORD_TIMEOUT=soon HIPPORT_RECORD_STEP=run sh "$tmp/b/record.sh" app make ./app
 
 rm -rf "$tmp/b/work"
