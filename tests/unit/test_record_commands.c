@@ -280,7 +280,8 @@ static void preference(void **state)
 	expect_none("p4/sub");
 }
 
-/* A directory no build file governs: each source with main() built alone,
+/* A directory no build file governs: each source with main() built alone
+ * (with the system libraries its headers name),
  * in turn; none where a build file is there (even one that shows nothing),
  * and a file whose main is only in a comment or a longer name is no program. */
 static void single_sources(void **state)
@@ -291,7 +292,8 @@ static void single_sources(void **state)
 
 	put("book/ch3/scan.cu", "__global__ void k() {}\nint main(int argc, char **argv)\n{\n}\n");
 	put("book/ch3/util.cu", "// int main() lives elsewhere\nint mainly(void);\n__global__ void u() {}\n");
-	put("book/ch3/hist.cu", "__global__ void h() {}\n\nint\nmain (void) { return 0; }\n");
+	put("book/ch3/hist.cu", "#include <stdio.h>\n# include <png.h>\n#include \"zlib.h\"\n// #include <jpeglib.h>\n"
+				"__global__ void h() {}\n\nint\nmain (void) { return 0; }\n");
 	put("book/ch3/sub/deep.cu", "int main() {}\n");
 	put("book/ch3/notes.cpp", "int main() {}\n");
 	put("book/ch4/k.cu", "__global__ void k() {}\n");
@@ -300,7 +302,9 @@ static void single_sources(void **state)
 	assert_false(c.build_files);
 	assert_int_equal(rec_commands_single(&c, "book/ch3", paths, 6, read_root, root), 0);
 	assert_string_equal(c.dir, "book/ch3");
-	assert_string_equal(c.build, "\"$HIPPORT_CXX\" -o scan scan.cu && \"$HIPPORT_CXX\" -o hist hist.cu");
+	/* the system library whose header hist.cu includes is linked (png);
+	 * a quoted or commented include is no such header */
+	assert_string_equal(c.build, "\"$HIPPORT_CXX\" -o scan scan.cu && \"$HIPPORT_CXX\" -o hist hist.cu -lpng");
 	assert_string_equal(c.run, "./scan; ./hist");
 	assert_string_equal(c.origin, "its 2 sources with main(), no build file, in turn");
 	rec_commands_dispose(&c);

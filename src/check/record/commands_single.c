@@ -1,8 +1,9 @@
 /* rec_commands_single(): a directory of CUDA programs that no build file
  * governs, each a source with its own main(): nvcc builds each by itself,
  * and they run in turn. What a GPU engineer types for a tutorial's or a
- * book's examples; nothing is added the files do not show (no flags, no
- * arguments). */
+ * book's examples; nothing is added the files do not show (no arguments;
+ * of flags, only the system libraries whose headers a source includes:
+ * `#include <png.h>` links -lpng, as the course's `nvcc main.cu -lpng`). */
 #include "check/record/commands.h"
 
 #include <ctype.h>
@@ -67,6 +68,52 @@ static void exe_name(util_buf *out, const char *path)
 	util_buf_put(out, base, dot && dot > base ? (size_t)(dot - base) : strlen(base));
 }
 
+/* System libraries a source's #include <HEADER> stands for, the same on
+ * both sides (the CUDA libraries' names differ between the original and the
+ * port: those are left to a [record] section). */
+static const struct {
+	const char *header, *flag;
+} system_libs[] = {
+	{ "png.h", "-lpng" }, { "zlib.h", "-lz" }, { "jpeglib.h", "-ljpeg" }, { "tiffio.h", "-ltiff" },
+};
+
+/* Whether text includes <header> on a line of its own. */
+static bool includes_system(const char *text, size_t len, const char *header)
+{
+	size_t i = 0, hl = strlen(header);
+
+	while (i < len) {
+		size_t e = i;
+
+		while (e < len && text[e] != '\n')
+			e++;
+		while (i < e && (text[i] == ' ' || text[i] == '\t'))
+			i++;
+		if (i < e && text[i] == '#') {
+			for (i++; i < e && (text[i] == ' ' || text[i] == '\t'); i++)
+				;
+			if (e - i > 7 && !strncmp(text + i, "include", 7)) {
+				for (i += 7; i < e && (text[i] == ' ' || text[i] == '\t'); i++)
+					;
+				if (e - i > hl + 1 && text[i] == '<' && !strncmp(text + i + 1, header, hl) &&
+				    text[i + 1 + hl] == '>')
+					return true;
+			}
+		}
+		i = e + 1;
+	}
+	return false;
+}
+
+static void add_system_libs(util_buf *build, const util_buf *text)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(system_libs) / sizeof(system_libs[0]); k++)
+		if (includes_system(rec_str(text), text->len, system_libs[k].header))
+			util_buf_printf(build, " %s", system_libs[k].flag);
+}
+
 static bool shell_plain(const char *s)
 {
 	for (; *s; s++)
@@ -100,6 +147,7 @@ int rec_commands_single(rec_commands *out, const char *dir, const char *const *p
 		if (!rec_source_defines_main(rec_str(&text), text.len) || !shell_plain(name) || !shell_plain(rec_str(&exe)))
 			continue;
 		util_buf_printf(&build, "%s\"$HIPPORT_CXX\" -o %s %s", found ? " && " : "", rec_str(&exe), name);
+		add_system_libs(&build, &text);
 		util_buf_printf(&run, "%s./%s", found ? "; " : "", rec_str(&exe));
 		found++;
 	}
