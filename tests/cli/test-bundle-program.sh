@@ -153,6 +153,32 @@ truth "unity: the port built alone too" sh -c "tail -n 1 '$tmp/fake.log' | grep 
 expect "unity: the libraries of the program's headers" "$tmp/fake.log" "-lcublas"
 truth "unity: the reference's first try kept" test -f "$tmp/ub/work/log/app-kernel.twice.ref-build.unit"
 
+# --- an extension whose setup.py names its include directory ---------------
+# (include_dirs=[...], which hipport does not read): a "quoted" include found
+# nowhere else is the one tracked file of that name, and its directory is one
+# of the harnesses' -I; a name two tracked files share is left unresolved
+ext=$tmp/ext
+mkdir -p "$ext/ops/src" "$ext/ops/include" "$ext/a" "$ext/b" || exit 2
+printf '#pragma once\n#define TOTAL_THREADS 512\n' >"$ext/ops/include/cuda_utils.h"
+printf '#pragma once\n' >"$ext/a/common.h"
+printf '#pragma once\n' >"$ext/b/common.h"
+printf 'from setuptools import setup\nsetup(include_dirs=["ops/include"])\n' >"$ext/setup.py"
+cat >"$ext/ops/src/ball.cu" <<'EOF'
+#include "cuda_utils.h"
+#include "common.h"
+__global__ void ball(float *x, int n)
+{
+  int i = blockIdx.x * TOTAL_THREADS + threadIdx.x;
+  if (i < n) x[i] *= 2;
+}
+EOF
+(cd "$ext" && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm ext) || exit 2
+check "extension: draft" 0 "$hipport" -C "$ext" check draft ops/src/ball.cu
+check "extension: bundle" 0 "$hipport" -C "$ext" check bundle "$tmp/eb"
+truth "extension: the include found by its name" test -f "$tmp/eb/orig/ops/include/cuda_utils.h" -a -f "$tmp/eb/port/ops/include/cuda_utils.h"
+# (that line whole: common.h, which a/ and b/ both have, added no directory)
+truth "extension: its directory an -I of the harnesses" grep -qx "INCLUDES='ops/include'" "$tmp/eb/bundle.conf"
+
 # --- the compiler wrapper: each side built for the machine's GPU ------------
 mkdir -p "$tmp/bin" || exit 2
 printf '#!/bin/sh\necho "$@"\n' >"$tmp/bin/nvcc" && chmod +x "$tmp/bin/nvcc"

@@ -20,6 +20,8 @@ typedef struct collector {
 	char **dirs; /* -I directories, relative to the work tree, normalised */
 	size_t ndirs;
 	size_t next; /* files[next..] are still to be scanned for includes */
+	vcs_tracked tracked; /* the work tree's tracked files, read at the first include found nowhere else */
+	bool tracked_read;
 } collector;
 
 bool bundle_program_is_code(const char *path)
@@ -219,6 +221,40 @@ static bool include_name(const char *line, const char *end, const char **name, s
 	return true;
 }
 
+/* A "quoted" include found neither beside its file nor in the build's -I
+ * directories: the build that names its directory is one hipport does not
+ * read (a setup.py's include_dirs). The one tracked file whose path ends in
+ * the name is it, and its directory becomes one of the -I directories;
+ * none when no file or several match. */
+static char *resolve_tracked(collector *c, const char *name, size_t len)
+{
+	const char *found = NULL;
+	size_t i;
+
+	if (!c->tracked_read) {
+		c->tracked_read = true;
+		if (vcs_tracked_under(&c->tracked, c->in->root, ".") < 0) {
+			util_error_clear();
+			return NULL;
+		}
+	}
+	for (i = 0; i < c->tracked.n; i++) {
+		const char *t = c->tracked.paths[i];
+		size_t tl = strlen(t);
+
+		if (tl < len || strncmp(t + tl - len, name, len) != 0 || (tl > len && t[tl - len - 1] != '/'))
+			continue;
+		if (found)
+			return NULL;
+		found = t;
+	}
+	if (!found || add_dir(c, strlen(found) > len ? found : ".", strlen(found) > len ? strlen(found) - len - 1 : 1) < 0) {
+		util_error_clear();
+		return NULL;
+	}
+	return strdup(found);
+}
+
 /* The file an include names, as the compiler finds it (NULL when it is
  * not in the work tree: a system or toolchain header). */
 static char *resolve(collector *c, const char *including, const char *name, size_t len, bool quoted)
@@ -239,6 +275,8 @@ static char *resolve(collector *c, const char *including, const char *name, size
 		}
 	}
 	free(dir);
+	if (!path && quoted && len && name[0] != '/' && !memchr(name, '.', 1))
+		path = resolve_tracked(c, name, len);
 	return path;
 }
 
@@ -449,6 +487,7 @@ int bundle_program_collect(bundle_program *out, const bundle_program_input *in)
 		error = scan(&c, p, text.ptr ? text.ptr : "", text.len);
 	}
 done:
+	vcs_tracked_dispose(&c.tracked);
 	out->dirs = c.dirs;
 	out->ndirs = c.ndirs;
 	util_buf_dispose(&text);
