@@ -158,8 +158,11 @@ proxy)
 	# or a C++ file with device code is told, a command of .cu and host C++
 	# files is not (nvcc's device math functions, umin and the like, would
 	# meet a host file's own)
+	# (and as HIP's clang does, constexpr functions are __host__ __device__:
+	# a port's Makefile drops nvcc's --expt-relaxed-constexpr, hipcc needs none)
 	x=
 	[ -z "$lang" ] && [ -n "$device" ] && [ "$objects" -eq 0 ] && x="-x cu"
+	[ "$sources" -gt 0 ] && x="$x --expt-relaxed-constexpr"
 	eval "exec \"\$cc\" \${arch:+-arch=\"\$arch\"} \$stub -include \"\$include/hip_compat.h\" -I\"\$include\" $x $args" ;;
 *)
 	echo "compiler.sh: mode must be ref, proxy or amd, not $mode" >&2

@@ -245,7 +245,11 @@ emit() {
 # A harness includes the file that compiles its kernel, whose other host
 # functions may call into the program's other files; the harness never runs
 # them, so the linker drops what main does not reach instead of failing on it
-nvcc_gc="-Xcompiler -ffunction-sections -Xlinker --gc-sections"
+nvcc_harness="-Xcompiler -ffunction-sections -Xlinker --gc-sections"
+# HIP's clang reads a constexpr function as __host__ __device__; nvcc does
+# with this flag, which programs that call std::max in kernels build with
+# (HeCBench's topk): the reference then builds what the port's compiler takes
+nvcc_harness="$nvcc_harness --expt-relaxed-constexpr"
 hipcc_gc="-ffunction-sections -Wl,--gc-sections"
 # HIP 6.2 to 6.4 declare the _sync warp builtins a port calls only with it (7.0 always)
 hipcc_sync=-DHIP_ENABLE_WARP_SYNC_BUILTINS
@@ -389,7 +393,7 @@ ref_phase() {
 build_ref() {
 	# shellcheck disable=SC2046
 	limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=0 -include record/cuda_legacy.h \
-		-include proxy/include/hip_compat.h -Iproxy/include $(includes orig) $flags ${NVCC_FLAGS:-} $nvcc_gc \
+		-include proxy/include/hip_compat.h -Iproxy/include $(includes orig) $flags ${NVCC_FLAGS:-} $nvcc_harness \
 		-o "$work/bin/ref.$name" "$1" $(link_units orig -rdc=true) $torch_flags $torch_nvcc_flags $(cuda_libs "$1") \
 		</dev/null >"$log.ref-build" 2>&1
 }
@@ -531,7 +535,7 @@ check_one() {
 	*:nvidia-proxy)
 		# shellcheck disable=SC2046
 		if limit "$build_timeout" "$nvcc" -std=c++17 $nvcc_arch_flag -DHIPPORT_PLATFORM_ID=1 \
-			-include proxy/include/hip_compat.h -Iproxy/include $(includes port) $flags ${NVCC_FLAGS:-} $nvcc_gc \
+			-include proxy/include/hip_compat.h -Iproxy/include $(includes port) $flags ${NVCC_FLAGS:-} $nvcc_harness \
 			-o "$work/bin/port.$name" "$harness" $(link_units port -rdc=true) $torch_flags $torch_nvcc_flags \
 			$(cuda_libs "$harness") </dev/null >"$log.port-build" 2>&1; then
 			port_bin=$work/bin/port.$name

@@ -67,6 +67,7 @@ truth "build only: nothing run" test ! -s "$r/ref/launches.log"
 expect "toolkit root: the original through the wrapper" "$FAKE_LOG" "-arch=sm_90 main.cu -o app -include"
 expect "toolkit root: removed calls supplied" "$FAKE_LOG" "cuda_legacy.h"
 expect "toolkit root: the port through the proxy" "$FAKE_LOG" "hip_compat.h"
+expect "toolkit root: the port, constexpr functions on the device as in HIP" "$FAKE_LOG" "--expt-relaxed-constexpr"
 truth "toolkit root: no -arch=sm_60" sh -c "! grep -q sm_60 '$FAKE_LOG'"
 lines=$(wc -l <"$FAKE_LOG")
 
