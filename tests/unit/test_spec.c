@@ -11,6 +11,7 @@
 #include <git2.h>
 
 #include "check/bundle/bundle.h"
+#include "check/kernel/launch.h"
 #include "check/bundle/bundle_list.h"
 #include "check/bundle/program.h"
 #include "check/kernel/accessor.h"
@@ -516,6 +517,33 @@ static void test_draft_dim3_members(void **state)
 	free_specs(specs, n);
 }
 
+/* A template type parameter whose name says it indexes is drafted int,
+ * in the kernel's own parameters and in the launching function's (HeCBench's
+ * topk: IdxT float made `in_idx[i] >> shift` no integer); others float. */
+static void test_draft_index_type_param(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+
+	(void)state;
+	draft(&specs, &n, "idx.cu",
+	      "template <typename T, typename IdxT>\n"
+	      "__global__ void pick(const T *in, const IdxT *idx, T *out, IdxT n) {\n"
+	      "  IdxT i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) out[i] = in[idx[i] >> 1];\n}\n"
+	      "template <typename value_t, typename IndexType>\n"
+	      "void run(const value_t *in, const IndexType *idx, value_t *out, IndexType n) {\n"
+	      "  pick<value_t, IndexType><<<(n + 255) / 256, 256>>>(in, idx, out, n);\n}\n"
+	      "template <typename T, typename OffsetT>\n"
+	      "__global__ void alone(const T *in, OffsetT *o) { o[0] = (OffsetT)in[0]; }\n");
+	assert_string_equal(spec_of(specs, n, "pick")->templ, "float, int");
+	assert_string_equal(spec_of(specs, n, "alone")->templ, "float, int");
+	assert_string_equal(chk_type_param_guess("index_t"), "int");
+	assert_string_equal(chk_type_param_guess("SizeT"), "int");
+	assert_string_equal(chk_type_param_guess("scalar_t"), "float");
+	assert_string_equal(chk_type_param_guess("PointT"), "float");
+	free_specs(specs, n);
+}
+
 /* A launch in a for loop's body is drafted for the loop's first iteration
  * (the book's oversubscription: n = 1 GiB, not n drafted 0 and a grid of
  * no blocks); a variable changed in the body before the launch stays
@@ -870,7 +898,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_draft_fp16), cmocka_unit_test(test_draft_float_inout_and_atomics),
 		cmocka_unit_test(test_draft_template), cmocka_unit_test(test_draft_dim3_members),
-		cmocka_unit_test(test_draft_loop_first_iteration),
+		cmocka_unit_test(test_draft_loop_first_iteration), cmocka_unit_test(test_draft_index_type_param),
 		cmocka_unit_test(test_draft_deduced_template_args), cmocka_unit_test(test_draft_square_stride), cmocka_unit_test(test_draft_template_int_variant),
 		cmocka_unit_test(test_draft_macro_type), cmocka_unit_test(test_accessor_types),
 		cmocka_unit_test(test_draft_dimensions), cmocka_unit_test(test_round_trip),

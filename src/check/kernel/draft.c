@@ -630,7 +630,7 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 		 * threads in all, the first one's */
 		d->tvalues[d->ntemplate] =
 			value ? value
-			      : strdup(k == CXCursor_TemplateTypeParameter ? "float"
+			      : strdup(k == CXCursor_TemplateTypeParameter ? chk_type_param_guess(name)
 				       : blockish && !d->block_drafted++ ? "256"
 									: "1");
 		d->ntemplate++;

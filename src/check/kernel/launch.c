@@ -903,6 +903,21 @@ static size_t tparam_index(const fn *f, const char *name)
  * void run() { k<T><<<...>>>(...); }) has no value here: a drafted one
  * (float, 256 for block-like names, else 1), listed as guessed. Other
  * names are themselves. */
+const char *chk_type_param_guess(const char *name)
+{
+	static const char *const integral[] = { "idx", "index", "offset", "size", NULL };
+	char lower[64];
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < sizeof(lower); i++)
+		lower[i] = (char)tolower((unsigned char)name[i]);
+	lower[i] = '\0';
+	for (i = 0; integral[i]; i++)
+		if (strstr(lower, integral[i]))
+			return "int";
+	return "float";
+}
+
 static const char *template_value(rctx *r, const char *name)
 {
 	chk_launch *l = r->l;
@@ -931,7 +946,7 @@ static const char *template_value(rctx *r, const char *name)
 		u->counter = false;
 		u->from_call = true;
 	} else {
-		u->value = strdup(r->f->ttype[i] ? "float" : strstr(name, "BLOCK") || strstr(name, "THREADS") ||
+		u->value = strdup(r->f->ttype[i] ? chk_type_param_guess(name) : strstr(name, "BLOCK") || strstr(name, "THREADS") ||
 							strstr(name, "block") || strstr(name, "threads") ? "256" : "1");
 		u->why = strdup("a template parameter of the launching function");
 	}

@@ -69,4 +69,9 @@ char *chk_type_spelling(CXType t);
  * dtype hipport knows (typedef int ctype: int). */
 char *chk_type_known_spelling(CXType t);
 
+/* The type a template type parameter nothing gives is drafted as: int for
+ * one whose name says it counts or indexes (IdxT, IndexType, index_t,
+ * OffsetT, SizeT: subscripts and shifts need an integer), float otherwise. */
+const char *chk_type_param_guess(const char *name);
+
 #endif
