@@ -544,6 +544,31 @@ static void test_draft_index_type_param(void **state)
 	free_specs(specs, n);
 }
 
+/* A scalar the program reads through an object it builds at run time
+ * (HeCBench's lulesh: `locDom->deltatime()` of a `Domain *locDom`): the
+ * harness has none, so the expression is replaced by a marked value, not
+ * read through a drafted null pointer, which crashed the reference. */
+static void test_draft_null_pointer_var(void **state)
+{
+	chk_spec *specs;
+	size_t n;
+	const chk_spec *s;
+
+	(void)state;
+	draft(&specs, &n, "dom.cu",
+	      "struct Domain { double dt; int n; double deltatime() { return dt; } int numNode() { return n; } };\n"
+	      "__global__ void step(double *x, double dt, int n) {\n"
+	      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) x[i] += dt;\n}\n"
+	      "void run(double *x, Domain *locDom) {\n"
+	      "  step<<<(locDom->numNode() + 255) / 256, 256>>>(x, locDom->deltatime(), locDom->numNode());\n}\n");
+	s = spec_of(specs, n, "step");
+	assert_null(strstr(s->grid, "locDom"));
+	assert_null(strstr(arg(s, "dt")->value, "locDom"));
+	assert_null(strstr(arg(s, "n")->value, "locDom"));
+	assert_null(strstr(arg(s, "x")->count, "locDom"));
+	free_specs(specs, n);
+}
+
 /* A launch in a for loop's body is drafted for the loop's first iteration
  * (the book's oversubscription: n = 1 GiB, not n drafted 0 and a grid of
  * no blocks); a variable changed in the body before the launch stays
@@ -899,6 +924,7 @@ int main(void)
 		cmocka_unit_test(test_draft_fp16), cmocka_unit_test(test_draft_float_inout_and_atomics),
 		cmocka_unit_test(test_draft_template), cmocka_unit_test(test_draft_dim3_members),
 		cmocka_unit_test(test_draft_loop_first_iteration), cmocka_unit_test(test_draft_index_type_param),
+		cmocka_unit_test(test_draft_null_pointer_var),
 		cmocka_unit_test(test_draft_deduced_template_args), cmocka_unit_test(test_draft_square_stride), cmocka_unit_test(test_draft_template_int_variant),
 		cmocka_unit_test(test_draft_macro_type), cmocka_unit_test(test_accessor_types),
 		cmocka_unit_test(test_draft_dimensions), cmocka_unit_test(test_round_trip),

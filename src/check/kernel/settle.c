@@ -296,6 +296,28 @@ static int pieces_of(settling *st)
 	return error;
 }
 
+/* A var of pointer type drafted null ({}: a Domain * the program fills at
+ * run time) that the expression of p reads through, as `(*locDom).dt()`:
+ * the harness would dereference null on the host (HeCBench's lulesh, killed
+ * by signal 11). Its name, or NULL. */
+static const char *null_pointer_used(const settling *st, const piece *p, const char *expr)
+{
+	const chk_spec *s = st->s;
+	size_t i;
+
+	for (i = 0; i < s->nvars; i++) {
+		const chk_var *v = &s->vars[i];
+		size_t tl = v->type ? strlen(v->type) : 0;
+
+		if ((p->kind == P_VAR && i == p->index) || !tl || v->type[tl - 1] != '*' || !v->value ||
+		    (strcmp(v->value, "{}") != 0 && strcmp(v->value, "nullptr") != 0))
+			continue;
+		if (chk_names_uses(expr, v->name) > 0)
+			return v->name;
+	}
+	return NULL;
+}
+
 /* The name check of every piece, in order: a namespace's names qualified,
  * a name the harness cannot see replaced. */
 static int check_names(settling *st, const chk_scope *scope)
@@ -309,9 +331,16 @@ static int check_names(settling *st, const chk_scope *scope)
 		size_t nown = own_names(st, p, own);
 		int rc;
 
+		const char *null;
+
 		if (!field || !*field || (p->kind == P_VAR && st->dropped[p->index]))
 			continue;
-		if ((rc = chk_names_check(&fixed, &why, *field, scope, own, nown)) < 0)
+		if ((null = null_pointer_used(st, p, *field))) {
+			rc = asprintf(&why, "%s is a pointer the program sets at run time, which the harness has not", null);
+			if (rc < 0)
+				return util_error_set(UTIL_ENOMEM, "out of memory");
+			rc = 1;
+		} else if ((rc = chk_names_check(&fixed, &why, *field, scope, own, nown)) < 0)
 			return rc;
 		if (rc == 0) {
 			free(*field);
