@@ -153,6 +153,22 @@ static void test_read(void **state)
 	assert_int_equal(chk_recording_read(&rec, tmp_path("esc")), 0);
 	assert_string_equal(rec.launches[0].args[0].file, "");
 	chk_recording_dispose(&rec);
+	/* a site whose path has spaces (csc's "demo/stencil code"), and a
+	 * launch line cut before its grid, which is none */
+	{
+		static const char sp[] = "launch 0 stencil demo/stencil code/stencil.cu:222 grid 10 1 1 block 1024 1 1 "
+					 "shared 0 status 0 0 time 120.6\n";
+
+		write_bytes("sp/launches.log", sp, sizeof(sp) - 1);
+		assert_int_equal(chk_recording_read(&rec, tmp_path("sp")), 0);
+		assert_string_equal(rec.launches[0].site, "demo/stencil code/stencil.cu:222");
+		assert_int_equal(rec.launches[0].grid[0], 10);
+		assert_int_equal(rec.launches[0].block[0], 1024);
+		chk_recording_dispose(&rec);
+		write_bytes("cut/launches.log", "launch 0 k a.cu:1\n", 18);
+		assert_true(chk_recording_read(&rec, tmp_path("cut")) < 0);
+		util_error_clear();
+	}
 }
 
 static void test_apply(void **state)

@@ -89,6 +89,29 @@ static int read_marks(chk_recording *out, const char *dir)
 	return error;
 }
 
+/* The fields of a "launch" line into l; false when it is none. The site
+ * is __FILE__:__LINE__, whose path may hold spaces ("demo/stencil
+ * code/stencil.cu:222"): it runs up to the last " grid ". */
+static bool launch_line(chk_rec_launch *l, const char *line)
+{
+	const char *site, *grid = NULL, *p;
+	int at = 0;
+	size_t n;
+
+	if (sscanf(line, "launch %llu %127s %n", &l->seq, l->kernel, &at) != 2 || !at)
+		return false;
+	site = line + at;
+	for (p = site; (p = strstr(p, " grid ")); p++)
+		grid = p;
+	if (!grid || (n = (size_t)(grid - site)) == 0 || n >= sizeof(l->site))
+		return false;
+	memcpy(l->site, site, n);
+	l->site[n] = '\0';
+	return sscanf(grid, " grid %u %u %u block %u %u %u shared %zu status %d %d", &l->grid[0], &l->grid[1],
+		      &l->grid[2], &l->block[0], &l->block[1], &l->block[2], &l->shared, &l->launch_status,
+		      &l->sync_status) == 9;
+}
+
 int chk_recording_read(chk_recording *out, const char *dir)
 {
 	util_buf path = UTIL_BUF_INIT, text = UTIL_BUF_INIT;
@@ -121,9 +144,7 @@ int chk_recording_read(chk_recording *out, const char *dir)
 			out->launches = m;
 			l = &m[out->n];
 			memset(l, 0, sizeof(*l));
-			if (sscanf(line, "launch %llu %127s %255s grid %u %u %u block %u %u %u shared %zu status %d %d", &l->seq,
-				   l->kernel, l->site, &l->grid[0], &l->grid[1], &l->grid[2], &l->block[0], &l->block[1],
-				   &l->block[2], &l->shared, &l->launch_status, &l->sync_status) != 12) {
+			if (!launch_line(l, line)) {
 				error = bad_line(dir, lineno, "not a launch line");
 				break;
 			}
