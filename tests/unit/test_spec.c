@@ -455,6 +455,20 @@ static void test_draft_template_int_variant(void **state)
 	      "__global__ void zero(T *x, I n) {\n  for (I i = threadIdx.x; i < n; i += blockDim.x) x[i] = 0;\n}\n");
 	assert_string_equal(spec_of(specs, n, "zero")->templ, "float, int");
 	free_specs(specs, n);
+	/* the arguments of a parameter's type follow its variant: an int
+	 * histogram passed as float * matched no kernel (HeCBench's bincount,
+	 * whose output_t must be int for its atomics) */
+	draft(&specs, &n, "hist.cu",
+	      "__device__ void add_one(int *a) { atomicAdd(a, 1); }\n"
+	      "template <typename O, typename V, typename K>\n"
+	      "__global__ void hist(O *out, const V *in, K bins, K n) {\n"
+	      "  for (K i = threadIdx.x; i < n; i += blockDim.x) add_one(&out[in[i] % bins]);\n}\n");
+	assert_string_equal(spec_of(specs, n, "hist")->templ, "int, int, int");
+	assert_string_equal(arg(spec_of(specs, n, "hist"), "out")->type, "int");
+	assert_int_equal(arg(spec_of(specs, n, "hist"), "out")->dtype, CHK_I32);
+	assert_string_equal(arg(spec_of(specs, n, "hist"), "in")->type, "int");
+	assert_string_equal(arg(spec_of(specs, n, "hist"), "bins")->type, "int");
+	free_specs(specs, n);
 	/* a block's size across two parameters (HeCBench's channelSum): 256
 	 * threads in all, not 256 x 256 */
 	draft(&specs, &n, "blockdims.cu",

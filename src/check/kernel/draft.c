@@ -663,7 +663,10 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 				for (p = 0; type && p < d->ntemplate; p++)
 					if (!strcmp(type, d->tparams[p]) ||
 					    (!strncmp(type, "const ", 6) && !strcmp(type + 6, d->tparams[p])))
+					{
 						d->typed_by[d->spec->nargs - 1] = (int)p;
+						a->typed_by = (unsigned)p + 1;
+					}
 			}
 			free(type);
 			/* a recorded scalar's bytes are its value only when they are all of it */

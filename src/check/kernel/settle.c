@@ -133,6 +133,59 @@ static char *templ_int_variant(const char *templ, int which)
 	return util_buf_detach(&b);
 }
 
+/* The k-th of the template arguments templ (top level, trimmed), or NULL. */
+static char *templ_arg(const char *templ, unsigned k)
+{
+	int depth = 0;
+	const char *start = templ, *p;
+
+	for (p = templ; templ; p++) {
+		if (*p == '<' || *p == '(')
+			depth++;
+		else if (*p == '>' || *p == ')')
+			depth--;
+		if (*p && (*p != ',' || depth))
+			continue;
+		if (!k--) {
+			while (start < p && isspace((unsigned char)*start))
+				start++;
+			while (p > start && isspace((unsigned char)p[-1]))
+				p--;
+			return strndup(start, (size_t)(p - start));
+		}
+		if (!*p)
+			break;
+		start = p + 1;
+	}
+	return NULL;
+}
+
+/* The arguments whose type is a template type parameter take the value
+ * the spec's template now gives it: a variant that makes IndexType int
+ * makes the int buffers and scalars the kernel then takes. */
+static void follow_template(chk_spec *s)
+{
+	size_t i;
+
+	for (i = 0; s->templ && i < s->nargs; i++) {
+		chk_arg *a = &s->args[i];
+		unsigned lanes = 1;
+		char *t;
+		int d;
+
+		if (!a->typed_by || !(t = templ_arg(s->templ, a->typed_by - 1)))
+			continue;
+		if ((d = chk_type_dtype(t, &lanes)) < 0 || (a->type && !strcmp(a->type, t))) {
+			free(t);
+			continue;
+		}
+		free(a->type);
+		a->type = t;
+		a->dtype = (chk_dtype)d;
+		a->lanes = lanes;
+	}
+}
+
 static char *next_value(settling *st, piece *p, bool *drop)
 {
 	static const int last[] = { 2, 3, 2, 2, 2, 1, 1 + 1 + 6, 0 }; /* by kind */
@@ -824,8 +877,10 @@ int chk_settle(chk_spec *specs, size_t n, chk_spec *const *fallbacks, const chk_
 		util_buf_printf(&pr.text, "\n#line 1 \"%s\"\n"
 					  "template <class T> T hp_from_hex(const char *);\n",
 				PROBE_FILE);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			follow_template(sts[i].s);
 			probe_spec(&pr, &sts[i], i);
+		}
 		if (util_buf_oom(&pr.text)) {
 			error = util_error_set(UTIL_ENOMEM, "out of memory");
 			break;
@@ -851,6 +906,7 @@ int chk_settle(chk_spec *specs, size_t n, chk_spec *const *fallbacks, const chk_
 		 * their value are */
 		if (error == 0)
 			remove_dropped(&sts[i]);
+		follow_template(&specs[i]);
 		for (k = 0; error == 0 && k < sts[i].np; k++) {
 			const char *section, *sub, *key;
 

@@ -44,6 +44,7 @@ typedef struct chk_arg {
 	char *init_from;   /* drafting: the recorded file to copy to init_file when the spec is written */
 	size_t bytes;      /* drafting: sizeof the scalar's type, 0 when unknown */
 	bool dtype_auto;   /* dtype = auto: the compiler's type says it (a typedef from the program) */
+	unsigned typed_by; /* drafting: 1 + the template type parameter its type is (T, const T *), 0 for none */
 } chk_arg;
 
 typedef struct chk_var {  /* a host variable the expressions may use */
