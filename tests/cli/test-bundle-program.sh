@@ -54,6 +54,9 @@ include ../common/make.config
 CC = nvcc
 ARCH = sm_60
 CFLAGS = -std=c++14 -I../include -Xcompiler -Wall -arch=$(ARCH) -DSCALE=2 -DFAST
+SIZE = 256
+CFLAGS += -DN=$(SIZE) -DLATER=$(UNSET) \
+	-DWIDE
 ifeq ($(DEBUG),yes)
 CFLAGS += -DDEBUG
 endif
@@ -88,6 +91,12 @@ expect "harness includes from the build's -I" "$b/bundle.conf" "INCLUDES='includ
 expect "harness defines from the build's -D" "$b/harness/saxpy-cuda-main.saxpy.cu" "#define SCALE 2"
 expect "a -D without a value is 1" "$b/harness/saxpy-cuda-main.saxpy.cu" "#define FAST 1"
 truth "a -D of a conditional block is left" sh -c "! grep -q 'define DEBUG' '$b/harness/saxpy-cuda-main.saxpy.cu'"
+# the Makefile's own variables expanded, continuations followed; a line
+# that names a variable the file does not set is read as written, so its
+# -D with a variable is left out
+expect "a -D of a variable the file sets" "$b/harness/saxpy-cuda-main.saxpy.cu" "#define N 256"
+expect "a -D on a continued line" "$b/harness/saxpy-cuda-main.saxpy.cu" "#define WIDE 1"
+truth "a -D of a variable the file does not set is left" sh -c "! grep -q 'define LATER' '$b/harness/saxpy-cuda-main.saxpy.cu'"
 
 # --- after apply: the original's tree is still the original ---------------
 check "apply" 0 "$hipport" -C "$repo" apply

@@ -3,35 +3,26 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "check/record/commands_readers.h"
 #include "util/error.h"
 
-/* Whether line [p, end) opens (1) or closes (-1) a conditional block of a
- * Makefile (ifeq, ifneq, ifdef, ifndef / endif) or a CMakeLists.txt
- * (if( / endif(), or neither (0). */
-static int conditional(const char *p, const char *end, bool cmake)
+/* Whether line [p, end) of a CMakeLists.txt opens (1) or closes (-1) a
+ * conditional block (if( / endif(), or neither (0). A Makefile's are the
+ * Makefile reader's (src/check/record/commands_make.c). */
+static int cmake_conditional(const char *p, const char *end)
 {
-	static const char *const make_open[] = { "ifeq", "ifneq", "ifdef", "ifndef", NULL };
-	size_t i, n;
+	const char *q;
+	size_t n;
 
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	for (n = 0; p + n < end && (isalnum((unsigned char)p[n]) || p[n] == '_'); n++)
 		;
-	if (cmake) {
-		const char *q = p + n;
-
-		while (q < end && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q == end || *q != '(')
-			return 0;
-		return n == 2 && strncasecmp(p, "if", 2) == 0 ? 1 : n == 5 && strncasecmp(p, "endif", 5) == 0 ? -1 : 0;
-	}
-	if (n == 5 && strncmp(p, "endif", 5) == 0)
-		return -1;
-	for (i = 0; make_open[i]; i++)
-		if (n == strlen(make_open[i]) && strncmp(p, make_open[i], n) == 0)
-			return 1;
-	return 0;
+	for (q = p + n; q < end && (*q == ' ' || *q == '\t'); q++)
+		;
+	if (q == end || *q != '(')
+		return 0;
+	return n == 2 && strncasecmp(p, "if", 2) == 0 ? 1 : n == 5 && strncasecmp(p, "endif", 5) == 0 ? -1 : 0;
 }
 
 /* Whether out already defines the macro name (len bytes). */
@@ -84,28 +75,53 @@ static void line_defines(util_buf *out, const char *line, const char *end)
 	}
 }
 
-/* The defines of a build file's text, outside its conditional blocks. */
-static void file_defines(util_buf *out, const char *text, size_t len, bool cmake)
+/* The defines of line [line, line + len), up to a comment. */
+static int comment_free_defines(const char *line, size_t len, void *out)
+{
+	const char *hash = memchr(line, '#', len);
+
+	line_defines(out, line, hash ? hash : line + len);
+	return 0;
+}
+
+/* The defines of a CMakeLists.txt, outside its conditional blocks. */
+static void cmake_defines(util_buf *out, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
 	int depth = 0;
 
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *hash;
 		int c;
 
 		if (!eol)
 			eol = end;
-		c = conditional(p, eol, cmake);
+		c = cmake_conditional(p, eol);
 		depth += c;
 		if (depth < 0)
 			depth = 0;
-		hash = memchr(p, '#', (size_t)(eol - p)); /* a comment to the line's end */
 		if (depth == 0 && c == 0)
-			line_defines(out, p, hash ? hash : eol);
+			comment_free_defines(p, (size_t)(eol - p), out);
 		p = eol + 1;
 	}
+}
+
+/* The defines of a build file's text, outside its conditional blocks; a
+ * Makefile's with the variables it sets plainly expanded (-DN=$(SIZE)). */
+static int file_defines(util_buf *out, const char *text, size_t len, bool cmake)
+{
+	rec_makefile *mk;
+	int error;
+
+	if (cmake) {
+		cmake_defines(out, text, len);
+		return 0;
+	}
+	if ((error = rec_makefile_parse(&mk, text, len)) < 0)
+		return error;
+	error = rec_makefile_each_line(mk, comment_free_defines, out);
+	rec_makefile_free(mk);
+	return error;
 }
 
 int bundle_build_defines(util_buf *out, const char *source, const bundle_input *in)
@@ -132,7 +148,7 @@ int bundle_build_defines(util_buf *out, const char *source, const bundle_input *
 				error = 0;
 			} else if (error == 0) {
 				found = true;
-				file_defines(&lines, text.ptr ? text.ptr : "", text.len, names[i][0] == 'C');
+				error = file_defines(&lines, text.ptr ? text.ptr : "", text.len, names[i][0] == 'C');
 			}
 		}
 		if (found || error || !dir.len)

@@ -26,6 +26,9 @@ typedef struct mk_rule {
 struct rec_makefile {
 	char *text;
 	char **lines;
+	char *raw;         /* the text as joined, before parsing cut its lines */
+	char **raw_lines;
+	bool *conditional; /* for each line: a conditional's directive, or inside one */
 	size_t nlines;
 	mk_var *vars;
 	size_t nvars;
@@ -37,6 +40,9 @@ static void mk_dispose(rec_makefile *mk)
 {
 	free(mk->text);
 	free(mk->lines);
+	free(mk->conditional);
+	free(mk->raw);
+	free(mk->raw_lines);
 	free(mk->vars);
 	free(mk->rules);
 	memset(mk, 0, sizeof(*mk));
@@ -136,16 +142,23 @@ static int mk_parse(rec_makefile *mk, const char *src, size_t len)
 		mk->text[k++] = src[i];
 	}
 	mk->text[k] = '\0';
-	if (!(mk->lines = calloc(n + 1, sizeof(*mk->lines))))
+	if (!(mk->lines = calloc(n + 1, sizeof(*mk->lines))) || !(mk->raw_lines = calloc(n + 1, sizeof(char *))) ||
+	    !(mk->conditional = calloc(n + 1, sizeof(bool))) || !(mk->raw = strdup(mk->text)))
 		return util_error_set(UTIL_ENOMEM, "out of memory");
 	for (p = mk->text; p; mk->nlines++) {
 		mk->lines[mk->nlines] = p;
 		if ((p = strchr(p, '\n')))
 			*p++ = '\0';
 	}
+	for (p = mk->raw, i = 0; p; i++) {
+		mk->raw_lines[i] = p;
+		if ((p = strchr(p, '\n')))
+			*p++ = '\0';
+	}
 	for (i = 0; i < mk->nlines && !error; i++) {
 		char *line = mk->lines[i];
 
+		mk->conditional[i] = conditional > 0;
 		if (line[0] == '\t') {
 			if (cur) {
 				if (!mk->rules[cur_index].first)
@@ -160,8 +173,10 @@ static int mk_parse(rec_makefile *mk, const char *src, size_t len)
 			continue;
 		if (word_is(line, "ifeq") || word_is(line, "ifneq") || word_is(line, "ifdef") || word_is(line, "ifndef")) {
 			conditional++;
+			mk->conditional[i] = true;
 		} else if (word_is(line, "endif")) {
 			conditional -= conditional > 0;
+			mk->conditional[i] = true;
 		} else if (!word_is(line, "else") && !word_is(line, "include") && !word_is(line, "-include") &&
 			   !word_is(line, "sinclude") && !word_is(line, "define") && !word_is(line, "endef")) {
 			error = mk_parse_line(mk, line, conditional > 0, &cur);
@@ -422,6 +437,38 @@ int rec_makefile_parse(rec_makefile **out, const char *src, size_t len)
 	}
 	*out = mk;
 	return 0;
+}
+
+int rec_makefile_each_line(const rec_makefile *mk, rec_makefile_line_fn fn, void *payload)
+{
+	util_buf b = UTIL_BUF_INIT;
+	size_t i;
+	int error = 0;
+
+	for (i = 0; i < mk->nlines && error == 0; i++) {
+		const char *line = mk->raw_lines[i];
+
+		if (mk->conditional[i] || !*line)
+			continue;
+		util_buf_clear(&b);
+		/* word by word: -DN=$(SIZE) beside a -DM=$(UNSET) */
+		while (*line) {
+			size_t gap = strspn(line, " \t"), n = strcspn(line + gap, " \t"), at;
+
+			util_buf_put(&b, line, gap);
+			at = b.len;
+			if (!mk_expand(&b, mk, line + gap, n, NULL, 0)) {
+				b.len = at; /* what the expansion wrote, taken back */
+				if (b.ptr)
+					b.ptr[at] = '\0';
+				util_buf_put(&b, line + gap, n);
+			}
+			line += gap + n;
+		}
+		error = util_buf_oom(&b) ? util_error_set(UTIL_ENOMEM, "out of memory") : fn(b.ptr ? b.ptr : "", b.len, payload);
+	}
+	util_buf_dispose(&b);
+	return error;
 }
 
 void rec_makefile_free(rec_makefile *mk)

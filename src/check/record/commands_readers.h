@@ -53,6 +53,12 @@ typedef struct rec_makefile rec_makefile;
 int rec_makefile_parse(rec_makefile **out, const char *src, size_t len);
 bool rec_makefile_has_target(const rec_makefile *mk, const char *target);
 void rec_makefile_free(rec_makefile *mk);
+/* Calls fn with each line of mk outside its conditional blocks (rules,
+ * variables and recipes alike, continuations joined, comments kept), each
+ * word with the variables the file sets plainly expanded, or as written when
+ * it names any other; stops at fn's first error. */
+typedef int (*rec_makefile_line_fn)(const char *line, size_t len, void *payload);
+int rec_makefile_each_line(const rec_makefile *mk, rec_makefile_line_fn fn, void *payload);
 int rec_make_guess(rec_commands *out, const rec_level *lv, const rec_makefile *mk);
 
 /* commands_cmake.c: whether text calls command (case-insensitive, at a
