@@ -229,7 +229,7 @@ static bool include_name(const char *line, const char *end, const char **name, s
 static char *resolve_tracked(collector *c, const char *name, size_t len)
 {
 	const char *found = NULL;
-	size_t i;
+	size_t i, dir_len;
 
 	if (!c->tracked_read) {
 		c->tracked_read = true;
@@ -248,7 +248,11 @@ static char *resolve_tracked(collector *c, const char *name, size_t len)
 			return NULL;
 		found = t;
 	}
-	if (!found || add_dir(c, strlen(found) > len ? found : ".", strlen(found) > len ? strlen(found) - len - 1 : 1) < 0) {
+	if (!found)
+		return NULL;
+	/* found is DIR/name, or name at the root */
+	dir_len = strlen(found) - len;
+	if (add_dir(c, dir_len ? found : ".", dir_len ? dir_len - 1 : 1) < 0) {
 		util_error_clear();
 		return NULL;
 	}
@@ -275,7 +279,8 @@ static char *resolve(collector *c, const char *including, const char *name, size
 		}
 	}
 	free(dir);
-	if (!path && quoted && len && name[0] != '/' && !memchr(name, '.', 1))
+	/* (a name starting "." or "/" says where it is: no other file is it) */
+	if (!path && quoted && len && name[0] != '/' && name[0] != '.')
 		path = resolve_tracked(c, name, len);
 	return path;
 }
