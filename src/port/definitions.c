@@ -248,3 +248,28 @@ void port_host_functions(const char *text, const char *end, port_host_fn fn, voi
 	}
 }
 
+bool port_include_name(const char *line, const char *end, const char **name, size_t *len, bool *quoted)
+{
+	const char *p = line, *close;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end || *p++ != '#')
+		return false;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if ((size_t)(end - p) < 7 || strncmp(p, "include", 7) != 0)
+		return false;
+	p += 7;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end || (*p != '"' && *p != '<'))
+		return false;
+	*quoted = *p == '"';
+	close = memchr(p + 1, *quoted ? '"' : '>', (size_t)(end - p - 1));
+	if (!close || close == p + 1)
+		return false;
+	*name = p + 1;
+	*len = (size_t)(close - p - 1);
+	return true;
+}

@@ -1,6 +1,7 @@
 /* Function definitions in C/CUDA source text found by their keyword
  * (__global__, __device__), without a parse: what one kernel's code is made
- * of, for the checks that blame a side and those that go stale. */
+ * of, for the checks that blame a side and those that go stale; and the
+ * preprocessor lines among them (directives, includes). */
 #ifndef HIPPORT_PORT_DEFINITIONS_H
 #define HIPPORT_PORT_DEFINITIONS_H
 
@@ -36,6 +37,10 @@ bool port_has_word(const char *p, const char *end, const char *word, size_t len)
 /* Whether [p, end) holds a preprocessor line (a '#' first on a line): a
  * body that #defines or #undefs changes the text after it. */
 bool port_has_directive(const char *p, const char *end);
+
+/* The name a line [line, end) includes (#include "name" or <name>), and
+ * whether it was quoted; false when the line is no include. */
+bool port_include_name(const char *line, const char *end, const char **name, size_t *len, bool *quoted);
 
 /* Calls fn for each host function defined at namespace scope of
  * [text, end) (namespace and extern "C" blocks looked into, a class's body

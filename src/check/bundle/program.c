@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "port/definitions.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -194,33 +195,6 @@ static char *dir_of(const char *path)
 	return slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
 }
 
-/* The include name of a directive line, and whether it was quoted. */
-static bool include_name(const char *line, const char *end, const char **name, size_t *len, bool *quoted)
-{
-	const char *p = line, *close;
-
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p >= end || *p++ != '#')
-		return false;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if ((size_t)(end - p) < 7 || strncmp(p, "include", 7) != 0)
-		return false;
-	p += 7;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p >= end || (*p != '"' && *p != '<'))
-		return false;
-	*quoted = *p == '"';
-	close = memchr(p + 1, *quoted ? '"' : '>', (size_t)(end - p - 1));
-	if (!close || close == p + 1)
-		return false;
-	*name = p + 1;
-	*len = (size_t)(close - p - 1);
-	return true;
-}
-
 /* A "quoted" include found neither beside its file nor in the build's -I
  * directories: the build that names its directory is one hipport does not
  * read (a setup.py's include_dirs). The one tracked file whose path ends in
@@ -316,7 +290,7 @@ static int scan(collector *c, const char *path, const char *text, size_t len)
 
 		if (!eol)
 			eol = end;
-		if (include_name(p, eol, &name, &n, &quoted) && (found = resolve(c, path, name, n, quoted)) &&
+		if (port_include_name(p, eol, &name, &n, &quoted) && (found = resolve(c, path, name, n, quoted)) &&
 		    (error = add_include(c->out, path, found)) == 0)
 			error = add(c, found, BUNDLE_PROGRAM_HARNESS | BUNDLE_PROGRAM_RECORD);
 		p = eol + 1;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check/record/commands_readers.h"
+#include "port/definitions.h"
 #include "util/error.h"
 
 static bool ident_char(char c)
@@ -77,30 +78,22 @@ static const struct {
 	{ "png.h", "-lpng" }, { "zlib.h", "-lz" }, { "jpeglib.h", "-ljpeg" }, { "tiffio.h", "-ltiff" },
 };
 
-/* Whether text includes <header> on a line of its own. */
+/* Whether text includes <header>. */
 static bool includes_system(const char *text, size_t len, const char *header)
 {
-	size_t i = 0, hl = strlen(header);
+	const char *p = text, *end = text + len;
 
-	while (i < len) {
-		size_t e = i;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *name;
+		size_t n;
+		bool quoted;
 
-		while (e < len && text[e] != '\n')
-			e++;
-		while (i < e && (text[i] == ' ' || text[i] == '\t'))
-			i++;
-		if (i < e && text[i] == '#') {
-			for (i++; i < e && (text[i] == ' ' || text[i] == '\t'); i++)
-				;
-			if (e - i > 7 && !strncmp(text + i, "include", 7)) {
-				for (i += 7; i < e && (text[i] == ' ' || text[i] == '\t'); i++)
-					;
-				if (e - i > hl + 1 && text[i] == '<' && !strncmp(text + i + 1, header, hl) &&
-				    text[i + 1 + hl] == '>')
-					return true;
-			}
-		}
-		i = e + 1;
+		if (!eol)
+			eol = end;
+		if (port_include_name(p, eol, &name, &n, &quoted) && !quoted && n == strlen(header) &&
+		    !strncmp(name, header, n))
+			return true;
+		p = eol + 1;
 	}
 	return false;
 }
