@@ -899,10 +899,6 @@ static size_t tparam_index(const fn *f, const char *name)
 	return i;
 }
 
-/* A template parameter of the launching function (template <typename T>
- * void run() { k<T><<<...>>>(...); }) has no value here: a drafted one
- * (float, 256 for block-like names, else 1), listed as guessed. Other
- * names are themselves. */
 const char *chk_type_param_guess(const char *name)
 {
 	static const char *const integral[] = { "idx", "index", "offset", "size", NULL };
@@ -918,6 +914,10 @@ const char *chk_type_param_guess(const char *name)
 	return "float";
 }
 
+/* A template parameter of the launching function (template <typename T>
+ * void run() { k<T><<<...>>>(...); }) has no value here: a drafted one
+ * (chk_type_param_guess's type, 256 for block-like names, else 1), listed as guessed. Other
+ * names are themselves. */
 static const char *template_value(rctx *r, const char *name)
 {
 	chk_launch *l = r->l;
