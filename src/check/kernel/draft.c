@@ -568,7 +568,6 @@ typedef struct drafting {
 	char *launch_bounds;
 	char *given[16]; /* the launch's template arguments */
 	size_t ngiven;
-	int typed_by[16]; /* for each argument, the template type parameter it is of, or -1 */
 	bool tdrafted[16]; /* for each template parameter: drafted, not given by the launch */
 	unsigned block_drafted; /* block-size template parameters drafted so far */
 } drafting;
@@ -663,10 +662,7 @@ static enum CXChildVisitResult visit_kernel(CXCursor c, CXCursor parent, CXClien
 				for (p = 0; type && p < d->ntemplate; p++)
 					if (!strcmp(type, d->tparams[p]) ||
 					    (!strncmp(type, "const ", 6) && !strcmp(type + 6, d->tparams[p])))
-					{
-						d->typed_by[d->spec->nargs - 1] = (int)p;
 						a->typed_by = (unsigned)p + 1;
-					}
 			}
 			free(type);
 			/* a recorded scalar's bytes are its value only when they are all of it */
@@ -732,7 +728,7 @@ static void deduce_template_args(drafting *d, const chk_launch *l)
 		char *old = d->tvalues[p];
 
 		for (i = 0; d->tdrafted[p] && i < d->spec->nargs; i++)
-			if (d->typed_by[i] == (int)p && d->spec->args[i].type && !strchr(d->spec->args[i].type, '*') &&
+			if (d->spec->args[i].typed_by == p + 1 && d->spec->args[i].type && !strchr(d->spec->args[i].type, '*') &&
 			    (t = deduced_type(l->args[i].expr)) && (!type || !strcmp(type, t)))
 				type = t;
 		if (!type || !(d->tvalues[p] = strdup(type))) {
@@ -742,7 +738,7 @@ static void deduce_template_args(drafting *d, const chk_launch *l)
 		for (i = 0; i < d->spec->nargs; i++) {
 			chk_arg *a = &d->spec->args[i];
 
-			if (d->typed_by[i] != (int)p || !a->type)
+			if (a->typed_by != p + 1 || !a->type)
 				continue;
 			if (!strcmp(a->type, old)) {
 				free(a->type);
@@ -1223,7 +1219,7 @@ static char *functor_argument(const drafting *d, const tokens *body)
 	char *why = NULL;
 
 	for (a = 0; a < d->spec->nargs && a < 16; a++) {
-		int t = d->typed_by[a];
+		int t = (int)d->spec->args[a].typed_by - 1;
 		const char *name = d->spec->args[a].name;
 
 		/* a scalar of an element type (float, int, __half) has no call or member */
@@ -1313,8 +1309,6 @@ static int draft_one(chk_spec *s, CXCursor c, CXTranslationUnit tu, const char *
 	size_t i, k, nindex, index[3];
 
 	memset(&d, 0, sizeof(d));
-	for (i = 0; i < 16; i++)
-		d.typed_by[i] = -1;
 	memset(s, 0, sizeof(*s));
 	d.spec = s;
 	s->seed = 1234;
