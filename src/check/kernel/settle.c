@@ -381,10 +381,9 @@ static int check_names(settling *st, const chk_scope *scope)
 	for (i = 0; i < st->np; i++) {
 		piece *p = &st->p[i];
 		char **field = slot(st, p), *fixed = NULL, *why = NULL;
+		const char *null;
 		size_t nown = own_names(st, p, own);
 		int rc;
-
-		const char *null;
 
 		if (!field || !*field || (p->kind == P_VAR && st->dropped[p->index]))
 			continue;
